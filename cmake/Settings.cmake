@@ -1,0 +1,23 @@
+# Interface targets linked PRIVATE by our own targets only, so that dependencies never see our
+# warnings or sanitizer flags.
+
+add_library(ashare_warnings INTERFACE)
+target_compile_options(ashare_warnings INTERFACE
+  -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Woverloaded-virtual -Wdouble-promotion
+  # GCC 12 reports -Wnull-dereference inside libstdc++ code inlined into CLI11 (std::vector
+  # relocation in CLI::detail::split): a false positive we cannot fix, so only clang gets it.
+  $<$<CXX_COMPILER_ID:Clang>:-Wnull-dereference>)
+
+add_library(ashare_settings INTERFACE)
+target_compile_features(ashare_settings INTERFACE cxx_std_20)
+target_include_directories(ashare_settings INTERFACE ${PROJECT_SOURCE_DIR}/src)
+target_compile_definitions(ashare_settings INTERFACE
+  ASHARE_VERSION="${PROJECT_VERSION}"
+  $<$<CONFIG:Debug>:_GLIBCXX_ASSERTIONS>)
+
+if(ASHARE_SANITIZE)
+  list(JOIN ASHARE_SANITIZE "," _ashare_sanitizers)
+  target_compile_options(ashare_settings INTERFACE
+    -fsanitize=${_ashare_sanitizers} -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  target_link_options(ashare_settings INTERFACE -fsanitize=${_ashare_sanitizers})
+endif()

@@ -1,0 +1,161 @@
+#include "core/api/bars_endpoint.hpp"
+
+#include "core/api/json.hpp"
+#include "core/api/params.hpp"
+#include "core/auth/plan.hpp"
+
+#include <algorithm>
+
+namespace ashare::api {
+namespace {
+
+using domain::Date;
+using domain::SortOrder;
+
+// D8: the same request with the window moved past the last returned bar.
+std::string next_url(const BarsRequest& request, const query::SymbolBars& item) {
+  QueryParams params = request.params;
+  params.set("symbol", item.symbol);
+  Date from = request.query.from;
+  Date to = request.query.to;
+  if (request.query.sort == SortOrder::asc) {
+    from = item.bars.back().trade_date.plus_days(1);
+  } else {
+    to = item.bars.back().trade_date.plus_days(-1);
+  }
+  return "/v1/ohlc/range/1/day/" + from.iso() + "/" + to.iso() + "?" + params.encode();
+}
+
+} // namespace
+
+Result<BarsRequest> parse_bars_request(const BarsPath& path, const QueryParams& params) {
+  if (path.multiplier != "1" || path.timespan != "day") {
+    return make_error(ErrorCode::unsupported_interval,
+                      "unsupported interval \"" + path.multiplier + "/" + path.timespan
+                        + "\": only 1/day is supported");
+  }
+  BarsRequest request;
+  auto from = domain::parse_iso_date(path.from, "from");
+  if (!from) {
+    return from.error();
+  }
+  auto to = domain::parse_iso_date(path.to, "to");
+  if (!to) {
+    return to.error();
+  }
+  if (*from > *to) {
+    return make_error(ErrorCode::invalid_parameter,
+                      "invalid range: from \"" + path.from + "\" is later than to \"" + path.to
+                        + "\"");
+  }
+  request.query.from = *from;
+  request.query.to = *to;
+
+  auto symbols = domain::parse_symbol_list(params.find("symbol").value_or(""));
+  if (!symbols) {
+    return symbols.error();
+  }
+  request.query.symbols = std::move(*symbols);
+
+  auto adjusted = parse_bool_param("adjusted", params.find("adjusted"), true);
+  if (!adjusted) {
+    return adjusted.error();
+  }
+  request.query.adjusted = *adjusted;
+
+  auto sort = parse_enum_param("sort", params.find("sort"), {"asc", "desc"}, "asc");
+  if (!sort) {
+    return sort.error();
+  }
+  request.query.sort = *sort == "asc" ? SortOrder::asc : SortOrder::desc;
+
+  auto limit = parse_int_param("limit", params.find("limit"), 1, k_max_limit);
+  if (!limit) {
+    return limit.error();
+  }
+  request.limit = *limit;
+
+  const auto include = params.find("include");
+  if (include) {
+    auto value = parse_enum_param("include", include, {"summary"}, "");
+    if (!value) {
+      return value.error();
+    }
+    request.query.include_summary = true;
+  }
+  request.params = params;
+  return request;
+}
+
+Status check_bars_plan(const BarsRequest& request,
+                       const Caller& caller,
+                       std::optional<Date> as_of) {
+  const auto& plan = auth::plan_limits(caller.plan);
+  const std::string on_plan = " on the " + std::string(plan.name) + " plan";
+  const auto symbol_count = static_cast<int>(request.query.symbols.size());
+  if (symbol_count > plan.max_symbols) {
+    return make_error(ErrorCode::plan_limit,
+                      "too many symbols: " + std::to_string(symbol_count) + " requested, at most "
+                        + std::to_string(plan.max_symbols) + on_plan);
+  }
+  if (request.limit && *request.limit > plan.max_limit) {
+    return make_error(ErrorCode::plan_limit,
+                      "limit " + std::to_string(*request.limit) + " is above the maximum of "
+                        + std::to_string(plan.max_limit) + on_plan);
+  }
+  if (as_of) {
+    const auto earliest = auth::earliest_reachable(caller.plan, *as_of);
+    if (earliest && request.query.from < *earliest) {
+      return make_error(ErrorCode::plan_limit,
+                        "from \"" + request.query.from.iso() + "\" is earlier than "
+                          + earliest->iso() + ", the earliest date reachable" + on_plan
+                          + " (as_of " + as_of->iso() + ")");
+    }
+  }
+  return Ok{};
+}
+
+Result<Prepared> prepare_bars(const BarsPath& path,
+                              const QueryParams& params,
+                              const Caller& caller,
+                              store::BarStore& store,
+                              query::CatalogCache& catalog_cache,
+                              const std::string& request_id) {
+  auto parsed = parse_bars_request(path, params);
+  if (!parsed) {
+    return parsed.error();
+  }
+  BarsRequest request = std::move(*parsed);
+
+  store::ReadTransaction snapshot(store);
+  const auto catalog = catalog_cache.current(store);
+  // D1: a well-formed but unknown symbol is an error only when it is the only one.
+  if (request.query.symbols.size() == 1 && catalog->find(request.query.symbols[0].str()) == nullptr) {
+    return make_error(ErrorCode::invalid_symbol,
+                      "unknown symbol \"" + request.query.symbols[0].str() + "\"");
+  }
+  if (auto status = check_bars_plan(request, caller, catalog->dataset.as_of); !status) {
+    return status.error();
+  }
+  request.query.limit = request.limit.value_or(auth::plan_limits(caller.plan).max_limit);
+
+  BarsResponse response;
+  response.request_id = request_id;
+  response.single = request.query.symbols.size() == 1;
+  response.adjusted = request.query.adjusted;
+  response.from = request.query.from;
+  response.to = request.query.to;
+  response.dataset = catalog->dataset;
+  response.items = query::run_bar_query(store, *catalog, request.query);
+  for (const auto& item : response.items) {
+    response.next_urls.push_back(item.has_more ? std::optional(next_url(request, item))
+                                               : std::nullopt);
+  }
+  const auto cost = std::count_if(response.items.begin(), response.items.end(),
+                                  [](const auto& item) { return item.known; });
+  return Prepared{cost, [response = std::move(response)](std::optional<std::int64_t> charged) {
+                    return bars_to_json(response, charged);
+                  }};
+}
+
+} // namespace ashare::api

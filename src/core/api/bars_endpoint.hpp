@@ -1,0 +1,51 @@
+// GET /v1/ohlc/range/{multiplier}/{timespan}/{from}/{to} (SPEC "Daily bars", D1-D8): parameter
+// validation in the documented order, plan checks, the query and its response.
+#pragma once
+
+#include "core/api/caller.hpp"
+#include "core/api/endpoint.hpp"
+#include "core/api/query_params.hpp"
+#include "core/query/bar_query.hpp"
+#include "core/query/catalog.hpp"
+#include "core/store/bar_store.hpp"
+
+#include <optional>
+#include <string>
+
+namespace ashare::api {
+
+// The path segments after /v1/ohlc/range/, as sent.
+struct BarsPath {
+  std::string multiplier;
+  std::string timespan;
+  std::string from;
+  std::string to;
+};
+
+// A validated bars request; `limit` is nullopt when omitted (then the plan's maximum applies).
+struct BarsRequest {
+  query::BarQuery query;
+  std::optional<std::int64_t> limit;
+  QueryParams params; // as sent, for next_url
+};
+
+// Validate `path` and `params` without touching the store. Checks, in order: the interval
+// (UNSUPPORTED_INTERVAL), `from` and `to` (dates, then from <= to), `symbol`, `adjusted`, `sort`,
+// `limit`, `include` (INVALID_SYMBOL or INVALID_PARAMETER).
+Result<BarsRequest> parse_bars_request(const BarsPath& path, const QueryParams& params);
+
+// Check `request` against the plan of `caller` (D6): symbol count, `limit`, then history reached
+// by `from` when the data is current to `as_of`. PLAN_LIMIT on failure.
+Status check_bars_plan(const BarsRequest& request,
+                       const Caller& caller,
+                       std::optional<domain::Date> as_of);
+
+// Validate, check and run the request; the body renders with `request_id`.
+Result<Prepared> prepare_bars(const BarsPath& path,
+                              const QueryParams& params,
+                              const Caller& caller,
+                              store::BarStore& store,
+                              query::CatalogCache& catalog,
+                              const std::string& request_id);
+
+} // namespace ashare::api

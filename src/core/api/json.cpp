@@ -1,0 +1,219 @@
+#include "core/api/json.hpp"
+
+#include "core/api/json_writer.hpp"
+
+#include <algorithm>
+
+namespace ashare::api {
+namespace {
+
+void write_date(JsonWriter& json, domain::Date date) {
+  char text[10];
+  date.write_iso(text);
+  json.string(std::string_view(text, sizeof text));
+}
+
+void write_optional_number(JsonWriter& json, const std::optional<double>& value) {
+  if (value) {
+    json.number(*value);
+  } else {
+    json.null();
+  }
+}
+
+void write_bar(JsonWriter& json, const domain::Bar& bar) {
+  json.begin_object();
+  json.key("trade_date");
+  write_date(json, bar.trade_date);
+  json.key("t");
+  json.integer(bar.trade_date.t_ms());
+  json.key("open");
+  json.number(bar.open);
+  json.key("high");
+  json.number(bar.high);
+  json.key("low");
+  json.number(bar.low);
+  json.key("close");
+  json.number(bar.close);
+  json.key("volume");
+  json.integer(bar.volume);
+  json.key("turnover");
+  json.number(bar.turnover);
+  json.key("change_pct");
+  json.number(bar.change_pct);
+  json.key("factor");
+  json.number(bar.factor);
+  json.end_object();
+}
+
+void write_bars(JsonWriter& json, const std::vector<domain::Bar>& bars) {
+  json.begin_array();
+  for (const auto& bar : bars) {
+    write_bar(json, bar);
+  }
+  json.end_array();
+}
+
+void write_summary(JsonWriter& json, const query::Summary& summary) {
+  json.begin_object();
+  json.key("from");
+  write_date(json, summary.from);
+  json.key("to");
+  write_date(json, summary.to);
+  json.key("bars_count");
+  json.integer(summary.bars_count);
+  json.key("return_pct");
+  write_optional_number(json, summary.return_pct);
+  json.key("open_first");
+  write_optional_number(json, summary.open_first);
+  json.key("close_last");
+  write_optional_number(json, summary.close_last);
+  json.end_object();
+}
+
+void write_error_object(JsonWriter& json, const Error& error) {
+  json.begin_object();
+  json.key("code");
+  json.string(error_info(error.code).wire_name);
+  json.key("message");
+  json.string(error.message);
+  json.end_object();
+}
+
+void write_symbol_result(JsonWriter& json,
+                         const query::SymbolBars& item,
+                         const std::optional<std::string>& next_url) {
+  json.begin_object();
+  json.key("symbol");
+  json.string(item.symbol);
+  json.key("resultsCount");
+  json.integer(static_cast<std::int64_t>(item.bars.size()));
+  json.key("ohlc");
+  write_bars(json, item.bars);
+  if (item.summary) {
+    json.key("summary");
+    write_summary(json, *item.summary);
+  }
+  if (next_url) {
+    json.key("next_url");
+    json.string(*next_url);
+  }
+  if (!item.known) {
+    json.key("error");
+    write_error_object(json, Error{ErrorCode::invalid_symbol,
+                                   "unknown symbol \"" + item.symbol + "\""});
+  }
+  json.end_object();
+}
+
+void write_meta(JsonWriter& json,
+                const store::DatasetInfo& dataset,
+                std::optional<std::int64_t> credits_charged) {
+  json.begin_object();
+  json.key("as_of");
+  if (dataset.as_of) {
+    write_date(json, *dataset.as_of);
+  } else {
+    json.null();
+  }
+  json.key("source");
+  json.string(dataset.source);
+  json.key("schema_version");
+  json.string(k_schema_version);
+  if (credits_charged) {
+    json.key("credits_charged");
+    json.integer(*credits_charged);
+  }
+  json.end_object();
+}
+
+std::size_t estimated_size(const BarsResponse& response) {
+  std::size_t bars = 0;
+  for (const auto& item : response.items) {
+    bars += item.bars.size();
+  }
+  return 512 + 220 * bars;
+}
+
+} // namespace
+
+std::string bars_to_json(const BarsResponse& response, std::optional<std::int64_t> credits_charged) {
+  JsonWriter json(estimated_size(response));
+  const bool partial = std::any_of(response.items.begin(), response.items.end(),
+                                   [](const auto& item) { return !item.known; });
+  json.begin_object();
+  json.key("status");
+  json.string(partial ? "PARTIAL" : "OK");
+  json.key("request_id");
+  json.string(response.request_id);
+  if (response.single) {
+    json.key("symbol");
+    json.string(response.items.front().symbol);
+  }
+  json.key("adjusted");
+  json.boolean(response.adjusted);
+  json.key("multiplier");
+  json.integer(1);
+  json.key("timespan");
+  json.string("day");
+  json.key("from");
+  write_date(json, response.from);
+  json.key("to");
+  write_date(json, response.to);
+  if (response.single) {
+    const auto& item = response.items.front();
+    json.key("resultsCount");
+    json.integer(static_cast<std::int64_t>(item.bars.size()));
+    json.key("ohlc");
+    write_bars(json, item.bars);
+    if (item.summary) {
+      json.key("summary");
+      write_summary(json, *item.summary);
+    }
+    if (response.next_urls.front()) {
+      json.key("next_url");
+      json.string(*response.next_urls.front());
+    }
+  } else {
+    json.key("resultsCount");
+    json.integer(static_cast<std::int64_t>(response.items.size()));
+    json.key("results");
+    json.begin_array();
+    for (std::size_t i = 0; i < response.items.size(); ++i) {
+      write_symbol_result(json, response.items[i], response.next_urls[i]);
+    }
+    json.end_array();
+  }
+  json.key("meta");
+  write_meta(json, response.dataset, credits_charged);
+  json.end_object();
+  return json.take();
+}
+
+std::string error_to_json(const Error& error) {
+  JsonWriter json;
+  json.begin_object();
+  json.key("error");
+  write_error_object(json, error);
+  json.end_object();
+  return json.take();
+}
+
+std::string health_to_json(const store::DatasetInfo& dataset) {
+  JsonWriter json;
+  json.begin_object();
+  json.key("status");
+  json.string("ok");
+  json.key("as_of");
+  if (dataset.as_of) {
+    write_date(json, *dataset.as_of);
+  } else {
+    json.null();
+  }
+  json.key("schema_version");
+  json.string(k_schema_version);
+  json.end_object();
+  return json.take();
+}
+
+} // namespace ashare::api

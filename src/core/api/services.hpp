@@ -1,0 +1,26 @@
+// What the API handlers work with: the store connections, the catalog cache and the random source
+// for request ids. Built once by `ashare serve` (or by a test) and shared by all worker threads.
+#pragma once
+
+#include "core/auth/api_key.hpp"
+#include "core/query/catalog.hpp"
+#include "core/store/bar_store.hpp"
+#include "core/store/connection_pool.hpp"
+#include "core/store/key_store.hpp"
+
+#include <filesystem>
+
+namespace ashare::api {
+
+struct Services {
+  // Open pools over the data store at `data_path` and the key store at `keys_path`.
+  Services(std::filesystem::path data_path, std::filesystem::path keys_path)
+    : bars(std::move(data_path)), keys(std::move(keys_path)) {}
+
+  store::ConnectionPool<store::BarStore> bars;
+  store::ConnectionPool<store::KeyStore> keys;
+  query::CatalogCache catalog;
+  auth::SystemRandom random; // thread-safe
+};
+
+} // namespace ashare::api

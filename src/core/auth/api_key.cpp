@@ -1,0 +1,102 @@
+#include "core/auth/api_key.hpp"
+
+#include <array>
+#include <openssl/rand.h>
+#include <openssl/sha.h>
+#include <stdexcept>
+
+namespace ashare::auth {
+namespace {
+
+constexpr std::string_view k_base64url =
+  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+std::string base64url(std::span<const std::byte> bytes) {
+  std::string out;
+  unsigned buffer = 0;
+  int bits = 0;
+  for (std::byte b : bytes) {
+    buffer = (buffer << 8) | std::to_integer<unsigned>(b);
+    bits += 8;
+    while (bits >= 6) {
+      bits -= 6;
+      out.push_back(k_base64url[(buffer >> bits) & 0x3f]);
+    }
+  }
+  if (bits > 0) {
+    out.push_back(k_base64url[(buffer << (6 - bits)) & 0x3f]);
+  }
+  return out;
+}
+
+bool is_space(char c) {
+  return c == ' ' || c == '\t';
+}
+
+} // namespace
+
+void SystemRandom::fill(std::span<std::byte> out) {
+  if (RAND_bytes(reinterpret_cast<unsigned char*>(out.data()), static_cast<int>(out.size())) != 1) {
+    throw std::runtime_error("the system random generator failed");
+  }
+}
+
+NewKey generate_key(RandomSource& random) {
+  std::array<std::byte, 32> bytes{};
+  random.fill(bytes);
+  std::string plaintext = std::string(k_key_prefix) + base64url(bytes);
+  std::string prefix = plaintext.substr(0, 12);
+  return NewKey{std::move(plaintext), std::move(prefix)};
+}
+
+std::string key_digest(std::string_view key) {
+  std::string digest(SHA256_DIGEST_LENGTH, '\0');
+  SHA256(reinterpret_cast<const unsigned char*>(key.data()), key.size(),
+         reinterpret_cast<unsigned char*>(digest.data()));
+  return digest;
+}
+
+std::optional<std::string_view> parse_bearer(std::string_view header) {
+  constexpr std::string_view scheme = "bearer";
+  if (header.size() <= scheme.size() || !is_space(header[scheme.size()])) {
+    return std::nullopt;
+  }
+  for (std::size_t i = 0; i < scheme.size(); ++i) {
+    const char c = header[i];
+    if ((c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c) != scheme[i]) {
+      return std::nullopt;
+    }
+  }
+  std::string_view credential = header.substr(scheme.size());
+  while (!credential.empty() && is_space(credential.front())) {
+    credential.remove_prefix(1);
+  }
+  while (!credential.empty() && is_space(credential.back())) {
+    credential.remove_suffix(1);
+  }
+  if (credential.empty()) {
+    return std::nullopt;
+  }
+  return credential;
+}
+
+std::string generate_uuid(RandomSource& random) {
+  std::array<std::byte, 16> bytes{};
+  random.fill(bytes);
+  bytes[6] = (bytes[6] & std::byte{0x0f}) | std::byte{0x40}; // version 4
+  bytes[8] = (bytes[8] & std::byte{0x3f}) | std::byte{0x80}; // RFC 4122 variant
+  constexpr std::string_view hex = "0123456789abcdef";
+  std::string out;
+  out.reserve(36);
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    if (i == 4 || i == 6 || i == 8 || i == 10) {
+      out.push_back('-');
+    }
+    const auto value = std::to_integer<unsigned>(bytes[i]);
+    out.push_back(hex[value >> 4]);
+    out.push_back(hex[value & 0xf]);
+  }
+  return out;
+}
+
+} // namespace ashare::auth

@@ -1,0 +1,25 @@
+// One daily bar as the store holds it: raw prices in CNY, volume in shares, turnover in CNY,
+// change_pct in percent units and the cumulative adjustment factor (D8).
+#pragma once
+
+#include "core/domain/date.hpp"
+
+#include <cstdint>
+
+namespace ashare::domain {
+
+struct Bar {
+  Date trade_date;
+  double open = 0;
+  double high = 0;
+  double low = 0;
+  double close = 0;
+  std::int64_t volume = 0; // shares
+  double turnover = 0;     // CNY
+  double change_pct = 0;   // percent units: 1.24 means +1.24%
+  double factor = 1;       // cumulative adjustment factor (Tushare adj_factor convention)
+};
+
+enum class SortOrder { asc, desc };
+
+} // namespace ashare::domain

@@ -1,0 +1,152 @@
+#include "core/domain/number.hpp"
+
+#include <cassert>
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+namespace ashare::domain {
+namespace {
+
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+
+// Strip leading zeros of the digit string and fold trailing zeros into the exponent.
+Decimal normalised(bool negative, std::string digits, long long exponent) {
+  const auto first = digits.find_first_not_of('0');
+  if (first == std::string::npos) {
+    return Decimal{};
+  }
+  digits.erase(0, first);
+  while (digits.size() > 1 && digits.back() == '0') {
+    digits.pop_back();
+    ++exponent;
+  }
+  return Decimal{negative, std::move(digits), static_cast<int>(exponent)};
+}
+
+} // namespace
+
+std::optional<Decimal> parse_decimal(std::string_view text) {
+  std::size_t i = 0;
+  bool negative = false;
+  if (i < text.size() && (text[i] == '+' || text[i] == '-')) {
+    negative = text[i] == '-';
+    ++i;
+  }
+  std::string digits;
+  long long exponent = 0;
+  std::size_t mantissa_digits = 0;
+  for (; i < text.size() && is_digit(text[i]); ++i, ++mantissa_digits) {
+    digits.push_back(text[i]);
+  }
+  if (i < text.size() && text[i] == '.') {
+    for (++i; i < text.size() && is_digit(text[i]); ++i, ++mantissa_digits) {
+      digits.push_back(text[i]);
+      --exponent;
+    }
+  }
+  if (mantissa_digits == 0) {
+    return std::nullopt;
+  }
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    bool exponent_negative = false;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) {
+      exponent_negative = text[i] == '-';
+      ++i;
+    }
+    long long written = 0;
+    std::size_t exponent_digits = 0;
+    for (; i < text.size() && is_digit(text[i]); ++i, ++exponent_digits) {
+      if (written < 100'000) {
+        written = written * 10 + (text[i] - '0');
+      }
+    }
+    if (exponent_digits == 0) {
+      return std::nullopt;
+    }
+    exponent += exponent_negative ? -written : written;
+  }
+  if (i != text.size() || exponent > 100'000 || exponent < -100'000) {
+    return std::nullopt;
+  }
+  return normalised(negative, std::move(digits), exponent);
+}
+
+Decimal scale_decimal(Decimal value, int power) {
+  if (!is_zero(value)) {
+    value.exponent += power;
+  }
+  return value;
+}
+
+bool is_zero(const Decimal& value) {
+  return value.digits == "0";
+}
+
+std::optional<std::int64_t> to_int64(const Decimal& value) {
+  if (is_zero(value)) {
+    return 0;
+  }
+  if (value.exponent < 0 || value.digits.size() + static_cast<std::size_t>(value.exponent) > 19) {
+    return std::nullopt;
+  }
+  unsigned long long magnitude = 0;
+  for (char c : value.digits) {
+    magnitude = magnitude * 10 + static_cast<unsigned>(c - '0');
+  }
+  for (int i = 0; i < value.exponent; ++i) {
+    magnitude *= 10;
+  }
+  const auto max = static_cast<unsigned long long>(std::numeric_limits<std::int64_t>::max());
+  if (magnitude > max) {
+    return std::nullopt;
+  }
+  const auto signed_value = static_cast<std::int64_t>(magnitude);
+  return value.negative ? -signed_value : signed_value;
+}
+
+double to_double(const Decimal& value) {
+  std::string text = value.negative ? "-" : "";
+  text += value.digits;
+  text += 'e';
+  text += std::to_string(value.exponent);
+  double out = 0;
+  const auto [end, error] =
+    std::from_chars(text.data(), text.data() + text.size(), out, std::chars_format::scientific);
+  if (error == std::errc::result_out_of_range) {
+    // from_chars leaves `out` untouched on overflow and underflow; mirror strtod instead.
+    return value.exponent > 0 ? (value.negative ? -HUGE_VAL : HUGE_VAL)
+                              : (value.negative ? -0.0 : 0.0);
+  }
+  assert(error == std::errc{} && end == text.data() + text.size());
+  return out;
+}
+
+void append_number(std::string& out, double value) {
+  assert(std::isfinite(value));
+  if (value == 0) {
+    out.push_back('0'); // also for -0.0
+    return;
+  }
+  char buffer[400]; // fixed notation of the largest double fits in 310 characters
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed);
+  assert(result.ec == std::errc{});
+  out.append(buffer, result.ptr);
+}
+
+void append_integer(std::string& out, std::int64_t value) {
+  char buffer[24];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  out.append(buffer, result.ptr);
+}
+
+std::string format_number(double value) {
+  std::string out;
+  append_number(out, value);
+  return out;
+}
+
+} // namespace ashare::domain

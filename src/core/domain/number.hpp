@@ -1,0 +1,45 @@
+// Numbers as D12 wants them: vendor decimal text parsed and scaled exactly (never by multiplying a
+// parsed double), and doubles written with the shortest round-trip digits, never in exponent form.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ashare::domain {
+
+// An exact decimal: (-1)^negative * digits * 10^exponent, digits without leading zeros ("0" for 0).
+struct Decimal {
+  bool negative = false;
+  std::string digits = "0";
+  int exponent = 0;
+};
+
+// Parse decimal text such as "39354.45", "-1.5", "+7", "1e3" or ".5"; surrounding spaces are not
+// accepted. Return nullopt for anything else (empty, "nan", "1,5", "0x10", ...).
+std::optional<Decimal> parse_decimal(std::string_view text);
+
+// Return `value` multiplied by 10^`power` (exact: only the exponent moves).
+Decimal scale_decimal(Decimal value, int power);
+
+// Return `value` as an int64 when it is a whole number in range, else nullopt.
+std::optional<std::int64_t> to_int64(const Decimal& value);
+
+// Return the double nearest to `value` (correctly rounded, as from_chars does).
+double to_double(const Decimal& value);
+
+// Return whether `value` is zero.
+bool is_zero(const Decimal& value);
+
+// Append `value` to `out` with std::to_chars fixed and shortest round-trip digits: 1525.4 is
+// "1525.4", 1e-7 is "0.0000001", 3.0 is "3", -0.0 is "0". Requires a finite value.
+void append_number(std::string& out, double value);
+
+// Append the integer `value` to `out`.
+void append_integer(std::string& out, std::int64_t value);
+
+// Return append_number's text of `value`.
+std::string format_number(double value);
+
+} // namespace ashare::domain

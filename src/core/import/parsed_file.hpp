@@ -1,0 +1,36 @@
+// What a format parser hands to the importer: the rows it could read and the problems of those it
+// could not, each tied to a line and a column of the source file.
+#pragma once
+
+#include "core/domain/bar.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ashare::import {
+
+struct RowProblem {
+  std::int64_t line = 0;
+  std::string column;  // the column at fault, e.g. "high"
+  std::string message; // what is wrong, lowercase, quoting the value
+};
+
+struct ParsedRow {
+  std::int64_t line = 0;
+  std::string symbol; // canonical
+  domain::Bar bar;    // change_pct is a placeholder when the file has none
+};
+
+struct ParsedFile {
+  std::vector<ParsedRow> rows;
+  std::vector<RowProblem> problems; // rows with a problem are not in `rows`
+  bool has_factor = true;           // false: every factor is the default 1.0
+  bool has_change_pct = true;       // false: change_pct is computed after the rows are in
+};
+
+// Return the first problem of `bar`, checking in order: prices > 0, high >= max(open, close),
+// low <= min(open, close), volume >= 0, turnover >= 0, factor > 0; or an empty column when valid.
+RowProblem check_bar(const domain::Bar& bar, std::int64_t line);
+
+} // namespace ashare::import

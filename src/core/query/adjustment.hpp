@@ -1,0 +1,23 @@
+// Forward adjustment (前复权) of D8: adjusted = round4(raw * factor / F_latest), where F_latest is
+// the factor of the symbol's latest stored bar.
+#pragma once
+
+#include "core/domain/bar.hpp"
+
+namespace ashare::query {
+
+// Round `x` to 4 decimal places exactly as D8 says: std::round(x * 10000) / 10000 (half away from
+// zero, on the double as given).
+double round4(double x);
+
+// Return `raw` with open, high, low and close forward-adjusted to `latest_factor`, each computed
+// left to right as round4(price * factor / latest_factor). Volume, turnover, change_pct and factor
+// are unchanged.
+domain::Bar adjust_forward(const domain::Bar& raw, double latest_factor);
+
+// Return the unrounded forward-adjusted `price` of a bar with `factor` (D9 series).
+inline double adjusted_price(double price, double factor, double latest_factor) {
+  return price * factor / latest_factor;
+}
+
+} // namespace ashare::query

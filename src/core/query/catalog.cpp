@@ -1,0 +1,37 @@
+#include "core/query/catalog.hpp"
+
+namespace ashare::query {
+
+const store::SymbolInfo* Catalog::find(const std::string& symbol) const {
+  const auto it = symbols.find(symbol);
+  return it == symbols.end() ? nullptr : &it->second;
+}
+
+std::shared_ptr<const Catalog> load_catalog(store::BarStore& store) {
+  auto catalog = std::make_shared<Catalog>();
+  catalog->dataset = store.load_dataset_info();
+  for (auto& info : store.load_symbols()) {
+    std::string key = info.symbol;
+    catalog->symbols.emplace(std::move(key), std::move(info));
+  }
+  return catalog;
+}
+
+std::shared_ptr<const Catalog> CatalogCache::current(store::BarStore& store) {
+  const std::int64_t generation = store.load_generation();
+  {
+    std::lock_guard lock(m_mutex);
+    if (m_catalog && m_catalog->dataset.generation == generation) {
+      return m_catalog;
+    }
+  }
+  auto fresh = load_catalog(store);
+  std::lock_guard lock(m_mutex);
+  // Another thread may have loaded a newer one meanwhile; keep the newest.
+  if (!m_catalog || m_catalog->dataset.generation < fresh->dataset.generation) {
+    m_catalog = fresh;
+  }
+  return fresh;
+}
+
+} // namespace ashare::query

@@ -1,0 +1,265 @@
+#include "core/store/bar_store.hpp"
+
+#include "core/store/schema.hpp"
+
+#include <cassert>
+#include <sqlite3.h>
+
+namespace ashare::store {
+namespace {
+
+using domain::Date;
+
+Date to_date(std::int64_t yyyymmdd) {
+  const auto date = Date::from_yyyymmdd(yyyymmdd);
+  assert(date); // the store only ever holds real dates
+  return date.value_or(Date{});
+}
+
+SymbolInfo read_symbol(SQLite::Statement& statement) {
+  return SymbolInfo{statement.getColumn(0).getString(),
+                    to_date(statement.getColumn(1).getInt64()),
+                    to_date(statement.getColumn(2).getInt64()),
+                    statement.getColumn(3).getInt64(),
+                    statement.getColumn(4).getDouble()};
+}
+
+} // namespace
+
+// Prepared once per connection: the server's hot path never re-parses SQL.
+struct BarStore::Statements {
+  explicit Statements(SQLite::Database& db)
+    : generation(db, "SELECT value FROM meta WHERE key = 'generation'"),
+      meta(db, "SELECT key, value FROM meta"),
+      symbols(db, "SELECT symbol, first_date, last_date, bar_count, latest_factor FROM symbols "
+                  "ORDER BY symbol"),
+      symbol(db, "SELECT symbol, first_date, last_date, bar_count, latest_factor FROM symbols "
+                 "WHERE symbol = ?1"),
+      bars_asc(db, "SELECT trade_date, open, high, low, close, volume, turnover, change_pct, factor "
+                   "FROM bars WHERE symbol = ?1 AND trade_date BETWEEN ?2 AND ?3 "
+                   "ORDER BY trade_date ASC LIMIT ?4"),
+      bars_desc(db, "SELECT trade_date, open, high, low, close, volume, turnover, change_pct, factor "
+                    "FROM bars WHERE symbol = ?1 AND trade_date BETWEEN ?2 AND ?3 "
+                    "ORDER BY trade_date DESC LIMIT ?4"),
+      begin(db, "BEGIN"),
+      commit(db, "COMMIT") {}
+
+  SQLite::Statement generation;
+  SQLite::Statement meta;
+  SQLite::Statement symbols;
+  SQLite::Statement symbol;
+  SQLite::Statement bars_asc;
+  SQLite::Statement bars_desc;
+  SQLite::Statement begin;
+  SQLite::Statement commit;
+  std::optional<SQLite::Statement> upsert; // prepared on first use: readers never need it
+};
+
+BarStore::BarStore(const std::filesystem::path& path)
+  : m_db(open_database(path, StoreKind::data)),
+    m_statements(std::make_unique<Statements>(m_db)) {}
+
+BarStore::~BarStore() = default;
+
+std::int64_t BarStore::load_generation() {
+  auto& statement = m_statements->generation;
+  statement.reset();
+  return statement.executeStep() ? std::stoll(statement.getColumn(0).getString()) : 0;
+}
+
+DatasetInfo BarStore::load_dataset_info() {
+  DatasetInfo info;
+  auto& statement = m_statements->meta;
+  statement.reset();
+  while (statement.executeStep()) {
+    const std::string key = statement.getColumn(0).getString();
+    const std::string value = statement.getColumn(1).getString();
+    if (key == "as_of") {
+      info.as_of = Date::from_yyyymmdd(std::stoll(value));
+    } else if (key == "source") {
+      info.source = value;
+    } else if (key == "generation") {
+      info.generation = std::stoll(value);
+    }
+  }
+  return info;
+}
+
+std::vector<SymbolInfo> BarStore::load_symbols() {
+  std::vector<SymbolInfo> out;
+  auto& statement = m_statements->symbols;
+  statement.reset();
+  while (statement.executeStep()) {
+    out.push_back(read_symbol(statement));
+  }
+  return out;
+}
+
+std::optional<SymbolInfo> BarStore::find_symbol(const std::string& symbol) {
+  auto& statement = m_statements->symbol;
+  statement.reset();
+  statement.bind(1, symbol);
+  if (!statement.executeStep()) {
+    return std::nullopt;
+  }
+  return read_symbol(statement);
+}
+
+std::vector<domain::Bar> BarStore::load_bars(const std::string& symbol,
+                                             Date from,
+                                             Date to,
+                                             domain::SortOrder order,
+                                             std::int64_t limit) {
+  auto& statement =
+    order == domain::SortOrder::asc ? m_statements->bars_asc : m_statements->bars_desc;
+  statement.reset();
+  statement.bindNoCopy(1, symbol);
+  statement.bind(2, static_cast<std::int64_t>(from.yyyymmdd()));
+  statement.bind(3, static_cast<std::int64_t>(to.yyyymmdd()));
+  statement.bind(4, static_cast<std::int64_t>(limit));
+  std::vector<domain::Bar> bars;
+  while (statement.executeStep()) {
+    bars.push_back(domain::Bar{to_date(statement.getColumn(0).getInt64()),
+                               statement.getColumn(1).getDouble(),
+                               statement.getColumn(2).getDouble(),
+                               statement.getColumn(3).getDouble(),
+                               statement.getColumn(4).getDouble(),
+                               statement.getColumn(5).getInt64(),
+                               statement.getColumn(6).getDouble(),
+                               statement.getColumn(7).getDouble(),
+                               statement.getColumn(8).getDouble()});
+  }
+  statement.reset(); // release the read snapshot promptly when not inside a ReadTransaction
+  return bars;
+}
+
+ReadTransaction::ReadTransaction(BarStore& store) : m_store(store) {
+  auto& begin = m_store.m_statements->begin;
+  begin.reset();
+  begin.exec();
+}
+
+ReadTransaction::~ReadTransaction() {
+  // A read transaction has nothing to lose; ending it can only fail if the connection is broken.
+  auto& commit = m_store.m_statements->commit;
+  commit.reset();
+  if (commit.tryExecuteStep() != SQLITE_DONE) {
+    m_store.m_db.tryExec("ROLLBACK");
+  }
+}
+
+void BarStore::upsert_bar(const std::string& symbol, const domain::Bar& bar, bool change_pct_derived) {
+  auto& upsert = m_statements->upsert;
+  if (!upsert) {
+    upsert.emplace(
+    m_db,
+    "INSERT INTO bars(symbol, trade_date, open, high, low, close, volume, turnover, change_pct, "
+    "change_pct_derived, factor) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) "
+    "ON CONFLICT(symbol, trade_date) DO UPDATE SET open = excluded.open, high = excluded.high, "
+    "low = excluded.low, close = excluded.close, volume = excluded.volume, "
+    "turnover = excluded.turnover, change_pct = excluded.change_pct, "
+    "change_pct_derived = excluded.change_pct_derived, factor = excluded.factor");
+  }
+  auto& statement = *upsert;
+  statement.reset();
+  statement.bind(1, symbol);
+  statement.bind(2, static_cast<std::int64_t>(bar.trade_date.yyyymmdd()));
+  statement.bind(3, bar.open);
+  statement.bind(4, bar.high);
+  statement.bind(5, bar.low);
+  statement.bind(6, bar.close);
+  statement.bind(7, static_cast<std::int64_t>(bar.volume));
+  statement.bind(8, bar.turnover);
+  statement.bind(9, bar.change_pct);
+  statement.bind(10, change_pct_derived ? 1 : 0);
+  statement.bind(11, bar.factor);
+  statement.exec();
+}
+
+bool BarStore::has_non_unit_factor(const std::string& symbol) {
+  SQLite::Statement statement(m_db,
+                              "SELECT EXISTS(SELECT 1 FROM bars WHERE symbol = ?1 AND factor <> 1)");
+  statement.bind(1, symbol);
+  statement.executeStep();
+  return statement.getColumn(0).getInt() != 0;
+}
+
+void BarStore::recompute_change_pct(const std::string& symbol) {
+  SQLite::Statement select(m_db,
+                           "SELECT trade_date, close, factor, change_pct_derived FROM bars "
+                           "WHERE symbol = ?1 ORDER BY trade_date");
+  SQLite::Statement update(m_db,
+                           "UPDATE bars SET change_pct = ?3 WHERE symbol = ?1 AND trade_date = ?2");
+  select.bind(1, symbol);
+  bool first = true;
+  double previous = 0; // previous close * factor
+  while (select.executeStep()) {
+    const double close = select.getColumn(1).getDouble();
+    const double factor = select.getColumn(2).getDouble();
+    if (select.getColumn(3).getInt() != 0) {
+      const double change = first ? 0.0 : ((close * factor) / previous - 1) * 100;
+      update.reset();
+      update.bind(1, symbol);
+      update.bind(2, select.getColumn(0).getInt64());
+      update.bind(3, change);
+      update.exec();
+    }
+    previous = close * factor;
+    first = false;
+  }
+}
+
+std::int64_t BarStore::delete_bars(const std::string& symbol, Date from, Date to) {
+  SQLite::Statement statement(
+    m_db, "DELETE FROM bars WHERE symbol = ?1 AND trade_date BETWEEN ?2 AND ?3");
+  statement.bind(1, symbol);
+  statement.bind(2, static_cast<std::int64_t>(from.yyyymmdd()));
+  statement.bind(3, static_cast<std::int64_t>(to.yyyymmdd()));
+  return statement.exec();
+}
+
+void BarStore::refresh_symbol(const std::string& symbol) {
+  SQLite::Statement remove(m_db, "DELETE FROM symbols WHERE symbol = ?1");
+  remove.bind(1, symbol);
+  remove.exec();
+  SQLite::Statement insert(
+    m_db,
+    "INSERT INTO symbols(symbol, first_date, last_date, bar_count, latest_factor) "
+    "SELECT ?1, min(trade_date), max(trade_date), count(*), "
+    "(SELECT factor FROM bars WHERE symbol = ?1 ORDER BY trade_date DESC LIMIT 1) "
+    "FROM bars WHERE symbol = ?1 HAVING count(*) > 0");
+  insert.bind(1, symbol);
+  insert.exec();
+}
+
+void BarStore::finish_change(const std::string& source) {
+  if (!source.empty()) {
+    SQLite::Statement statement(
+      m_db, "INSERT INTO meta(key, value) VALUES ('source', ?1) "
+            "ON CONFLICT(key) DO UPDATE SET value = excluded.value");
+    statement.bind(1, source);
+    statement.exec();
+  }
+  m_db.exec("DELETE FROM meta WHERE key = 'as_of'");
+  m_db.exec("INSERT INTO meta(key, value) SELECT 'as_of', CAST(max(last_date) AS TEXT) "
+            "FROM symbols HAVING count(*) > 0");
+  m_db.exec("UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) "
+            "WHERE key = 'generation'");
+}
+
+WriteTransaction::WriteTransaction(BarStore& store) : m_db(store.database()) {
+  m_db.exec("BEGIN IMMEDIATE");
+}
+
+WriteTransaction::~WriteTransaction() {
+  if (!m_done) {
+    m_db.tryExec("ROLLBACK");
+  }
+}
+
+void WriteTransaction::commit() {
+  m_db.exec("COMMIT");
+  m_done = true;
+}
+
+} // namespace ashare::store

@@ -1,0 +1,121 @@
+// The data store: bars keyed by (symbol, trade_date), the known symbols and the dataset metadata
+// (as_of, source, generation). One BarStore is one connection with its prepared statements; a
+// server keeps one per worker thread (see store/connection_pool.hpp).
+#pragma once
+
+#include "core/domain/bar.hpp"
+#include "core/domain/date.hpp"
+#include "core/domain/symbol.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+#include <SQLiteCpp/Database.h>
+#include <SQLiteCpp/Statement.h>
+
+namespace ashare::store {
+
+struct SymbolInfo {
+  std::string symbol; // canonical, e.g. "600519.SH"
+  domain::Date first_date;
+  domain::Date last_date;
+  std::int64_t bar_count = 0;
+  double latest_factor = 1; // factor of the symbol's latest stored bar (the D8 anchor)
+};
+
+struct DatasetInfo {
+  std::optional<domain::Date> as_of; // latest trade_date in the store; nullopt when empty
+  std::string source;                // recorded by the most recent import
+  std::int64_t generation = 0;       // bumped by every committed change to the bars
+};
+
+class BarStore {
+public:
+  // Open (and create or migrate) the data store at `path`.
+  explicit BarStore(const std::filesystem::path& path);
+  ~BarStore();
+  BarStore(const BarStore&) = delete;
+  BarStore& operator=(const BarStore&) = delete;
+
+  // ---- Reads ----
+
+  // Return the generation counter; it changes whenever an import or removal commits.
+  std::int64_t load_generation();
+
+  // Return as_of, source and generation.
+  DatasetInfo load_dataset_info();
+
+  // Return every known symbol, ordered by symbol.
+  std::vector<SymbolInfo> load_symbols();
+
+  // Return the known symbol `symbol`, or nullopt.
+  std::optional<SymbolInfo> find_symbol(const std::string& symbol);
+
+  // Return up to `limit` bars of `symbol` with trade_date in [`from`, `to`], ordered by `order`.
+  std::vector<domain::Bar> load_bars(const std::string& symbol,
+                                     domain::Date from,
+                                     domain::Date to,
+                                     domain::SortOrder order,
+                                     std::int64_t limit);
+
+  // ---- Writes (each inside a WriteTransaction) ----
+
+  // Insert or replace the bar of `symbol` on `bar.trade_date`. When `change_pct_derived`, the
+  // stored change_pct is a placeholder that recompute_change_pct() fills in.
+  void upsert_bar(const std::string& symbol, const domain::Bar& bar, bool change_pct_derived);
+
+  // Return whether any stored bar of `symbol` has a factor other than 1.
+  bool has_non_unit_factor(const std::string& symbol);
+
+  // Recompute change_pct of the bars of `symbol` whose change_pct is derived, in date order, as
+  // ((close*factor)/(prev_close*prev_factor) - 1) * 100, and 0 for the first bar.
+  void recompute_change_pct(const std::string& symbol);
+
+  // Delete the bars of `symbol` with trade_date in [`from`, `to`]; return how many were deleted.
+  std::int64_t delete_bars(const std::string& symbol, domain::Date from, domain::Date to);
+
+  // Refresh the symbols row of `symbol` from its bars (dropping it when it has none).
+  void refresh_symbol(const std::string& symbol);
+
+  // Record `source` (when not empty), recompute as_of and bump the generation.
+  void finish_change(const std::string& source);
+
+  SQLite::Database& database() { return m_db; }
+
+private:
+  friend class ReadTransaction;
+  SQLite::Database m_db;
+  struct Statements;
+  std::unique_ptr<Statements> m_statements;
+};
+
+// A read transaction on `store`: the reads made while it lives see one snapshot of the store.
+class ReadTransaction {
+public:
+  explicit ReadTransaction(BarStore& store);
+  ~ReadTransaction();
+  ReadTransaction(const ReadTransaction&) = delete;
+  ReadTransaction& operator=(const ReadTransaction&) = delete;
+
+private:
+  BarStore& m_store;
+};
+
+// An IMMEDIATE write transaction on `store`, rolled back unless commit() is called.
+class WriteTransaction {
+public:
+  explicit WriteTransaction(BarStore& store);
+  ~WriteTransaction();
+  WriteTransaction(const WriteTransaction&) = delete;
+  WriteTransaction& operator=(const WriteTransaction&) = delete;
+  void commit();
+
+private:
+  SQLite::Database& m_db;
+  bool m_done = false;
+};
+
+} // namespace ashare::store

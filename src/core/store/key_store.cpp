@@ -1,0 +1,147 @@
+#include "core/store/key_store.hpp"
+
+#include "core/store/schema.hpp"
+
+#include <SQLiteCpp/Statement.h>
+
+namespace ashare::store {
+namespace {
+
+constexpr const char* k_key_columns = "id, prefix, label, plan, credits, created_at, revoked_at";
+
+KeyRecord read_key(SQLite::Statement& statement) {
+  KeyRecord key;
+  key.id = statement.getColumn(0).getInt64();
+  key.prefix = statement.getColumn(1).getString();
+  key.label = statement.getColumn(2).getString();
+  key.plan = auth::parse_plan(statement.getColumn(3).getString()).value(); // CHECKed by schema
+  if (!statement.getColumn(4).isNull()) {
+    key.credits = statement.getColumn(4).getInt64();
+  }
+  key.created_at = statement.getColumn(5).getString();
+  if (!statement.getColumn(6).isNull()) {
+    key.revoked_at = statement.getColumn(6).getString();
+  }
+  return key;
+}
+
+std::string select_keys(const char* where) {
+  return std::string("SELECT ") + k_key_columns + " FROM api_keys " + where;
+}
+
+} // namespace
+
+struct KeyStore::Statements {
+  explicit Statements(SQLite::Database& db)
+    : by_digest(db, select_keys("WHERE digest = ?1")),
+      charge(db, "UPDATE api_keys SET credits = credits - ?2 "
+                 "WHERE id = ?1 AND credits IS NOT NULL AND credits >= ?2 RETURNING credits"),
+      balance(db, "SELECT credits FROM api_keys WHERE id = ?1") {}
+
+  SQLite::Statement by_digest;
+  SQLite::Statement charge;
+  SQLite::Statement balance;
+};
+
+KeyStore::KeyStore(const std::filesystem::path& path)
+  : m_db(open_database(path, StoreKind::keys)),
+    m_statements(std::make_unique<Statements>(m_db)) {}
+
+KeyStore::~KeyStore() = default;
+
+std::int64_t KeyStore::insert_key(const NewKeyRecord& key) {
+  SQLite::Statement statement(m_db,
+                              "INSERT INTO api_keys(prefix, digest, label, plan, credits, created_at) "
+                              "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+  statement.bind(1, key.prefix);
+  statement.bind(2, key.digest.data(), static_cast<int>(key.digest.size()));
+  statement.bind(3, key.label);
+  statement.bind(4, std::string(auth::plan_limits(key.plan).name));
+  if (key.credits) {
+    statement.bind(5, static_cast<std::int64_t>(*key.credits));
+  } else {
+    statement.bind(5);
+  }
+  statement.bind(6, key.created_at);
+  statement.exec();
+  return m_db.getLastInsertRowid();
+}
+
+std::optional<KeyRecord> KeyStore::find_by_digest(const std::string& digest) {
+  auto& statement = m_statements->by_digest;
+  statement.reset();
+  statement.bindNoCopy(1, digest.data(), static_cast<int>(digest.size()));
+  std::optional<KeyRecord> key;
+  if (statement.executeStep()) {
+    key = read_key(statement);
+  }
+  statement.reset();
+  return key;
+}
+
+std::optional<KeyRecord> KeyStore::find_by_id(std::int64_t id) {
+  SQLite::Statement statement(m_db, select_keys("WHERE id = ?1"));
+  statement.bind(1, static_cast<std::int64_t>(id));
+  if (!statement.executeStep()) {
+    return std::nullopt;
+  }
+  return read_key(statement);
+}
+
+std::vector<KeyRecord> KeyStore::load_keys() {
+  SQLite::Statement statement(m_db, select_keys("ORDER BY id"));
+  std::vector<KeyRecord> keys;
+  while (statement.executeStep()) {
+    keys.push_back(read_key(statement));
+  }
+  return keys;
+}
+
+bool KeyStore::revoke(std::int64_t id, const std::string& at) {
+  SQLite::Statement statement(
+    m_db, "UPDATE api_keys SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL");
+  statement.bind(1, static_cast<std::int64_t>(id));
+  statement.bind(2, at);
+  return statement.exec() > 0;
+}
+
+std::optional<std::int64_t> KeyStore::add_credits(std::int64_t id, std::int64_t credits) {
+  SQLite::Statement statement(m_db,
+                              "UPDATE api_keys SET credits = credits + ?2 "
+                              "WHERE id = ?1 AND credits IS NOT NULL RETURNING credits");
+  statement.bind(1, static_cast<std::int64_t>(id));
+  statement.bind(2, static_cast<std::int64_t>(credits));
+  if (!statement.executeStep()) {
+    return std::nullopt;
+  }
+  return statement.getColumn(0).getInt64();
+}
+
+std::optional<std::int64_t> KeyStore::charge(std::int64_t id, std::int64_t cost) {
+  // D7: one statement decides and applies the charge under SQLite's write lock; a read followed
+  // by a write could let two requests spend the same credit.
+  auto& statement = m_statements->charge;
+  statement.reset();
+  statement.bind(1, static_cast<std::int64_t>(id));
+  statement.bind(2, static_cast<std::int64_t>(cost));
+  std::optional<std::int64_t> balance;
+  if (statement.executeStep()) {
+    balance = statement.getColumn(0).getInt64();
+  }
+  statement.reset(); // ends the statement, and so its write transaction
+  return balance;
+}
+
+std::optional<std::int64_t> KeyStore::load_balance(std::int64_t id) {
+  auto& statement = m_statements->balance;
+  statement.reset();
+  statement.bind(1, static_cast<std::int64_t>(id));
+  std::optional<std::int64_t> balance;
+  if (statement.executeStep() && !statement.getColumn(0).isNull()) {
+    balance = statement.getColumn(0).getInt64();
+  }
+  statement.reset();
+  return balance;
+}
+
+} // namespace ashare::store

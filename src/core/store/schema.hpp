@@ -1,0 +1,21 @@
+// The SQLite schemas of the two store files and their migrations. The data store holds bars,
+// symbols and dataset metadata; the key store holds API keys and credit balances, in a file of
+// its own so that a long import holding the data store's write lock never stalls a credit charge.
+#pragma once
+
+#include <filesystem>
+#include <SQLiteCpp/Database.h>
+
+namespace ashare::store {
+
+enum class StoreKind { data, keys };
+
+// Return the schema version this build writes for `kind` (PRAGMA user_version).
+int current_schema_version(StoreKind kind);
+
+// Open the database at `path` (creating it and its parent directories), set the pragmas every
+// connection needs (WAL, busy_timeout, synchronous=NORMAL) and migrate it to the current schema.
+// Throws SQLite::Exception on I/O failure and std::runtime_error for a store newer than this build.
+SQLite::Database open_database(const std::filesystem::path& path, StoreKind kind);
+
+} // namespace ashare::store
