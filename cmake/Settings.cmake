@@ -6,7 +6,10 @@ target_compile_options(ashare_warnings INTERFACE
   -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Woverloaded-virtual -Wdouble-promotion
   # GCC 12 reports -Wnull-dereference inside libstdc++ code inlined into CLI11 (std::vector
   # relocation in CLI::detail::split): a false positive we cannot fix, so only clang gets it.
-  $<$<CXX_COMPILER_ID:Clang>:-Wnull-dereference>)
+  $<$<CXX_COMPILER_ID:Clang>:-Wnull-dereference>
+  # GCC 12 at -O2 and above reports a bogus -Wrestrict for `"literal" + std::string(...)`
+  # (GCC bug 105329, fixed in GCC 13).
+  $<$<AND:$<CXX_COMPILER_ID:GNU>,$<VERSION_LESS:$<CXX_COMPILER_VERSION>,13>>:-Wno-restrict>)
 
 add_library(ashare_settings INTERFACE)
 target_compile_features(ashare_settings INTERFACE cxx_std_20)

@@ -80,6 +80,9 @@ int run_serve(const ServeArgs& args, const Config& config) {
     return k_exit_usage;
   }
   api::Services services(config.db, config.keys_db);
+  services.log_error = [](std::string_view detail) {
+    std::cerr << "ashare: error: " << detail << std::endl;
+  };
   // Open both stores now, so that a bad path fails before "listening" is printed.
   services.bars.acquire();
   services.keys.acquire();

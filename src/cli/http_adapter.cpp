@@ -63,6 +63,11 @@ void install_api(httplib::Server& server, api::Services& services) {
   server.set_pre_routing_handler([&services](const httplib::Request& request,
                                              httplib::Response& response) {
     t_request_start = Clock::now();
+    // No byte ranges: cpp-httplib 0.11 would cut a body to a Range header's bytes and still answer
+    // 200 with broken JSON, and it adds "Accept-Ranges: bytes" to HEAD answers only (D10: HEAD
+    // has GET's headers). The request object is not const in cpp-httplib; only the hook's view is.
+    const_cast<httplib::Request&>(request).ranges.clear();
+    response.set_header("Accept-Ranges", "none");
     write_response(api::dispatch(to_api_request(request), services), response);
     if (request.method != "GET" && request.method != "HEAD") {
       // A body the route never reads would be taken for the next request on this connection.

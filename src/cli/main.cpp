@@ -40,6 +40,9 @@ int run(int argc, char** argv) {
   app.set_version_flag("--version", version_text());
   app.require_subcommand(1);
   app.fallthrough(); // global options are accepted after the subcommand too
+  app.failure_message([](const CLI::App*, const CLI::Error& error) {
+    return "ashare: error: " + std::string(error.what()) + "\nRun with --help for more information.\n";
+  });
 
   GlobalFlags flags;
   app.add_option("--db", flags.db, "Data store (env ASHARE_DB; default $XDG_DATA_HOME/ashare/ashare.db)")

@@ -2,6 +2,8 @@
 
 #include "core/domain/number.hpp"
 
+#include <algorithm>
+
 namespace ashare::api {
 namespace {
 
@@ -40,6 +42,16 @@ std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
 void append_json_string(std::string& out, std::string_view text) {
   constexpr std::string_view hex = "0123456789abcdef";
   out.push_back('"');
+  // Fast path: most strings (dates, symbols, codes) need no escaping at all.
+  const bool plain = std::all_of(text.begin(), text.end(), [](char c) {
+    const auto byte = static_cast<unsigned char>(c);
+    return byte >= 0x20 && byte < 0x7f && c != '"' && c != '\\';
+  });
+  if (plain) {
+    out.append(text);
+    out.push_back('"');
+    return;
+  }
   for (std::size_t i = 0; i < text.size();) {
     const auto c = static_cast<unsigned char>(text[i]);
     if (c >= 0x80) {
@@ -105,8 +117,10 @@ void JsonWriter::end_array() {
 
 void JsonWriter::key(std::string_view name) {
   before_value();
-  append_json_string(m_out, name);
-  m_out.push_back(':');
+  // Member names are identifiers from our own code: plain ASCII, nothing to escape.
+  m_out.push_back('"');
+  m_out.append(name);
+  m_out += "\":";
   m_need_comma = false;
 }
 

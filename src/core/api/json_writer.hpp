@@ -18,7 +18,7 @@ public:
   void begin_array();
   void end_array();
 
-  // Write `name` as the next member's key.
+  // Write `name` as the next member's key; `name` is a plain ASCII identifier, written unescaped.
   void key(std::string_view name);
 
   void string(std::string_view text);

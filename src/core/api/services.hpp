@@ -9,6 +9,8 @@
 #include "core/store/key_store.hpp"
 
 #include <filesystem>
+#include <functional>
+#include <string_view>
 
 namespace ashare::api {
 
@@ -21,6 +23,8 @@ struct Services {
   store::ConnectionPool<store::KeyStore> keys;
   query::CatalogCache catalog;
   auth::SystemRandom random; // thread-safe
+  // Receives the detail of an unexpected failure answered with 500 (D10: never sent to clients).
+  std::function<void(std::string_view detail)> log_error = [](std::string_view) {};
 };
 
 } // namespace ashare::api

@@ -45,30 +45,38 @@ Result<std::vector<Symbol>> parse_symbol_list(std::string_view text) {
   if (trim(text).empty()) {
     return make_error(ErrorCode::invalid_parameter, "missing parameter \"symbol\"");
   }
-  std::vector<Symbol> symbols;
-  std::size_t start = 0;
-  while (true) {
+  std::vector<std::string_view> items;
+  for (std::size_t start = 0;;) {
     const std::size_t comma = text.find(',', start);
-    const std::string_view item =
-      text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    items.push_back(text.substr(start, comma == text.npos ? text.npos : comma - start));
+    if (comma == text.npos) {
+      break;
+    }
+    start = comma + 1;
+  }
+  // D1: a malformed item anywhere makes the request INVALID_SYMBOL, whatever else is wrong.
+  std::vector<Symbol> symbols;
+  for (const auto item : items) {
     if (trim(item).empty()) {
-      return make_error(ErrorCode::invalid_parameter,
-                        "invalid symbol \"" + std::string(text) + "\": empty item in the list");
+      continue;
     }
     auto symbol = parse_symbol(item);
     if (!symbol) {
       return symbol.error();
     }
-    if (std::find(symbols.begin(), symbols.end(), *symbol) != symbols.end()) {
+    symbols.push_back(std::move(*symbol));
+  }
+  if (symbols.size() != items.size()) {
+    return make_error(ErrorCode::invalid_parameter,
+                      "invalid symbol \"" + std::string(text) + "\": empty item in the list");
+  }
+  for (std::size_t i = 1; i < symbols.size(); ++i) {
+    if (std::find(symbols.begin(), symbols.begin() + static_cast<std::ptrdiff_t>(i), symbols[i])
+        != symbols.begin() + static_cast<std::ptrdiff_t>(i)) {
       return make_error(ErrorCode::invalid_parameter,
-                        "invalid symbol \"" + std::string(text) + "\": \"" + symbol->str()
+                        "invalid symbol \"" + std::string(text) + "\": \"" + symbols[i].str()
                           + "\" is listed twice");
     }
-    symbols.push_back(std::move(*symbol));
-    if (comma == std::string_view::npos) {
-      break;
-    }
-    start = comma + 1;
   }
   return symbols;
 }

@@ -29,8 +29,9 @@ private:
 // symbol is INVALID_SYMBOL with a message quoting `text`.
 Result<Symbol> parse_symbol(std::string_view text);
 
-// Parse the comma-separated `symbol` parameter of D1: items trimmed; an empty list, an empty item
-// or a duplicate is INVALID_PARAMETER; a malformed item is INVALID_SYMBOL naming the item.
+// Parse the comma-separated `symbol` parameter of D1: items trimmed; a malformed item anywhere is
+// INVALID_SYMBOL naming the item; otherwise an empty list, an empty item or a duplicate is
+// INVALID_PARAMETER.
 Result<std::vector<Symbol>> parse_symbol_list(std::string_view text);
 
 } // namespace ashare::domain

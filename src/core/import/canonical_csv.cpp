@@ -44,9 +44,25 @@ std::string normalised_header(std::string_view text) {
   return out;
 }
 
+// Return `text` in double quotes. (Built by appending: GCC 12 -O2 reports a bogus -Wrestrict for
+// `"\"" + std::string(..)`.)
+std::string quoted(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 2);
+  out += '"';
+  out += text;
+  out += '"';
+  return out;
+}
+
 Error file_error(std::int64_t line, std::string_view column, const std::string& message) {
-  return make_error(ErrorCode::invalid_input,
-                    std::to_string(line) + ": " + std::string(column) + ": " + message);
+  // Appended piecewise: GCC 12 -O2 reports a bogus -Wrestrict for `to_string(..) + ": " + ..`.
+  std::string text = std::to_string(line);
+  text += ": ";
+  text += column;
+  text += ": ";
+  text += message;
+  return make_error(ErrorCode::invalid_input, std::move(text));
 }
 
 // Parses one row's fields; the first problem found wins.
@@ -68,7 +84,7 @@ public:
     const auto decimal = domain::parse_decimal(text(column));
     const double value = decimal ? domain::to_double(*decimal) : 0;
     if (!decimal || !std::isfinite(value)) {
-      fail(column, "\"" + std::string(text(column)) + "\" is not a number");
+      fail(column, quoted(text(column)) + " is not a number");
     }
     return value;
   }
@@ -79,12 +95,12 @@ public:
     }
     const auto decimal = domain::parse_decimal(text(column));
     if (!decimal) {
-      fail(column, "\"" + std::string(text(column)) + "\" is not a number");
+      fail(column, quoted(text(column)) + " is not a number");
       return 0;
     }
     const auto value = domain::to_int64(*decimal);
     if (!value) {
-      fail(column, "\"" + std::string(text(column)) + "\" is not a whole number of shares");
+      fail(column, quoted(text(column)) + " is not a whole number of shares");
       return 0;
     }
     return *value;
@@ -128,7 +144,7 @@ std::variant<ParsedRow, RowProblem> parse_row(const CsvRecord& record,
     const auto date = parse_trade_date(row.text(trade_date));
     if (!date) {
       row.fail(trade_date,
-               "\"" + std::string(row.text(trade_date)) + "\" is not a date YYYY-MM-DD");
+               quoted(row.text(trade_date)) + " is not a date YYYY-MM-DD");
     } else {
       parsed.bar.trade_date = *date;
     }
@@ -184,7 +200,9 @@ Result<ParsedFile> parse_canonical_csv(std::istream& in) {
   file.has_change_pct = index[change_pct].has_value();
   file.has_factor = index[factor].has_value();
   CsvRecord record;
+  std::int64_t last_line = header.line; // where the last record starts
   while (reader.next(record)) {
+    last_line = record.line;
     if (record.fields.size() != header.fields.size()) {
       file.problems.push_back(RowProblem{record.line, "row",
                                          "has " + std::to_string(record.fields.size())
@@ -200,7 +218,7 @@ Result<ParsedFile> parse_canonical_csv(std::istream& in) {
     }
   }
   if (reader.unterminated_quote()) {
-    file.problems.push_back(RowProblem{record.line, "row", "unterminated quoted field"});
+    file.problems.push_back(RowProblem{last_line, "row", "unterminated quoted field"});
   }
   return file;
 }

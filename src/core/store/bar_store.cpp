@@ -2,6 +2,7 @@
 
 #include "core/store/schema.hpp"
 
+#include <array>
 #include <cassert>
 #include <sqlite3.h>
 
@@ -24,6 +25,11 @@ SymbolInfo read_symbol(SQLite::Statement& statement) {
                     statement.getColumn(4).getDouble()};
 }
 
+std::string series_sql(const char* column) {
+  return std::string("SELECT trade_date, ") + column
+         + ", factor FROM bars WHERE symbol = ?1 ORDER BY trade_date";
+}
+
 } // namespace
 
 // Prepared once per connection: the server's hot path never re-parses SQL.
@@ -41,6 +47,8 @@ struct BarStore::Statements {
       bars_desc(db, "SELECT trade_date, open, high, low, close, volume, turnover, change_pct, factor "
                     "FROM bars WHERE symbol = ?1 AND trade_date BETWEEN ?2 AND ?3 "
                     "ORDER BY trade_date DESC LIMIT ?4"),
+      series{SQLite::Statement(db, series_sql("open")), SQLite::Statement(db, series_sql("high")),
+             SQLite::Statement(db, series_sql("low")), SQLite::Statement(db, series_sql("close"))},
       begin(db, "BEGIN"),
       commit(db, "COMMIT") {}
 
@@ -50,6 +58,7 @@ struct BarStore::Statements {
   SQLite::Statement symbol;
   SQLite::Statement bars_asc;
   SQLite::Statement bars_desc;
+  std::array<SQLite::Statement, 4> series; // by PriceField
   SQLite::Statement begin;
   SQLite::Statement commit;
   std::optional<SQLite::Statement> upsert; // prepared on first use: readers never need it
@@ -64,7 +73,10 @@ BarStore::~BarStore() = default;
 std::int64_t BarStore::load_generation() {
   auto& statement = m_statements->generation;
   statement.reset();
-  return statement.executeStep() ? std::stoll(statement.getColumn(0).getString()) : 0;
+  const std::int64_t generation =
+    statement.executeStep() ? std::stoll(statement.getColumn(0).getString()) : 0;
+  statement.reset(); // a statement left on a row would pin this connection's read snapshot
+  return generation;
 }
 
 DatasetInfo BarStore::load_dataset_info() {
@@ -102,7 +114,9 @@ std::optional<SymbolInfo> BarStore::find_symbol(const std::string& symbol) {
   if (!statement.executeStep()) {
     return std::nullopt;
   }
-  return read_symbol(statement);
+  auto info = read_symbol(statement);
+  statement.reset(); // as in load_generation
+  return info;
 }
 
 std::vector<domain::Bar> BarStore::load_bars(const std::string& symbol,
@@ -131,6 +145,34 @@ std::vector<domain::Bar> BarStore::load_bars(const std::string& symbol,
   }
   statement.reset(); // release the read snapshot promptly when not inside a ReadTransaction
   return bars;
+}
+
+PriceSeries BarStore::load_price_series(const std::string& symbol, PriceField field) {
+  auto& statement = m_statements->series[static_cast<std::size_t>(field)];
+  statement.reset();
+  statement.bindNoCopy(1, symbol);
+  PriceSeries series;
+  while (statement.executeStep()) {
+    series.dates.push_back(to_date(statement.getColumn(0).getInt64()));
+    series.prices.push_back(statement.getColumn(1).getDouble());
+    series.factors.push_back(statement.getColumn(2).getDouble());
+  }
+  statement.reset();
+  return series;
+}
+
+std::string_view price_field_name(PriceField field) {
+  switch (field) {
+  case PriceField::open:
+    return "open";
+  case PriceField::high:
+    return "high";
+  case PriceField::low:
+    return "low";
+  case PriceField::close:
+    return "close";
+  }
+  return "";
 }
 
 ReadTransaction::ReadTransaction(BarStore& store) : m_store(store) {

@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
@@ -24,6 +25,19 @@ struct SymbolInfo {
   domain::Date last_date;
   std::int64_t bar_count = 0;
   double latest_factor = 1; // factor of the symbol's latest stored bar (the D8 anchor)
+};
+
+// A price column of the bars table: the `series_type` of the indicator endpoints.
+enum class PriceField { open, high, low, close };
+
+// Return the lower-case name of `field` ("open", ...).
+std::string_view price_field_name(PriceField field);
+
+// One price column of a symbol's whole history, ascending by date, with the factors (D9).
+struct PriceSeries {
+  std::vector<domain::Date> dates;
+  std::vector<double> prices; // raw
+  std::vector<double> factors;
 };
 
 struct DatasetInfo {
@@ -60,6 +74,10 @@ public:
                                      domain::Date to,
                                      domain::SortOrder order,
                                      std::int64_t limit);
+
+  // Return the `field` prices and factors of every stored bar of `symbol`, ascending by date;
+  // reads only those columns.
+  PriceSeries load_price_series(const std::string& symbol, PriceField field);
 
   // ---- Writes (each inside a WriteTransaction) ----
 
