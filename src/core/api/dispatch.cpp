@@ -2,6 +2,7 @@
 
 #include "core/api/bars_endpoint.hpp"
 #include "core/api/caller.hpp"
+#include "core/api/indicator_endpoint.hpp"
 #include "core/api/json.hpp"
 #include "core/api/openapi.hpp"
 
@@ -22,6 +23,8 @@ struct RouteContext {
 };
 
 using Handler = Result<Prepared> (*)(const RouteContext&);
+
+constexpr const char* k_internal_message = "internal error; the server logged the details";
 
 struct Route {
   std::string_view pattern; // '/'-separated; a "*" segment matches any non-empty segment
@@ -51,10 +54,19 @@ Result<Prepared> handle_bars(const RouteContext& context) {
                       context.request_id);
 }
 
+template <query::Indicator indicator> Result<Prepared> handle_indicator(const RouteContext& context) {
+  auto bars = context.services.bars.acquire();
+  return prepare_indicator(indicator, context.params, context.caller, *bars,
+                           context.services.catalog, context.request_id);
+}
+
 constexpr std::array k_routes{
   Route{"/healthz", false, handle_health},
   Route{"/v1/openapi.json", false, handle_openapi},
   Route{"/v1/ohlc/range/*/*/*/*", true, handle_bars},
+  Route{"/v1/indicators/ema", true, handle_indicator<query::Indicator::ema>},
+  Route{"/v1/indicators/rsi", true, handle_indicator<query::Indicator::rsi>},
+  Route{"/v1/indicators/sma", true, handle_indicator<query::Indicator::sma>},
 };
 
 std::vector<std::string_view> split_path(std::string_view path) {
@@ -112,6 +124,8 @@ void set_credits_header(Response& response, const std::optional<std::int64_t>& b
   }
 }
 
+Response serve_caller(const Route& route, const RouteContext& context, store::KeyStore& keys);
+
 Response route_request(const Request& request, Services& services, const std::string& request_id) {
   std::vector<std::string_view> captures;
   const Route* route = match_route(request.path, captures);
@@ -145,19 +159,34 @@ Response route_request(const Request& request, Services& services, const std::st
     response.set_header("WWW-Authenticate", "Bearer");
     return response;
   }
-  auto prepared = route->handler(RouteContext{captures, params, *caller, services, request_id});
-  if (!prepared) {
-    auto response = error_body(prepared.error());
+  // D7 wants X-Credits-Remaining on every response after authentication, a 500 included, so an
+  // unexpected failure from here on is answered here, where the balance is known.
+  try {
+    return serve_caller(*route, RouteContext{captures, params, *caller, services, request_id},
+                        *keys);
+  } catch (const std::exception& error) {
+    services.log_error(request.method + " " + request.path + ": " + error.what());
+    auto response = error_body(make_error(ErrorCode::internal, k_internal_message));
     set_credits_header(response, caller->balance);
     return response;
   }
+}
+
+Response serve_caller(const Route& route, const RouteContext& context, store::KeyStore& keys) {
+  const Caller& caller = context.caller;
+  auto prepared = route.handler(context);
+  if (!prepared) {
+    auto response = error_body(prepared.error());
+    set_credits_header(response, caller.balance);
+    return response;
+  }
   // D7: charge only a request that succeeds, in one conditional update; a cost of 0 always passes.
-  std::optional<std::int64_t> balance = caller->balance;
+  std::optional<std::int64_t> balance = caller.balance;
   std::optional<std::int64_t> charged;
   if (balance && prepared->cost > 0) {
-    balance = keys->charge(caller->key_id, prepared->cost);
+    balance = keys.charge(caller.key_id, prepared->cost);
     if (!balance) {
-      const auto current = keys->load_balance(caller->key_id);
+      const auto current = keys.load_balance(caller.key_id);
       auto response = error_body(make_error(
         ErrorCode::insufficient_credits,
         "insufficient credits: this request costs " + std::to_string(prepared->cost)

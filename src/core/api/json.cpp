@@ -135,7 +135,83 @@ std::size_t estimated_size(const BarsResponse& response) {
   return 512 + 220 * bars;
 }
 
+void write_values(JsonWriter& json, const std::vector<query::IndicatorValue>& values) {
+  json.begin_array();
+  for (const auto& value : values) {
+    json.begin_object();
+    json.key("timestamp");
+    json.integer(value.timestamp);
+    json.key("value");
+    json.number(value.value);
+    json.end_object();
+  }
+  json.end_array();
+}
+
+void write_underlying(JsonWriter& json, const IndicatorResponse& response) {
+  json.key("underlying");
+  json.begin_object();
+  json.key("series_type");
+  json.string(response.series_type);
+  json.key("adjusted");
+  json.boolean(response.adjusted);
+  json.end_object();
+}
+
 } // namespace
+
+std::string indicators_to_json(const IndicatorResponse& response) {
+  JsonWriter json;
+  json.begin_object();
+  if (response.single) {
+    json.key("status");
+    json.string("OK");
+    json.key("request_id");
+    json.string(response.request_id);
+    json.key("results");
+    json.begin_object();
+    json.key("values");
+    write_values(json, response.items.front().values);
+    if (response.expand_underlying) {
+      write_underlying(json, response);
+    }
+    json.end_object();
+    json.end_object();
+    return json.take();
+  }
+  // SPEC: PARTIAL when any symbol has empty values (D1: unknown symbols included).
+  const bool partial = std::any_of(response.items.begin(), response.items.end(),
+                                   [](const auto& item) { return item.values.empty(); });
+  json.key("status");
+  json.string(partial ? "PARTIAL" : "OK");
+  json.key("request_id");
+  json.string(response.request_id);
+  json.key("resultsCount");
+  json.integer(static_cast<std::int64_t>(response.items.size()));
+  json.key("results");
+  json.begin_array();
+  for (const auto& item : response.items) {
+    json.begin_object();
+    json.key("symbol");
+    json.string(item.symbol);
+    json.key("resultsCount");
+    json.integer(static_cast<std::int64_t>(item.values.size()));
+    json.key("values");
+    write_values(json, item.values);
+    if (response.expand_underlying) {
+      write_underlying(json, response);
+    }
+    if (!item.known) {
+      json.key("error");
+      write_error_object(json, Error{ErrorCode::invalid_symbol,
+                                     "unknown symbol \"" + item.symbol + "\""});
+    }
+    json.end_object();
+  }
+  json.end_array();
+  json.end_object();
+  return json.take();
+}
 
 std::string bars_to_json(const BarsResponse& response, std::optional<std::int64_t> credits_charged) {
   JsonWriter json(estimated_size(response));

@@ -4,6 +4,7 @@
 
 #include "core/error.hpp"
 #include "core/query/bar_query.hpp"
+#include "core/query/indicator_query.hpp"
 #include "core/store/bar_store.hpp"
 
 #include <cstdint>
@@ -28,6 +29,18 @@ struct BarsResponse {
 
 // Return the bars response body; `credits_charged` appears in meta when set (D7).
 std::string bars_to_json(const BarsResponse& response, std::optional<std::int64_t> credits_charged);
+
+struct IndicatorResponse {
+  std::string request_id;
+  bool single = true; // single-symbol form: `results` is an object
+  bool expand_underlying = false;
+  std::string series_type; // for `underlying`
+  bool adjusted = true;
+  std::vector<query::SymbolValues> items;
+};
+
+// Return the indicator response body (SPEC sections 2-4).
+std::string indicators_to_json(const IndicatorResponse& response);
 
 // Return the error envelope {"error": {"code", "message"}} of `error` (D10).
 std::string error_to_json(const Error& error);

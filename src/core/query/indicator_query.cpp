@@ -1,0 +1,78 @@
+#include "core/query/indicator_query.hpp"
+
+#include "core/indicators/ema.hpp"
+#include "core/indicators/rsi.hpp"
+#include "core/indicators/sma.hpp"
+#include "core/query/adjustment.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ashare::query {
+
+bool TimeFilter::accepts(std::int64_t t) const {
+  return (!day_t || t == *day_t) && (!gte || t >= *gte) && (!gt || t > *gt)
+         && (!lte || t <= *lte) && (!lt || t < *lt) && (!clip_gte || t >= *clip_gte);
+}
+
+std::vector<double> compute_indicator(Indicator indicator, std::span<const double> series, int window) {
+  switch (indicator) {
+  case Indicator::ema:
+    return indicators::ema(series, window);
+  case Indicator::rsi:
+    return indicators::rsi(series, window);
+  case Indicator::sma:
+    return indicators::sma(series, window);
+  }
+  return {};
+}
+
+namespace {
+
+SymbolValues run_for_symbol(store::BarStore& store,
+                            const store::SymbolInfo& info,
+                            const IndicatorQuery& query) {
+  SymbolValues item{info.symbol, true, {}};
+  const auto series = store.load_price_series(info.symbol, query.series_type);
+  std::vector<double> prices(series.prices);
+  if (query.adjusted) {
+    // D9: adjusted as D8 but unrounded, anchored at the symbol's latest stored bar.
+    for (std::size_t i = 0; i < prices.size(); ++i) {
+      prices[i] = adjusted_price(prices[i], series.factors[i], info.latest_factor);
+    }
+  }
+  const auto values = compute_indicator(query.indicator, prices, query.window);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const std::int64_t t = series.dates[i].t_ms();
+    if (!std::isnan(values[i]) && query.filter.accepts(t)) {
+      item.values.push_back(IndicatorValue{t, values[i]});
+    }
+  }
+  if (query.order == domain::SortOrder::desc) {
+    std::reverse(item.values.begin(), item.values.end());
+  }
+  if (static_cast<std::int64_t>(item.values.size()) > query.limit) {
+    item.values.resize(static_cast<std::size_t>(query.limit));
+  }
+  return item;
+}
+
+} // namespace
+
+std::vector<SymbolValues> run_indicator_query(store::BarStore& store,
+                                              const Catalog& catalog,
+                                              const IndicatorQuery& query) {
+  std::vector<SymbolValues> items;
+  items.reserve(query.symbols.size());
+  for (const auto& symbol : query.symbols) {
+    const auto* info = catalog.find(symbol.str());
+    if (info == nullptr) {
+      items.push_back(SymbolValues{symbol.str(), false, {}});
+    } else {
+      items.push_back(run_for_symbol(store, *info, query));
+    }
+  }
+  return items;
+}
+
+} // namespace ashare::query

@@ -1,0 +1,63 @@
+// The indicator query of SPEC sections 2-4 and D9: per symbol, the chosen price series of the
+// whole stored history (forward-adjusted unrounded, or raw), the indicator over all of it, and
+// only then the time filters, the order and the limit, so a value never depends on the filters.
+#pragma once
+
+#include "core/domain/bar.hpp"
+#include "core/domain/symbol.hpp"
+#include "core/query/catalog.hpp"
+#include "core/store/bar_store.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ashare::query {
+
+enum class Indicator { ema, rsi, sma };
+
+// Bounds on a value's timestamp `t` (Unix ms, D2); every set bound must hold.
+struct TimeFilter {
+  std::optional<std::int64_t> day_t; // `timestamp`: the t of the trading day holding the instant
+  std::optional<std::int64_t> gte;
+  std::optional<std::int64_t> gt;
+  std::optional<std::int64_t> lte;
+  std::optional<std::int64_t> lt;
+  std::optional<std::int64_t> clip_gte; // the plan's history window when no lower bound is given
+
+  // Return whether a value at `t` passes every bound.
+  bool accepts(std::int64_t t) const;
+};
+
+struct IndicatorQuery {
+  std::vector<domain::Symbol> symbols; // canonical, distinct, in request order
+  Indicator indicator = Indicator::sma;
+  int window = 50;
+  store::PriceField series_type = store::PriceField::close;
+  bool adjusted = true;
+  domain::SortOrder order = domain::SortOrder::desc;
+  std::int64_t limit = 10; // per symbol
+  TimeFilter filter;
+};
+
+struct IndicatorValue {
+  std::int64_t timestamp = 0; // t of the trading day (D2)
+  double value = 0;
+};
+
+struct SymbolValues {
+  std::string symbol;
+  bool known = false; // false: the store does not know the symbol (no values)
+  std::vector<IndicatorValue> values;
+};
+
+// Return the indicator of `indicator` over `series` with `window` (NaN during the warm-up).
+std::vector<double> compute_indicator(Indicator indicator, std::span<const double> series, int window);
+
+// Run `query` against `store`, whose snapshot `catalog` describes; one item per symbol, in order.
+std::vector<SymbolValues> run_indicator_query(store::BarStore& store,
+                                              const Catalog& catalog,
+                                              const IndicatorQuery& query);
+
+} // namespace ashare::query
