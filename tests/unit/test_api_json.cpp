@@ -1,0 +1,173 @@
+#include "testutil.hpp"
+
+#include "core/api/json.hpp"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+using namespace ashare;
+using nlohmann::json;
+using test::date;
+using test::make_bar;
+
+namespace {
+
+query::SymbolBars item(const char* symbol, std::vector<domain::Bar> bars, bool known = true) {
+  query::SymbolBars out;
+  out.symbol = symbol;
+  out.known = known;
+  out.bars = std::move(bars);
+  return out;
+}
+
+api::BarsResponse single_response() {
+  api::BarsResponse response;
+  response.request_id = "00010203-0405-4607-8809-0a0b0c0d0e0f";
+  response.single = true;
+  response.adjusted = true;
+  response.from = date("2024-01-01");
+  response.to = date("2024-01-31");
+  auto bar = make_bar("2024-01-02", 1685.0, 1695.0, 1663.0, 1525.4, 8.305, 3935445);
+  bar.turnover = 8398945449;
+  bar.change_pct = -1.5;
+  response.items.push_back(item("600519.SH", {bar}));
+  response.next_urls.emplace_back(std::nullopt);
+  response.dataset = store::DatasetInfo{date("2024-01-31"), "tushare", 7};
+  return response;
+}
+
+} // namespace
+
+TEST_CASE("api::error_to_json: the D10 envelope") {
+  const auto text = api::error_to_json(
+      make_error(ErrorCode::invalid_symbol, "invalid symbol \"60051.SH\": expected six digits"));
+  CHECK(
+      text
+      == R"({"error":{"code":"INVALID_SYMBOL","message":"invalid symbol \"60051.SH\": expected six digits"}})");
+  CHECK(json::parse(api::error_to_json(make_error(ErrorCode::internal, "x")))["error"]["code"]
+        == "INTERNAL_ERROR");
+}
+
+TEST_CASE("D5: api::health_to_json") {
+  CHECK(api::health_to_json(store::DatasetInfo{date("2025-10-23"), "tushare", 3})
+        == R"({"status":"ok","as_of":"2025-10-23","schema_version":"2026-05-27"})");
+  CHECK(api::health_to_json(store::DatasetInfo{})
+        == R"({"status":"ok","as_of":null,"schema_version":"2026-05-27"})");
+}
+
+TEST_CASE("api::bars_to_json: single-symbol form") {
+  const auto response = single_response();
+  const auto text = api::bars_to_json(response, std::nullopt);
+  const auto body = json::parse(text);
+
+  SUBCASE("the required fields of SPEC, and no multi-symbol fields") {
+    CHECK(body["status"] == "OK");
+    CHECK(body["request_id"] == "00010203-0405-4607-8809-0a0b0c0d0e0f");
+    CHECK(body["symbol"] == "600519.SH");
+    CHECK(body["adjusted"] == true);
+    CHECK(body["multiplier"] == 1);
+    CHECK(body["timespan"] == "day");
+    CHECK(body["from"] == "2024-01-01");
+    CHECK(body["to"] == "2024-01-31");
+    CHECK(body["resultsCount"] == 1);
+    CHECK_FALSE(body.contains("results"));
+    CHECK_FALSE(body.contains("summary"));
+    CHECK_FALSE(body.contains("next_url"));
+    CHECK(
+        body["meta"]
+        == json{{"as_of", "2024-01-31"}, {"source", "tushare"}, {"schema_version", "2026-05-27"}});
+  }
+  SUBCASE("a bar has every field, with t per D2 and volume an integer") {
+    const auto& bar = body["ohlc"].at(0);
+    CHECK(bar.size() == 10);
+    CHECK(bar["trade_date"] == "2024-01-02");
+    CHECK(bar["t"] == 1704124800000);
+    CHECK(bar["open"] == 1685.0);
+    CHECK(bar["high"] == 1695.0);
+    CHECK(bar["low"] == 1663.0);
+    CHECK(bar["close"] == 1525.4);
+    CHECK(bar["volume"].is_number_integer());
+    CHECK(bar["volume"] == 3935445);
+    CHECK(bar["turnover"] == 8398945449.0);
+    CHECK(bar["change_pct"] == -1.5);
+    CHECK(bar["factor"] == 8.305);
+    // D12 on the wire: shortest digits, no exponent, no trailing ".0".
+    CHECK(text.find(R"("close":1525.4,)") != std::string::npos);
+    CHECK(text.find(R"("turnover":8398945449,)") != std::string::npos);
+    CHECK(text.find(R"("open":1685,)") != std::string::npos);
+  }
+  SUBCASE("credits_charged appears only when charged (D7)") {
+    const auto charged = json::parse(api::bars_to_json(response, 1));
+    CHECK(charged["meta"]["credits_charged"] == 1);
+    CHECK_FALSE(body["meta"].contains("credits_charged"));
+  }
+  SUBCASE("summary with nulls, next_url") {
+    auto copy = single_response();
+    copy.items[0].bars.clear();
+    copy.items[0].summary = query::Summary{date("2024-01-01"), date("2024-01-31"), 0, {}, {}, {}};
+    copy.next_urls[0] = "/v1/ohlc/range/1/day/2024-01-03/2024-01-31?symbol=600519.SH&limit=1";
+    const auto with = json::parse(api::bars_to_json(copy, std::nullopt));
+    CHECK(with["resultsCount"] == 0);
+    CHECK(with["ohlc"] == json::array());
+    CHECK(with["summary"]
+          == json{{"from", "2024-01-01"},
+                  {"to", "2024-01-31"},
+                  {"bars_count", 0},
+                  {"return_pct", nullptr},
+                  {"open_first", nullptr},
+                  {"close_last", nullptr}});
+    CHECK(with["next_url"]
+          == "/v1/ohlc/range/1/day/2024-01-03/2024-01-31?symbol=600519.SH&limit=1");
+  }
+  SUBCASE("an empty store has as_of null") {
+    auto copy = single_response();
+    copy.dataset = store::DatasetInfo{};
+    CHECK(json::parse(api::bars_to_json(copy, std::nullopt))["meta"]["as_of"].is_null());
+  }
+}
+
+TEST_CASE("D1: api::bars_to_json: multi-symbol form") {
+  api::BarsResponse response = single_response();
+  response.single = false;
+  response.adjusted = false;
+  auto served = item("000001.SZ", {make_bar("2024-01-02", 9, 9.5, 8.5, 9.2)});
+  served.summary = query::Summary{date("2024-01-01"), date("2024-01-31"), 1, 2.2222, 9.0, 9.2};
+  response.items.push_back(item("000002.SZ", {}, false));
+  response.items.push_back(std::move(served));
+  response.next_urls = {std::optional<std::string>("/v1/next"), std::nullopt, std::nullopt};
+  const auto body = json::parse(api::bars_to_json(response, 2));
+
+  CHECK(body["status"] == "PARTIAL");
+  CHECK(body["adjusted"] == false);
+  CHECK(body["resultsCount"] == 3); // the number of symbols
+  CHECK_FALSE(body.contains("symbol"));
+  CHECK_FALSE(body.contains("ohlc"));
+  CHECK_FALSE(body.contains("summary"));
+  CHECK(body["meta"]["credits_charged"] == 2);
+  const auto& results = body["results"];
+  REQUIRE(results.size() == 3);
+
+  CHECK(results[0]["symbol"] == "600519.SH");
+  CHECK(results[0]["resultsCount"] == 1);
+  CHECK(results[0]["next_url"] == "/v1/next");
+  CHECK_FALSE(results[0].contains("error"));
+
+  CHECK(results[1]["symbol"] == "000002.SZ");
+  CHECK(results[1]["resultsCount"] == 0);
+  CHECK(results[1]["ohlc"] == json::array());
+  CHECK(results[1]["error"]
+        == json{{"code", "INVALID_SYMBOL"}, {"message", "unknown symbol \"000002.SZ\""}});
+  CHECK_FALSE(results[1].contains("summary"));
+
+  CHECK(results[2]["summary"]["return_pct"] == 2.2222);
+  CHECK(results[2]["summary"]["bars_count"] == 1);
+  CHECK_FALSE(results[2].contains("next_url"));
+
+  SUBCASE("every item served: OK") {
+    response.items.erase(response.items.begin() + 1);
+    response.next_urls.erase(response.next_urls.begin() + 1);
+    CHECK(json::parse(api::bars_to_json(response, 2))["status"] == "OK");
+  }
+}

@@ -1,0 +1,152 @@
+#include "core/domain/number.hpp"
+
+#include <doctest/doctest.h>
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <string>
+
+using namespace ashare;
+using domain::Decimal;
+
+TEST_CASE("domain::parse_decimal") {
+  SUBCASE("reads sign, digits and exponent exactly") {
+    const struct {
+      const char* text;
+      bool negative;
+      const char* digits;
+      int exponent;
+    } table[] = {
+        {"39354.45", false, "3935445", -2},
+        {"8398945.449", false, "8398945449", -3},
+        {"-1.5", true, "15", -1},
+        {"+7", false, "7", 0},
+        {"1e3", false, "1", 3},
+        {"2.5E-3", false, "25", -4},
+        {".5", false, "5", -1},
+        {"100", false, "1", 2}, // trailing zeros fold into the exponent
+        {"007.50", false, "75", -1},
+        {"0", false, "0", 0},
+        {"0.000", false, "0", 0},
+    };
+    for (const auto& row : table) {
+      CAPTURE(std::string_view(row.text));
+      const auto decimal = domain::parse_decimal(row.text);
+      REQUIRE(decimal.has_value());
+      CHECK(decimal->negative == row.negative);
+      CHECK(decimal->digits == row.digits);
+      CHECK(decimal->exponent == row.exponent);
+    }
+  }
+
+  SUBCASE("rejects everything else") {
+    const char* rejected[] = {"",   " 1", "1 ", "nan", "inf",   "-inf", "1,5", "0x10",  "1e",
+                              "e3", ".",  "-",  "+",   "1.2.3", "--1",  "1e+", "1_000", "١"};
+    for (const char* text : rejected) {
+      CAPTURE(std::string_view(text));
+      CHECK_FALSE(domain::parse_decimal(text).has_value());
+    }
+  }
+}
+
+TEST_CASE("D12: vendor units convert exactly in decimal") {
+  const auto shares = [](const char* text, int power) {
+    const auto decimal = domain::parse_decimal(text);
+    REQUIRE(decimal.has_value());
+    return domain::to_int64(domain::scale_decimal(*decimal, power));
+  };
+  SUBCASE("the examples of D12") {
+    CHECK(shares("39354.45", 2) == 3935445);       // Tushare vol, lots x 100
+    CHECK(shares("8398945.449", 3) == 8398945449); // Tushare amount, thousand CNY x 1000
+  }
+  SUBCASE("a double would get these wrong; the decimal does not") {
+    // 1.1 * 100 is 110.00000000000001 in double arithmetic.
+    CHECK(1.1 * 100 != 110.0);
+    CHECK(shares("1.1", 2) == 110);
+    CHECK(shares("1530231.87", 2) == 153023187);
+  }
+  SUBCASE("fractional shares, overflow and zero") {
+    CHECK_FALSE(shares("39354.455", 2).has_value()); // 3935445.5 shares
+    CHECK_FALSE(shares("0.001", 2).has_value());
+    CHECK(shares("0", 5) == 0);
+    CHECK(shares("0.00", 2) == 0);
+    CHECK(shares("-12.5", 1) == -125);
+    CHECK(shares("9223372036854775807", 0) == std::numeric_limits<std::int64_t>::max());
+    CHECK_FALSE(shares("9223372036854775808", 0).has_value());
+    CHECK_FALSE(shares("1", 19).has_value());
+    CHECK(shares("1", 18) == 1'000'000'000'000'000'000);
+  }
+  SUBCASE("to_double is correctly rounded") {
+    const auto value = [](const char* text) {
+      return domain::to_double(*domain::parse_decimal(text));
+    };
+    CHECK(value("1525.4") == 1525.4);
+    CHECK(value("0.1") == 0.1);
+    CHECK(value("-1.5") == -1.5);
+    CHECK(value("8398945.449") == 8398945.449);
+    CHECK(domain::to_double(domain::scale_decimal(*domain::parse_decimal("8398945.449"), 3))
+          == 8398945449.0);
+    CHECK(std::isinf(value("1e400")));
+    CHECK(value("1e-400") == 0.0);
+  }
+  SUBCASE("is_zero") {
+    CHECK(domain::is_zero(*domain::parse_decimal("0.000")));
+    CHECK(domain::is_zero(*domain::parse_decimal("-0")));
+    CHECK_FALSE(domain::is_zero(*domain::parse_decimal("0.001")));
+  }
+}
+
+TEST_CASE("D12: domain::append_number writes fixed notation, shortest round-trip digits") {
+  const struct {
+    double value;
+    const char* text;
+  } table[] = {
+      {1e-7, "0.0000001"},
+      {1e21, "1000000000000000000000"},
+      {1525.4, "1525.4"},
+      {3.0, "3"},
+      {-0.0, "0"},
+      {0.0, "0"},
+      {-2.5, "-2.5"},
+      {0.1, "0.1"},
+      {0.1 + 0.2, "0.30000000000000004"},
+      {1713.8986, "1713.8986"},
+      {1704124800000.0, "1704124800000"},
+      {123456789.125, "123456789.125"},
+      {-0.0001, "-0.0001"},
+  };
+  for (const auto& row : table) {
+    CAPTURE(std::string_view(row.text));
+    CHECK(domain::format_number(row.value) == row.text);
+  }
+
+  SUBCASE("appends to what is there") {
+    std::string out = "x=";
+    domain::append_number(out, 2.25);
+    CHECK(out == "x=2.25");
+  }
+
+  SUBCASE("never exponent notation, and the text reads back as the same double") {
+    for (double value : {5e-324, 1e-300, 2.2250738585072014e-308, 1.7976931348623157e308, 1e100,
+                         123e-20, 6.02214076e23}) {
+      const std::string text = domain::format_number(value);
+      CAPTURE(std::string_view(text));
+      CHECK(text.find_first_of("eE") == std::string::npos);
+      double back = 0;
+      const auto result = std::from_chars(text.data(), text.data() + text.size(), back);
+      CHECK(result.ec == std::errc{});
+      CHECK(back == value);
+    }
+  }
+}
+
+TEST_CASE("domain::append_integer") {
+  std::string out;
+  domain::append_integer(out, 0);
+  out += ',';
+  domain::append_integer(out, 3935445);
+  out += ',';
+  domain::append_integer(out, std::numeric_limits<std::int64_t>::min());
+  CHECK(out == "0,3935445,-9223372036854775808");
+}

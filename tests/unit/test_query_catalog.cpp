@@ -1,0 +1,65 @@
+#include "testutil.hpp"
+
+#include "core/query/catalog.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace ashare;
+using test::date;
+
+namespace {
+
+constexpr const char* k_header = "symbol,trade_date,open,high,low,close,volume,turnover,factor\n";
+
+} // namespace
+
+TEST_CASE("query::load_catalog") {
+  test::TempDir dir;
+  store::BarStore store(dir / "ashare.db");
+  const auto empty = query::load_catalog(store);
+  CHECK(empty->symbols.empty());
+  CHECK_FALSE(empty->dataset.as_of.has_value());
+  CHECK(empty->find("600519.SH") == nullptr);
+
+  test::import_text(store,
+                    std::string(k_header)
+                        + "600519.SH,2024-01-02,10,11,9,10.5,100,1050,1\n"
+                          "600519.SH,2024-01-03,10,11,9,10.5,100,1050,1.5\n"
+                          "000001.SZ,2024-01-04,9,9.5,8.5,9.2,1000,9200,1\n",
+                    {false, "unit"});
+  const auto catalog = query::load_catalog(store);
+  CHECK(catalog->dataset.as_of == date("2024-01-04"));
+  CHECK(catalog->dataset.source == "unit");
+  CHECK(catalog->dataset.generation == 1);
+  CHECK(catalog->symbols.size() == 2);
+  const auto* info = catalog->find("600519.SH");
+  REQUIRE(info != nullptr);
+  CHECK(info->latest_factor == 1.5);
+  CHECK(info->bar_count == 2);
+  CHECK(catalog->find("600519.sh") == nullptr); // callers look up the canonical form
+  CHECK(catalog->find("000002.SZ") == nullptr);
+}
+
+TEST_CASE("query::CatalogCache reloads only when the generation changes") {
+  test::TempDir dir;
+  const auto path = dir / "ashare.db";
+  store::BarStore server(path);
+  store::BarStore importer(path);
+  test::import_text(importer,
+                    std::string(k_header) + "600519.SH,2024-01-02,10,11,9,10.5,100,1050,1\n");
+
+  query::CatalogCache cache;
+  const auto first = cache.current(server);
+  CHECK(first->find("600519.SH") != nullptr);
+  CHECK(cache.current(server) == first); // same generation: the same catalog object
+
+  test::import_text(importer,
+                    std::string(k_header) + "000001.SZ,2024-01-05,9,9.5,8.5,9.2,1000,9200,1\n");
+  const auto second = cache.current(server);
+  CHECK(second != first);
+  CHECK(second->find("000001.SZ") != nullptr);
+  CHECK(second->dataset.as_of == date("2024-01-05"));
+  CHECK(second->dataset.generation == first->dataset.generation + 1);
+  // The old catalog is still valid for whoever holds it.
+  CHECK(first->find("000001.SZ") == nullptr);
+}

@@ -1,0 +1,175 @@
+#include "testutil.hpp"
+
+#include "core/store/key_store.hpp"
+
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <latch>
+#include <memory>
+#include <thread>
+#include <vector>
+
+using namespace ashare;
+using auth::Plan;
+
+namespace {
+
+store::NewKeyRecord new_key(std::string_view plaintext,
+                            Plan plan,
+                            std::optional<std::int64_t> credits,
+                            std::string label = "") {
+  return store::NewKeyRecord{std::string(plaintext.substr(0, 12)),
+                             auth::key_digest(plaintext),
+                             std::move(label),
+                             plan,
+                             credits,
+                             "2024-01-01T00:00:00Z"};
+}
+
+} // namespace
+
+TEST_CASE("store::KeyStore: keys are found by digest and by id") {
+  test::TempDir dir;
+  store::KeyStore keys(dir / "ashare-keys.db");
+  const auto first = keys.insert_key(new_key("ask_first_key_plaintext", Plan::basic, 20, "ci"));
+  const auto second = keys.insert_key(new_key("ask_second_key_plaintext", Plan::pro, std::nullopt));
+  CHECK(first != second);
+
+  const auto found = keys.find_by_digest(auth::key_digest("ask_first_key_plaintext"));
+  REQUIRE(found.has_value());
+  CHECK(found->id == first);
+  CHECK(found->prefix == "ask_first_ke");
+  CHECK(found->label == "ci");
+  CHECK(found->plan == Plan::basic);
+  CHECK(found->credits == 20);
+  CHECK(found->created_at == "2024-01-01T00:00:00Z");
+  CHECK_FALSE(found->revoked_at.has_value());
+
+  const auto unmetered = keys.find_by_id(second);
+  REQUIRE(unmetered.has_value());
+  CHECK(unmetered->plan == Plan::pro);
+  CHECK_FALSE(unmetered->credits.has_value());
+
+  CHECK_FALSE(keys.find_by_digest(auth::key_digest("ask_unknown")).has_value());
+  CHECK_FALSE(keys.find_by_id(second + 100).has_value());
+
+  const auto all = keys.load_keys();
+  REQUIRE(all.size() == 2);
+  CHECK(all[0].id == first);
+  CHECK(all[1].id == second);
+
+  SUBCASE("a digest is unique") {
+    CHECK_THROWS_AS(keys.insert_key(new_key("ask_first_key_plaintext", Plan::free, 1)),
+                    SQLite::Exception);
+  }
+}
+
+TEST_CASE("D7: store::KeyStore::charge") {
+  test::TempDir dir;
+  store::KeyStore keys(dir / "ashare-keys.db");
+  const auto id = keys.insert_key(new_key("ask_metered", Plan::basic, 3));
+
+  SUBCASE("takes the cost and returns the balance after it") {
+    CHECK(keys.charge(id, 2) == 1);
+    CHECK(keys.load_balance(id) == 1);
+  }
+  SUBCASE("a balance below the cost charges nothing") {
+    CHECK(keys.charge(id, 2) == 1);
+    CHECK_FALSE(keys.charge(id, 2).has_value());
+    CHECK(keys.load_balance(id) == 1);
+    CHECK(keys.charge(id, 1) == 0);
+    CHECK_FALSE(keys.charge(id, 1).has_value());
+    CHECK(keys.load_balance(id) == 0); // never negative
+  }
+  SUBCASE("the whole balance can be spent at once") {
+    CHECK_FALSE(keys.charge(id, 4).has_value());
+    CHECK(keys.charge(id, 3) == 0);
+  }
+  SUBCASE("a cost of 0 passes at any balance") {
+    CHECK(keys.charge(id, 3) == 0);
+    CHECK(keys.charge(id, 0) == 0);
+    CHECK(keys.load_balance(id) == 0);
+  }
+  SUBCASE("unmetered and unknown keys have no balance") {
+    const auto unmetered = keys.insert_key(new_key("ask_unmetered", Plan::pro, std::nullopt));
+    CHECK_FALSE(keys.charge(unmetered, 1).has_value());
+    CHECK_FALSE(keys.load_balance(unmetered).has_value());
+    CHECK_FALSE(keys.find_by_id(unmetered)->credits.has_value()); // still unmetered
+    CHECK_FALSE(keys.charge(id + 100, 1).has_value());
+    CHECK_FALSE(keys.load_balance(id + 100).has_value());
+  }
+}
+
+TEST_CASE("store::KeyStore::add_credits") {
+  test::TempDir dir;
+  store::KeyStore keys(dir / "ashare-keys.db");
+  const auto metered = keys.insert_key(new_key("ask_metered", Plan::free, 0));
+  const auto unmetered = keys.insert_key(new_key("ask_unmetered", Plan::pro, std::nullopt));
+
+  CHECK(keys.add_credits(metered, 5) == 5);
+  CHECK(keys.add_credits(metered, 10) == 15);
+  CHECK(keys.load_balance(metered) == 15);
+
+  CHECK_FALSE(keys.add_credits(unmetered, 5).has_value());
+  CHECK_FALSE(keys.find_by_id(unmetered)->credits.has_value());
+  CHECK_FALSE(keys.add_credits(metered + 100, 5).has_value());
+}
+
+TEST_CASE("store::KeyStore::revoke") {
+  test::TempDir dir;
+  store::KeyStore keys(dir / "ashare-keys.db");
+  const auto id = keys.insert_key(new_key("ask_revoke_me", Plan::free, 1));
+  CHECK(keys.revoke(id, "2024-02-01T10:00:00Z"));
+  CHECK_FALSE(keys.revoke(id, "2024-03-01T10:00:00Z")); // already revoked: unchanged
+  const auto key = keys.find_by_digest(auth::key_digest("ask_revoke_me"));
+  REQUIRE(key.has_value()); // revoked keys are still found, so callers can say why they fail
+  CHECK(key->revoked_at == "2024-02-01T10:00:00Z");
+  CHECK_FALSE(keys.revoke(id + 100, "2024-02-01T10:00:00Z"));
+}
+
+TEST_CASE("D7: concurrent charges on one key file never overspend") {
+  // Each thread has its own connection, as each worker of `serve` (or each process) does.
+  test::TempDir dir;
+  const auto path = dir / "ashare-keys.db";
+  std::int64_t id = 0;
+  {
+    store::KeyStore keys(path);
+    id = keys.insert_key(new_key("ask_shared", Plan::basic, 20));
+  }
+  constexpr int k_threads = 8;
+  constexpr int k_attempts = 6; // 48 attempts on 20 credits
+  std::atomic<int> successes{0};
+  std::atomic<int> refusals{0};
+  std::atomic<int> failures{0};
+  std::vector<std::unique_ptr<store::KeyStore>> connections;
+  for (int t = 0; t < k_threads; ++t) {
+    connections.push_back(std::make_unique<store::KeyStore>(path));
+  }
+  std::latch start(k_threads);
+  std::vector<std::thread> threads;
+  for (auto& connection : connections) {
+    threads.emplace_back([&, keys = connection.get()] {
+      start.arrive_and_wait();
+      try {
+        for (int i = 0; i < k_attempts; ++i) {
+          if (keys->charge(id, 1)) {
+            ++successes;
+          } else {
+            ++refusals;
+          }
+        }
+      } catch (const std::exception&) {
+        ++failures;
+      }
+    });
+  }
+  for (auto& thread : threads) {
+    thread.join();
+  }
+  CHECK(failures == 0);
+  CHECK(successes == 20);
+  CHECK(refusals == k_threads * k_attempts - 20);
+  store::KeyStore keys(path);
+  CHECK(keys.load_balance(id) == 0);
+}

@@ -1,0 +1,188 @@
+// Helpers shared by the unit tests: an RAII temporary directory (every store lives in one), bar
+// builders, CSV import helpers, fixed random sources, a store dump for before/after comparisons
+// and API keys made the way `ashare keys create` makes them.
+#pragma once
+
+#include "core/auth/api_key.hpp"
+#include "core/auth/plan.hpp"
+#include "core/domain/bar.hpp"
+#include "core/domain/date.hpp"
+#include "core/import/canonical_csv.hpp"
+#include "core/import/importer.hpp"
+#include "core/store/bar_store.hpp"
+#include "core/store/key_store.hpp"
+
+#include <SQLiteCpp/Statement.h>
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <span>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace ashare::test {
+
+// The committed fixtures of tests/data (see its README.md for their provenance).
+inline std::filesystem::path data_dir() {
+  return ASHARE_TEST_DATA_DIR;
+}
+
+// A fresh directory under the system temp directory, removed with everything in it on destruction.
+class TempDir {
+public:
+  TempDir() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "ashare-unit-XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr) {
+      throw std::runtime_error("cannot create a temporary directory");
+    }
+    m_path = pattern;
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(m_path, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  const std::filesystem::path& path() const { return m_path; }
+  std::filesystem::path operator/(std::string_view name) const { return m_path / name; }
+
+private:
+  std::filesystem::path m_path;
+};
+
+// Return the date of a valid "YYYY-MM-DD"; fails the test otherwise.
+inline domain::Date date(std::string_view iso) {
+  auto parsed = domain::parse_iso_date(iso, "date");
+  REQUIRE_MESSAGE(parsed.ok(), iso);
+  return *parsed;
+}
+
+// Return a bar on `iso` with the given raw prices; volume, turnover and factor as given.
+inline domain::Bar make_bar(std::string_view iso,
+                            double open,
+                            double high,
+                            double low,
+                            double close,
+                            double factor = 1.0,
+                            std::int64_t volume = 1000) {
+  domain::Bar bar;
+  bar.trade_date = date(iso);
+  bar.open = open;
+  bar.high = high;
+  bar.low = low;
+  bar.close = close;
+  bar.volume = volume;
+  bar.turnover = close * static_cast<double>(volume);
+  bar.factor = factor;
+  return bar;
+}
+
+// Write `text` to `path` byte for byte.
+inline void write_file(const std::filesystem::path& path, std::string_view text) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  REQUIRE(out.good());
+}
+
+// Parse canonical CSV `text` (the header must be valid) and load it into `store`.
+inline import::ImportReport import_text(store::BarStore& store,
+                                        std::string_view text,
+                                        const import::ImportOptions& options = {}) {
+  std::istringstream in{std::string(text)};
+  auto parsed = import::parse_canonical_csv(in);
+  REQUIRE_MESSAGE(parsed.ok(), (parsed.ok() ? "" : parsed.error().message));
+  return import::load_parsed_file(store, std::move(*parsed), options);
+}
+
+// Import the committed fixture `name` (e.g. "bancob_600519.SH.csv") into `store`.
+inline import::ImportReport import_fixture(store::BarStore& store, std::string_view name) {
+  auto report = import::import_canonical_file(store, data_dir() / name, {false, "fixture"});
+  REQUIRE_MESSAGE(report.ok(), (report.ok() ? "" : report.error().message));
+  REQUIRE(report->committed);
+  return *report;
+}
+
+// Return every row of `table` (ordered by its key), one line per row, for before/after checks.
+inline std::string
+dump_table(SQLite::Database& db, std::string_view table, std::string_view order) {
+  SQLite::Statement statement(db, "SELECT * FROM " + std::string(table) + " ORDER BY "
+                                      + std::string(order));
+  std::string out;
+  while (statement.executeStep()) {
+    for (int i = 0; i < statement.getColumnCount(); ++i) {
+      out += statement.getColumn(i).getString();
+      out += '|';
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+// Return the contents of the data store at `path`: bars, symbols and, with `with_meta`, the
+// metadata (as_of, source, generation).
+inline std::string dump_store(const std::filesystem::path& path, bool with_meta = true) {
+  store::BarStore store(path);
+  std::string out = dump_table(store.database(), "bars", "symbol, trade_date") + "--\n"
+                    + dump_table(store.database(), "symbols", "symbol");
+  if (with_meta) {
+    out += "--\n" + dump_table(store.database(), "meta", "key");
+  }
+  return out;
+}
+
+// A random source that hands out 0, 1, 2, ... (wrapping), so generated keys are predictable.
+class SequenceRandom final : public auth::RandomSource {
+public:
+  explicit SequenceRandom(unsigned start = 0) : m_next(start) {}
+  void fill(std::span<std::byte> out) override {
+    for (auto& b : out) {
+      b = static_cast<std::byte>(m_next++ & 0xffu);
+    }
+  }
+
+private:
+  unsigned m_next;
+};
+
+// A random source that hands out the same byte forever.
+class ConstantRandom final : public auth::RandomSource {
+public:
+  explicit ConstantRandom(std::byte value) : m_value(value) {}
+  void fill(std::span<std::byte> out) override {
+    for (auto& b : out) {
+      b = m_value;
+    }
+  }
+
+private:
+  std::byte m_value;
+};
+
+struct TestKey {
+  std::int64_t id = 0;
+  std::string plaintext;
+};
+
+// Create a key in the key store at `keys_path` as `ashare keys create` does; `credits` nullopt
+// makes it unmetered.
+inline TestKey create_key(const std::filesystem::path& keys_path,
+                          auth::Plan plan,
+                          std::optional<std::int64_t> credits,
+                          std::string label = "test") {
+  store::KeyStore keys(keys_path);
+  auth::SystemRandom random;
+  auto key = auth::generate_key(random);
+  const auto id =
+      keys.insert_key(store::NewKeyRecord{key.prefix, auth::key_digest(key.plaintext),
+                                          std::move(label), plan, credits, "2024-01-01T00:00:00Z"});
+  return TestKey{id, std::move(key.plaintext)};
+}
+
+} // namespace ashare::test
