@@ -1,0 +1,250 @@
+#include "fixtures.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <doctest/doctest.h>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+namespace bb {
+namespace {
+
+std::vector<std::string> split_commas(const std::string& line) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = line.find(',', start);
+    out.push_back(
+        line.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) {
+      return out;
+    }
+    start = comma + 1;
+  }
+}
+
+std::chrono::sys_days parse_day(const std::string& iso) {
+  const int year = std::stoi(iso.substr(0, 4));
+  const unsigned month = static_cast<unsigned>(std::stoi(iso.substr(5, 2)));
+  const unsigned day = static_cast<unsigned>(std::stoi(iso.substr(8, 2)));
+  const std::chrono::year_month_day ymd{std::chrono::year{year}, std::chrono::month{month},
+                                        std::chrono::day{day}};
+  if (!ymd.ok() || iso.size() != 10) {
+    throw std::invalid_argument("not a date: " + iso);
+  }
+  return std::chrono::sys_days{ymd};
+}
+
+std::string format_day(std::chrono::sys_days days) {
+  const std::chrono::year_month_day ymd{days};
+  char text[16];
+  std::snprintf(text, sizeof text, "%04d-%02u-%02u", static_cast<int>(ymd.year()),
+                static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()));
+  return text;
+}
+
+void write_synthetic(const std::filesystem::path& path) {
+  std::ofstream out(path);
+  out << "symbol,trade_date,open,high,low,close,volume,turnover,change_pct,factor\n";
+  for (std::string day = "2023-10-23"; day <= k_fixture_as_of; day = plus_days(day, 1)) {
+    out << "900001.SH," << day << ",10,12,9,11,100,1100,0,1\n";
+  }
+}
+
+} // namespace
+
+std::vector<CsvBar> read_csv(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) {
+    throw std::runtime_error("cannot read " + path.string());
+  }
+  std::string line;
+  std::getline(in, line);
+  std::map<std::string, std::size_t> column;
+  const auto header = split_commas(line);
+  for (std::size_t i = 0; i < header.size(); ++i) {
+    column[header[i]] = i;
+  }
+  std::vector<CsvBar> rows;
+  while (std::getline(in, line)) {
+    if (line.empty()) {
+      continue;
+    }
+    const auto cells = split_commas(line);
+    const auto cell = [&](const char* name) { return cells.at(column.at(name)); };
+    const auto number = [&](const char* name) { return std::strtod(cell(name).c_str(), nullptr); };
+    CsvBar bar;
+    bar.symbol = cell("symbol");
+    bar.date = cell("trade_date");
+    bar.open = number("open");
+    bar.high = number("high");
+    bar.low = number("low");
+    bar.close = number("close");
+    bar.volume = std::stoll(cell("volume"));
+    bar.turnover = number("turnover");
+    if (column.count("change_pct") > 0) {
+      bar.change_pct = number("change_pct");
+    }
+    if (column.count("factor") > 0) {
+      bar.factor = number("factor");
+    }
+    rows.push_back(std::move(bar));
+  }
+  return rows;
+}
+
+std::vector<CsvBar>
+in_range(const std::vector<CsvBar>& rows, const std::string& from, const std::string& to) {
+  std::vector<CsvBar> out;
+  for (const auto& row : rows) {
+    if (row.date >= from && row.date <= to) {
+      out.push_back(row);
+    }
+  }
+  return out;
+}
+
+std::int64_t t_ms(const std::string& iso) {
+  const auto days = parse_day(iso).time_since_epoch().count();
+  return static_cast<std::int64_t>(days) * 86'400'000 - 8 * 3'600'000;
+}
+
+std::string plus_days(const std::string& iso, int days) {
+  return format_day(parse_day(iso) + std::chrono::days{days});
+}
+
+double round4(double x) {
+  return std::round(x * 10000) / 10000;
+}
+
+double adjust(double raw, double factor, double latest) {
+  return round4(raw * factor / latest);
+}
+
+void check_error(const Reply& reply, int status, const std::string& code) {
+  INFO("body: " << reply.body);
+  CHECK(reply.status == status);
+  CHECK(reply.header("Content-Type").rfind("application/json", 0) == 0);
+  CHECK(reply.header("X-Request-Id").size() == 36);
+  const auto body = nlohmann::json::parse(reply.body, nullptr, false);
+  REQUIRE(body.is_object());
+  CHECK(body.size() == 1);
+  REQUIRE(body.contains("error"));
+  const auto& error = body["error"];
+  REQUIRE(error.is_object());
+  CHECK(error.size() == 2);
+  CHECK(error.value("code", "") == code);
+  REQUIRE(error.contains("message"));
+  REQUIRE(error["message"].is_string());
+  CHECK_FALSE(error["message"].get<std::string>().empty());
+}
+
+std::string error_code(const Reply& reply) {
+  const auto body = nlohmann::json::parse(reply.body, nullptr, false);
+  if (!body.is_object() || !body.contains("error") || !body["error"].is_object()) {
+    return "";
+  }
+  return body["error"].value("code", "");
+}
+
+bool has_no_exponent(const std::string& text) {
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+      std::size_t end = i;
+      while (end < text.size()
+             && std::string_view("0123456789.eE+-").find(text[end]) != std::string_view::npos) {
+        ++end;
+      }
+      const std::string token = text.substr(i, end - i);
+      if (token.find_first_of("eE") != std::string::npos) {
+        return false;
+      }
+      i = end - 1;
+    }
+  }
+  return true;
+}
+
+namespace {
+
+// Whether `text` has `shape`: '9' a digit, 'x' a lower-case hex digit, anything else itself.
+bool has_shape(const std::string& text, std::string_view shape) {
+  if (text.size() != shape.size()) {
+    return false;
+  }
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    const bool digit = c >= '0' && c <= '9';
+    const bool ok = shape[i] == '9'   ? digit
+                    : shape[i] == 'x' ? digit || (c >= 'a' && c <= 'f')
+                                      : c == shape[i];
+    if (!ok) {
+      return false;
+    }
+  }
+  return true;
+}
+
+} // namespace
+
+bool is_request_id(const std::string& id) {
+  return has_shape(id, "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx");
+}
+
+bool is_utc_time(const std::string& text) {
+  return has_shape(text, "9999-99-99T99:99:99Z");
+}
+
+std::vector<std::string> words(const std::string& line) {
+  std::istringstream in(line);
+  std::vector<std::string> out;
+  for (std::string word; in >> word;) {
+    out.push_back(word);
+  }
+  return out;
+}
+
+std::vector<std::string> dates_of(const nlohmann::json& ohlc) {
+  std::vector<std::string> out;
+  for (const auto& bar : ohlc) {
+    out.push_back(bar.at("trade_date").get<std::string>());
+  }
+  return out;
+}
+
+SharedServer& shared() {
+  static SharedServer* instance = [] {
+    static SharedServer server;
+    std::vector<std::filesystem::path> files;
+    for (const auto& name : k_fixture_files) {
+      files.push_back(fixture(name));
+    }
+    const auto synthetic = server.store.dir() / "synthetic_900001.SH.csv";
+    write_synthetic(synthetic);
+    files.push_back(synthetic);
+    server.store.import(files, {"--source", "bb-fixtures"});
+    server.pro = server.store.create_key("pro");
+    server.basic = server.store.create_key("basic");
+    server.free = server.store.create_key("free");
+    server.server.emplace(server.store);
+    return &server;
+  }();
+  return *instance;
+}
+
+} // namespace bb

@@ -1,0 +1,156 @@
+#include "server_process.hpp"
+
+#include <atomic>
+#include <csignal>
+#include <cstdlib>
+#include <sstream>
+#include <stdexcept>
+#include <unistd.h>
+
+namespace bb {
+namespace {
+
+std::string from_env_or(const char* name, const char* fallback) {
+  const char* value = std::getenv(name);
+  return (value != nullptr && *value != '\0') ? value : fallback;
+}
+
+std::string describe(const std::vector<std::string>& args, const RunResult& result) {
+  std::string text = "`ashare";
+  for (const auto& arg : args) {
+    text += " " + arg;
+  }
+  text += "` exited " + std::to_string(result.status) + (result.timed_out ? " (timed out)" : "")
+          + "\nstdout:\n" + result.out + "stderr:\n" + result.err;
+  return text;
+}
+
+std::vector<std::string> words(const std::string& line) {
+  std::istringstream in(line);
+  std::vector<std::string> out;
+  for (std::string word; in >> word;) {
+    out.push_back(word);
+  }
+  return out;
+}
+
+} // namespace
+
+std::string ashare_bin() {
+  return from_env_or("ASHARE_BIN", ASHARE_BIN);
+}
+
+std::filesystem::path data_dir() {
+  return from_env_or("ASHARE_TEST_DATA_DIR", ASHARE_TEST_DATA_DIR);
+}
+
+std::filesystem::path fixture(const std::string& name) {
+  return data_dir() / name;
+}
+
+TempDir::TempDir() {
+  static std::atomic<int> counter{0};
+  const auto base = std::filesystem::temp_directory_path();
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    auto candidate =
+        base
+        / ("ashare-bb-" + std::to_string(getpid()) + "-" + std::to_string(counter.fetch_add(1)));
+    if (std::filesystem::create_directory(candidate)) {
+      m_path = std::move(candidate);
+      return;
+    }
+  }
+  throw std::runtime_error("cannot create a temporary directory under " + base.string());
+}
+
+TempDir::~TempDir() {
+  std::error_code ignored;
+  std::filesystem::remove_all(m_path, ignored);
+}
+
+RunResult TestStore::cli(const std::vector<std::string>& args,
+                         std::chrono::milliseconds timeout) const {
+  std::vector<std::string> argv{ashare_bin(), "--db", db().string()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  // HOME and XDG_DATA_HOME point into the temp dir, so nothing can touch the user's store.
+  return run_process(argv, timeout,
+                     {"HOME=" + dir().string(), "XDG_DATA_HOME=" + (dir() / "xdg").string()});
+}
+
+void TestStore::import(const std::vector<std::filesystem::path>& files,
+                       const std::vector<std::string>& extra_args) const {
+  std::vector<std::string> args{"import"};
+  for (const auto& file : files) {
+    args.push_back(file.string());
+  }
+  args.insert(args.end(), extra_args.begin(), extra_args.end());
+  const auto result = cli(args);
+  if (result.status != 0) {
+    throw std::runtime_error(describe(args, result));
+  }
+}
+
+Key TestStore::create_key(const std::string& plan,
+                          std::optional<std::int64_t> credits,
+                          const std::string& label) const {
+  std::vector<std::string> args{"keys", "create", "--plan", plan, "--label", label};
+  if (credits) {
+    args.push_back("--credits");
+    args.push_back(std::to_string(*credits));
+  }
+  const auto result = cli(args);
+  const auto lines = split_lines(result.out);
+  if (result.status != 0 || lines.empty() || lines.front().rfind("id: ", 0) != 0) {
+    throw std::runtime_error(describe(args, result));
+  }
+  return Key{std::stoll(lines.front().substr(4)), lines.back()};
+}
+
+std::string TestStore::listed_credits(std::int64_t id) const {
+  const auto result = cli({"keys", "list"});
+  if (result.status != 0) {
+    throw std::runtime_error(describe({"keys", "list"}, result));
+  }
+  // Columns: ID PREFIX LABEL PLAN CREDITS CREATED REVOKED (our keys always have a label).
+  for (const auto& line : split_lines(result.out)) {
+    const auto cells = words(line);
+    if (cells.size() == 7 && cells[0] == std::to_string(id)) {
+      return cells[4];
+    }
+  }
+  throw std::runtime_error("key " + std::to_string(id) + " not in `keys list`:\n" + result.out);
+}
+
+ServerProcess::ServerProcess(const TestStore& store, const std::vector<std::string>& extra_args) {
+  std::vector<std::string> argv{ashare_bin(), "--db",     store.db().string(),
+                                "serve",      "--listen", "127.0.0.1:0"};
+  argv.insert(argv.end(), extra_args.begin(), extra_args.end());
+  m_process = std::make_unique<Process>(
+      argv, std::vector<std::string>{"HOME=" + store.dir().string(),
+                                     "XDG_DATA_HOME=" + (store.dir() / "xdg").string()});
+  const std::string prefix = "listening on http://127.0.0.1:";
+  const auto line = m_process->wait_for_stdout_line(prefix, k_start_timeout);
+  if (!line) {
+    const std::string err = m_process->stderr_text();
+    m_process.reset(); // kill and reap
+    throw std::runtime_error("ashare serve did not print \"" + prefix + "PORT\"; stderr:\n" + err);
+  }
+  m_port = std::stoi(line->substr(prefix.size()));
+  if (m_port <= 0 || m_port > 65535) {
+    m_process.reset();
+    throw std::runtime_error("bad listening line: " + *line);
+  }
+}
+
+ServerProcess::~ServerProcess() {
+  if (m_process && !stop(30s)) {
+    m_process->send_signal(SIGKILL); // the Process destructor reaps it
+  }
+}
+
+std::optional<int> ServerProcess::stop(std::chrono::milliseconds timeout) {
+  m_process->send_signal(SIGTERM);
+  return m_process->wait_for_exit(timeout);
+}
+
+} // namespace bb

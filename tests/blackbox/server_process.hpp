@@ -1,0 +1,93 @@
+// The store and server helpers of the black-box tests: a TestStore is a temporary directory with
+// a data store and a key store driven through the real `ashare` binary; a ServerProcess runs
+// `ashare serve --listen 127.0.0.1:0` on it and stops it (SIGTERM, then SIGKILL) when it goes.
+#pragma once
+
+#include "process.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bb {
+
+// The binary under test (env ASHARE_BIN, else the path CMake compiled in).
+std::string ashare_bin();
+
+// tests/data (env ASHARE_TEST_DATA_DIR, else the path CMake compiled in), and a file in it.
+std::filesystem::path data_dir();
+std::filesystem::path fixture(const std::string& name);
+
+// Generous limits: the suite also runs with ASan+UBSan.
+inline constexpr std::chrono::milliseconds k_cli_timeout = 120s;
+inline constexpr std::chrono::milliseconds k_start_timeout = 30s;
+
+// A fresh directory under $TMPDIR, removed with everything in it.
+class TempDir {
+public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return m_path; }
+
+private:
+  std::filesystem::path m_path;
+};
+
+struct Key {
+  std::int64_t id = 0;
+  std::string plaintext;
+};
+
+// A data store and key store in a temporary directory (`ashare.db`, `ashare-keys.db`).
+class TestStore {
+public:
+  TestStore() = default;
+  const std::filesystem::path& dir() const { return m_dir.path(); }
+  std::filesystem::path db() const { return dir() / "ashare.db"; }
+
+  // Run `ashare --db DB ARGS...`.
+  RunResult cli(const std::vector<std::string>& args,
+                std::chrono::milliseconds timeout = k_cli_timeout) const;
+
+  // Import `files` in one run; throws with the output unless it exits 0.
+  void import(const std::vector<std::filesystem::path>& files,
+              const std::vector<std::string>& extra_args = {}) const;
+
+  // `keys create --plan PLAN [--credits N] --label LABEL`; throws unless it exits 0.
+  Key create_key(const std::string& plan,
+                 std::optional<std::int64_t> credits = std::nullopt,
+                 const std::string& label = "bb") const;
+
+  // The CREDITS column of `keys list` for key `id` ("unmetered" or a number); throws when the
+  // key is not listed.
+  std::string listed_credits(std::int64_t id) const;
+
+private:
+  TempDir m_dir;
+};
+
+// `ashare serve --listen 127.0.0.1:0` on a TestStore, stopped and reaped on destruction.
+class ServerProcess {
+public:
+  explicit ServerProcess(const TestStore& store, const std::vector<std::string>& extra_args = {});
+  ~ServerProcess();
+  ServerProcess(const ServerProcess&) = delete;
+  ServerProcess& operator=(const ServerProcess&) = delete;
+
+  int port() const { return m_port; }
+  Process& process() { return *m_process; }
+
+  // Send SIGTERM and wait (bounded) for the exit status; nullopt when it did not stop in time.
+  std::optional<int> stop(std::chrono::milliseconds timeout = 30s);
+
+private:
+  std::unique_ptr<Process> m_process;
+  int m_port = 0;
+};
+
+} // namespace bb

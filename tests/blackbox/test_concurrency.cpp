@@ -1,0 +1,208 @@
+// D7's atomic charging under concurrency, within one server and across two servers on one store,
+// and the store serving while an import runs (WAL): the new as_of appears without a restart.
+#include "fixtures.hpp"
+
+#include <chrono>
+#include <doctest/doctest.h>
+#include <fstream>
+#include <latch>
+#include <map>
+#include <set>
+#include <thread>
+
+using namespace bb;
+
+namespace {
+
+struct Outcome {
+  int status = 0;
+  std::string remaining; // X-Credits-Remaining
+  std::string error;     // transport error, if any
+  std::int64_t charged = -1;
+};
+
+// Send `count` requests for `target` with `key` at once, request i to ports[i % ports.size()],
+// each thread with its own client.
+std::vector<Outcome> burst(const std::vector<int>& ports,
+                           const std::string& target,
+                           const std::string& key,
+                           std::size_t count) {
+  std::vector<Outcome> outcomes(count);
+  std::latch start(static_cast<std::ptrdiff_t>(count));
+  std::vector<std::thread> threads;
+  for (std::size_t i = 0; i < count; ++i) {
+    threads.emplace_back([&, i] {
+      start.arrive_and_wait();
+      const auto reply = request(ports[i % ports.size()], target, key);
+      auto& out = outcomes[i];
+      out.status = reply.status;
+      out.remaining = reply.header("X-Credits-Remaining");
+      out.error = reply.transport_error;
+      if (reply.status == 200) {
+        const auto body = nlohmann::json::parse(reply.body, nullptr, false);
+        if (body.is_object() && body["meta"].contains("credits_charged")) {
+          out.charged = body["meta"]["credits_charged"].get<std::int64_t>();
+        }
+      }
+    });
+  }
+  for (auto& thread : threads) {
+    thread.join();
+  }
+  return outcomes;
+}
+
+// Check a burst of 1-credit requests on a key that had 20 credits.
+void check_twenty_of_fifty(const std::vector<Outcome>& outcomes) {
+  std::map<int, int> by_status;
+  std::multiset<std::string> remaining_after_success;
+  for (const auto& outcome : outcomes) {
+    CAPTURE(outcome.error);
+    ++by_status[outcome.status];
+    if (outcome.status == 200) {
+      remaining_after_success.insert(outcome.remaining);
+      CHECK(outcome.charged == 1);
+    } else {
+      CHECK(outcome.remaining == "0");
+    }
+  }
+  CHECK(by_status == std::map<int, int>{{200, 20}, {402, 30}});
+  // Each success saw its own balance after its own charge: 19, 18, ..., 0, each once.
+  std::multiset<std::string> expected;
+  for (int balance = 0; balance < 20; ++balance) {
+    expected.insert(std::to_string(balance));
+  }
+  CHECK(remaining_after_success == expected);
+}
+
+std::string iso_day(std::chrono::sys_days day) {
+  const std::chrono::year_month_day ymd{day};
+  char text[16];
+  std::snprintf(text, sizeof text, "%04d-%02u-%02u", static_cast<int>(ymd.year()),
+                static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()));
+  return text;
+}
+
+} // namespace
+
+TEST_CASE("D7: 50 concurrent requests on a key with 20 credits: exactly 20 succeed") {
+  TestStore store;
+  store.import({fixture("bancob_600519.SH.csv"), fixture("bancob_600036.SH.csv")});
+  const auto target = bars_target("2024-01-02", "2024-12-31", "symbol=600519.SH");
+
+  SUBCASE("one server") {
+    const auto key = store.create_key("pro", 20, "burst");
+    ServerProcess server(store);
+    check_twenty_of_fifty(burst({server.port()}, target, key.plaintext, 50));
+    CHECK(store.listed_credits(key.id) == "0");
+    const auto after = request(server.port(), target, key.plaintext);
+    CHECK(after.status == 402);
+    CHECK(after.header("X-Credits-Remaining") == "0");
+  }
+  SUBCASE("two servers on one store") {
+    const auto key = store.create_key("pro", 20, "burst2");
+    ServerProcess first(store);
+    ServerProcess second(store);
+    REQUIRE(first.port() != second.port());
+    check_twenty_of_fifty(burst({first.port(), second.port()}, target, key.plaintext, 50));
+    CHECK(store.listed_credits(key.id) == "0");
+    CHECK(request(first.port(), target, key.plaintext).status == 402);
+    CHECK(request(second.port(), target, key.plaintext).status == 402);
+  }
+  SUBCASE("two servers, 2-credit requests on 21 credits: 10 succeed, 1 credit left") {
+    const auto key = store.create_key("pro", 21, "burst3");
+    ServerProcess first(store);
+    ServerProcess second(store);
+    const auto two = bars_target("2024-01-02", "2024-12-31", "symbol=600519.SH,600036.SH");
+    const auto outcomes = burst({first.port(), second.port()}, two, key.plaintext, 50);
+    std::map<int, int> by_status;
+    for (const auto& outcome : outcomes) {
+      ++by_status[outcome.status];
+      if (outcome.status == 200) {
+        CHECK(outcome.charged == 2);
+      } else {
+        CHECK(outcome.remaining == "1");
+      }
+    }
+    CHECK(by_status == std::map<int, int>{{200, 10}, {402, 40}});
+    CHECK(store.listed_credits(key.id) == "1");
+  }
+}
+
+TEST_CASE("WAL: the server keeps answering during an import and then reports the new as_of") {
+  TestStore store;
+  store.import({fixture("bancob_600519.SH.csv")});
+  const auto key = store.create_key("pro", 1'000'000, "reader");
+  ServerProcess server(store);
+  const auto port = server.port();
+
+  // 300,000 valid bars of a new symbol on consecutive calendar days up to 2025-11-28.
+  const std::string new_as_of = "2025-11-28";
+  const auto big = store.dir() / "big.csv";
+  {
+    std::ofstream out(big);
+    out << "symbol,trade_date,open,high,low,close,volume,turnover\n";
+    const auto last = std::chrono::sys_days{std::chrono::year{2025} / 11 / 28};
+    constexpr int k_rows = 300'000;
+    for (int i = k_rows - 1; i >= 0; --i) {
+      out << "900100.SZ," << iso_day(last - std::chrono::days{i}) << ",10.5,12.25,9.75,"
+          << (i % 2 == 0 ? "11.125" : "10.875") << "," << 1000 + i << ",11000.5\n";
+    }
+  }
+
+  const auto bars_request = bars_target("2024-01-02", "2024-01-31", "symbol=600519.SH");
+  const auto expected_bars = request(port, bars_request, key.plaintext);
+  REQUIRE(expected_bars.status == 200);
+  const auto expected_ohlc = expected_bars.json()["ohlc"];
+
+  Process import({ashare_bin(), "--db", store.db().string(), "import", big.string()},
+                 {"HOME=" + store.dir().string()});
+  int polls_during_import = 0;
+  bool saw_new = false;
+  bool went_back = false;
+  auto slowest = Clock::duration::zero();
+  const auto deadline = Clock::now() + 240s;
+  for (int i = 0; i < 100'000 && Clock::now() < deadline; ++i) {
+    const bool running = !import.exited();
+    const auto started = Clock::now();
+    const auto health = request(port, "/healthz", std::nullopt);
+    const auto reply = request(port, bars_request, key.plaintext);
+    const auto took = Clock::now() - started;
+    slowest = std::max(slowest, took);
+    REQUIRE(health.status == 200);
+    REQUIRE(reply.status == 200);
+    CHECK(reply.json()["ohlc"] == expected_ohlc);
+    const auto as_of = health.json()["as_of"].get<std::string>();
+    CHECK((as_of == k_fixture_as_of || as_of == new_as_of));
+    went_back = went_back || (saw_new && as_of == k_fixture_as_of);
+    saw_new = saw_new || as_of == new_as_of;
+    if (!running) {
+      break;
+    }
+    ++polls_during_import;
+  }
+  const auto status = import.wait_for_exit(120s);
+  REQUIRE(status.has_value());
+  CHECK(*status == 0);
+  import.wait_for_output_closed(10s);
+  CHECK(import.stdout_text()
+        == big.string() + ": loaded 300000 rows for 1 symbol; as_of " + new_as_of + "\n");
+  INFO("polls during the import: " << polls_during_import);
+  CHECK(polls_during_import >= 3); // the import took long enough to be observed
+  CHECK_FALSE(went_back);
+  CHECK(std::chrono::duration_cast<std::chrono::seconds>(slowest).count() < 10);
+
+  // The same server process, not restarted, now reports the new data.
+  CHECK_FALSE(server.process().exited());
+  const auto health = request(port, "/healthz", std::nullopt);
+  CHECK(health.json()["as_of"] == new_as_of);
+  const auto fresh =
+      request(port, bars_target("2025-11-27", "2025-11-28", "symbol=900100.SZ"), key.plaintext);
+  REQUIRE(fresh.status == 200);
+  CHECK(dates_of(fresh.json()["ohlc"]) == std::vector<std::string>{"2025-11-27", "2025-11-28"});
+  CHECK(fresh.json()["meta"]["as_of"] == new_as_of);
+  CHECK(fresh.json()["ohlc"][1]["change_pct"].get<double>()
+        == ((11.125 * 1.0) / (10.875 * 1.0) - 1) * 100);
+  // 600519.SH keeps its own latest factor: its adjusted bars did not move.
+  CHECK(request(port, bars_request, key.plaintext).json()["ohlc"] == expected_ohlc);
+}

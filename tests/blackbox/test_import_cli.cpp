@@ -1,0 +1,270 @@
+// `ashare import`: exit statuses, `file:line: column: what` messages, --skip-invalid, --source,
+// idempotence, and a refused file leaving the store exactly as it was (checked over HTTP).
+#include "fixtures.hpp"
+
+#include <doctest/doctest.h>
+#include <fstream>
+
+using namespace bb;
+using nlohmann::json;
+
+namespace {
+
+const std::string k_header =
+    "symbol,trade_date,open,high,low,close,volume,turnover,change_pct,factor";
+const std::string k_good_row = "900009.SH,2024-01-02,10,12,9,11,100,1100,0,1";
+
+std::filesystem::path
+write_file(const TestStore& store, const std::string& name, const std::string& text) {
+  const auto path = store.dir() / name;
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  return path;
+}
+
+// A bars body without its request id, for comparing two responses.
+json without_request_id(const Reply& reply) {
+  REQUIRE(reply.status == 200);
+  auto body = reply.json();
+  body.erase("request_id");
+  return body;
+}
+
+} // namespace
+
+TEST_CASE("import: a good file loads and reports rows, symbols and as_of") {
+  TestStore store;
+  const auto path = fixture("bancob_600519.SH.csv");
+  const auto result = store.cli({"import", path.string()});
+  CHECK(result.status == 0);
+  CHECK(result.out == path.string() + ": loaded 500 rows for 1 symbol; as_of 2025-10-23\n");
+  CHECK(result.err == "");
+
+  SUBCASE("several files in one run, one line each") {
+    const auto a = fixture("jenny_000001.SZ.csv");
+    const auto b = fixture("jenny_600276.SH.csv");
+    const auto both = store.cli({"import", a.string(), b.string()});
+    CHECK(both.status == 0);
+    CHECK(both.out
+          == a.string() + ": loaded 1212 rows for 1 symbol; as_of 2025-10-23\n" + b.string()
+                 + ": loaded 1212 rows for 1 symbol; as_of 2025-10-23\n");
+  }
+  SUBCASE("the parent directories of --db are created") {
+    TestStore other;
+    const auto nested = other.dir() / "a" / "b" / "store.db";
+    const auto run = run_process({ashare_bin(), "import", path.string(), "--db", nested.string()});
+    CHECK(run.status == 0);
+    CHECK(std::filesystem::exists(nested));
+  }
+}
+
+TEST_CASE("import: each bad row is reported as file:line: column: what, and nothing is loaded") {
+  TestStore store;
+  struct Case {
+    std::string row;
+    std::string message; // after "FILE:3: "
+  };
+  const std::vector<Case> cases{
+      {"900009.SH,2024-01-03,11,10,9,11,100,1100,0,1",
+       "high: high 10 is below max(open, close) 11"},
+      {"900009.SH,2024-01-03,10,12,10.5,11,100,1100,0,1",
+       "low: low 10.5 is above min(open, close) 10"},
+      {"900009.SH,2024-01-03,10,12,9,11,1.5,1100,0,1",
+       "volume: \"1.5\" is not a whole number of shares"},
+      {"900009.SH,2024-01-03,10,12,9,11,100,1100,0", "row: has 9 fields, the header has 10"},
+      {"900009.SH,2024-01-02,10,12,9,11,100,1100,0,1",
+       "trade_date: duplicate row for 900009.SH on 2024-01-02 (first on line 2)"},
+      {"60051.SH,2024-01-03,10,12,9,11,100,1100,0,1",
+       "symbol: invalid symbol \"60051.SH\": expected six digits, a dot and SH, SZ or BJ"},
+      {"900009.SH,2024-01-03,abc,12,9,11,100,1100,0,1", "open: \"abc\" is not a number"},
+      {"900009.SH,2024-13-03,10,12,9,11,100,1100,0,1",
+       "trade_date: \"2024-13-03\" is not a date YYYY-MM-DD"},
+      {"900009.SH,2024-01-03,10,12,9,11,-5,1100,0,1", "volume: volume -5 is negative"},
+      {"900009.SH,2024-01-03,10,12,9,11,100,-1,0,1", "turnover: turnover -1 is negative"},
+      {"900009.SH,2024-01-03,10,12,9,11,100,1100,0,0", "factor: factor 0 must be greater than 0"},
+      {"900009.SH,2024-01-03,10,12,9,11,100,1100,0,-2", "factor: factor -2 must be greater than 0"},
+      {"900009.SH,2024-01-03,0,12,9,11,100,1100,0,1", "open: price 0 must be greater than 0"},
+      {"900009.SH,2024-01-03,10,12,9,-1,100,1100,0,1", "close: price -1 must be greater than 0"},
+      {"900009.SH,2024-01-03,10,12,9,11,100,1100,x,1", "change_pct: \"x\" is not a number"},
+  };
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const auto& c = cases[i];
+    CAPTURE(c.row);
+    const auto path = write_file(store, "bad" + std::to_string(i) + ".csv",
+                                 k_header + "\n" + k_good_row + "\n" + c.row + "\n");
+    const auto result = store.cli({"import", path.string()});
+    CHECK(result.status == 1);
+    CHECK(result.out == "");
+    CHECK(result.err
+          == path.string() + ":3: " + c.message + "\nashare: error: " + path.string()
+                 + ": nothing imported (use --skip-invalid to load the valid rows)\n");
+  }
+  // Not one of those files left a row behind: the symbol is unknown.
+  store.import({fixture("bancob_600519.SH.csv")});
+  const auto key = store.create_key("pro");
+  ServerProcess server(store);
+  check_error(request(server.port(), bars_target("2024-01-01", "2024-01-31", "symbol=900009.SH"),
+                      key.plaintext),
+              400, "INVALID_SYMBOL");
+}
+
+TEST_CASE("import: file-level errors and usage") {
+  TestStore store;
+  SUBCASE("a missing column") {
+    const auto path = write_file(store, "h.csv", "symbol,trade_date\n900009.SH,2024-01-02\n");
+    const auto result = store.cli({"import", path.string()});
+    CHECK(result.status == 1);
+    CHECK(result.err
+          == "ashare: error: " + path.string()
+                 + ":1: header: missing column \"open\" (the canonical columns are symbol, "
+                   "trade_date, open, high, low, close, volume, turnover and optionally "
+                   "change_pct, factor)\n");
+  }
+  SUBCASE("a column named twice") {
+    const auto path = write_file(store, "twice.csv", k_header + ",open\n");
+    const auto result = store.cli({"import", path.string()});
+    CHECK(result.status == 1);
+    CHECK(result.err
+          == "ashare: error: " + path.string() + ":1: header: column \"open\" is named twice\n");
+  }
+  SUBCASE("an empty file") {
+    const auto path = write_file(store, "empty.csv", "");
+    const auto result = store.cli({"import", path.string()});
+    CHECK(result.status == 1);
+    CHECK(result.err
+          == "ashare: error: " + path.string()
+                 + ":1: header: the file is empty: expected a header row naming the columns\n");
+  }
+  SUBCASE("a file that does not exist") {
+    const auto path = store.dir() / "nope.csv";
+    const auto result = store.cli({"import", path.string()});
+    CHECK(result.status == 1);
+    CHECK(result.err == "ashare: error: " + path.string() + ": cannot open the file\n");
+  }
+  SUBCASE("no file at all is a usage error") {
+    const auto result = store.cli({"import"});
+    CHECK(result.status == 2);
+    CHECK(result.err.find("FILE is required") != std::string::npos);
+  }
+  SUBCASE("a bad file among good ones: the good ones load, the exit status is 1") {
+    const auto bad = write_file(store, "bad.csv", k_header + "\n" + k_good_row + "\n900009.SH,x\n");
+    const auto good = fixture("bancob_600036.SH.csv");
+    const auto result = store.cli({"import", bad.string(), good.string()});
+    CHECK(result.status == 1);
+    CHECK(result.out == good.string() + ": loaded 500 rows for 1 symbol; as_of 2025-10-23\n");
+    CHECK(result.err
+          == bad.string()
+                 + ":3: row: has 2 fields, the header has 10\nashare: error: " + bad.string()
+                 + ": nothing imported (use --skip-invalid to load the valid rows)\n");
+  }
+}
+
+TEST_CASE("import --skip-invalid reports bad rows and loads the rest") {
+  TestStore store;
+  const auto path = write_file(store, "mixed.csv",
+                               k_header + "\n" + k_good_row + "\n"
+                                   + "900009.SH,2024-01-03,11,10,9,11,100,1100,0,1\n"
+                                   + "900009.SH,2024-01-04,10,12,9,11,100,1100,0,1\n"
+                                   + "900009.SH,2024-01-05,10,12,9,11,-5,1100,0,1\n"
+                                   + "900009.SH,2024-01-08,10,12,9,11,100,1100,0,1\n");
+  const auto result = store.cli({"import", "--skip-invalid", path.string()});
+  CHECK(result.status == 0);
+  CHECK(result.out
+        == path.string()
+               + ": loaded 3 rows for 1 symbol, skipped 2 invalid rows; as_of 2024-01-08\n");
+  CHECK(result.err
+        == path.string() + ":3: high: high 10 is below max(open, close) 11\n" + path.string()
+               + ":5: volume: volume -5 is negative\n");
+  const auto key = store.create_key("pro");
+  ServerProcess server(store);
+  const auto reply = request(
+      server.port(), bars_target("2024-01-01", "2024-01-31", "symbol=900009.SH"), key.plaintext);
+  REQUIRE(reply.status == 200);
+  CHECK(dates_of(reply.json()["ohlc"])
+        == std::vector<std::string>{"2024-01-02", "2024-01-04", "2024-01-08"});
+}
+
+TEST_CASE("import: a refused file leaves the store's contents unchanged") {
+  TestStore store;
+  store.import({fixture("bancob_600519.SH.csv"), fixture("jenny_000001.SZ.csv")});
+  const auto key = store.create_key("pro");
+  ServerProcess server(store);
+  const auto port = server.port();
+  const auto snapshot = [&] {
+    json out;
+    out["bars"] = without_request_id(request(
+        port, bars_target("2000-01-01", "2030-12-31", "symbol=600519.SH,000001.SZ&limit=5000"),
+        key.plaintext));
+    out["raw"] = without_request_id(request(
+        port, bars_target("2000-01-01", "2030-12-31", "symbol=600519.SH&adjusted=false&limit=5000"),
+        key.plaintext));
+    out["health"] = request(port, "/healthz").json();
+    out["new_symbol"] =
+        request(port, bars_target("2000-01-01", "2030-12-31", "symbol=900009.SH"), key.plaintext)
+            .status;
+    return out;
+  };
+  const auto before = snapshot();
+  REQUIRE(before["bars"]["results"][0]["resultsCount"] == 500);
+  REQUIRE(before["health"]["as_of"] == "2025-10-23");
+  REQUIRE(before["new_symbol"] == 400);
+
+  SUBCASE("a bad row after rows that would change, add and extend data") {
+    // Valid rows overwrite 600519.SH bars, add a new symbol and move as_of; the last row is bad.
+    const auto path =
+        write_file(store, "malformed.csv",
+                   k_header + "\n" + "600519.SH,2024-01-02,1.5,2.5,1.0,2.0,1,2,0,7.8576\n"
+                       + "600519.SH,2025-10-23,1.5,2.5,1.0,2.0,1,2,0,99\n"
+                       + "600519.SH,2025-12-01,1.5,2.5,1.0,2.0,1,2,0,1\n"
+                       + "900009.SH,2025-12-02,10,12,9,11,100,1100,0,1\n"
+                       + "000001.SZ,2020-01-02,1.5,2.5,1.0,2.0,1,2,0,1\n"
+                       + "600519.SH,2025-12-03,10,9,9,11,100,1100,0,1\n");
+    const auto result = store.cli({"import", path.string()});
+    CHECK(result.status == 1);
+    CHECK(result.err.find(path.string() + ":7: high: ") != std::string::npos);
+  }
+  SUBCASE("a file without factors for a symbol whose stored factors are not 1") {
+    const auto path = write_file(store, "nofactor.csv",
+                                 "symbol,trade_date,open,high,low,close,volume,turnover\n"
+                                 "900009.SH,2025-12-02,10,12,9,11,100,1100\n"
+                                 "600519.SH,2025-12-01,10,12,9,11,100,1100\n");
+    const auto result = store.cli({"import", path.string()});
+    CHECK(result.status == 1);
+    CHECK(result.out == "");
+    CHECK(result.err
+          == path.string()
+                 + ":3: factor: the file has no factor column, but the store holds "
+                   "factors other than 1 for 600519.SH: importing it would rescale that "
+                   "history; add the factor column\nashare: error: "
+                 + path.string() + ": nothing imported\n");
+  }
+  SUBCASE("a file whose header is broken") {
+    const auto path =
+        write_file(store, "header.csv", "symbol,trade_date,open\n600519.SH,2025-12-01,1\n");
+    CHECK(store.cli({"import", path.string()}).status == 1);
+  }
+  const auto after = snapshot();
+  CHECK(after == before);
+}
+
+TEST_CASE("import: re-importing is idempotent; --source is recorded in meta.source") {
+  TestStore store;
+  store.import({fixture("bancob_600036.SH.csv")});
+  const auto key = store.create_key("pro");
+  ServerProcess server(store);
+  const auto target = bars_target("2020-01-01", "2030-12-31", "symbol=600036.SH&limit=5000");
+  const auto first = without_request_id(request(server.port(), target, key.plaintext));
+  CHECK(first["meta"]["source"] == "canonical"); // the default
+  CHECK(first["resultsCount"] == 500);
+
+  const auto again =
+      store.cli({"import", fixture("bancob_600036.SH.csv").string(), "--source", "tushare"});
+  CHECK(again.status == 0);
+  CHECK(again.out
+        == fixture("bancob_600036.SH.csv").string()
+               + ": loaded 500 rows for 1 symbol; as_of 2025-10-23\n");
+  auto second = without_request_id(request(server.port(), target, key.plaintext));
+  CHECK(second["meta"]["source"] == "tushare");
+  second["meta"]["source"] = "canonical";
+  CHECK(second == first);
+}
