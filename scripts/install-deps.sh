@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Install the Debian packages ashare builds and tests with (needs root or sudo).
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config git
+  libcli11-dev nlohmann-json3-dev libsqlitecpp-dev libsqlite3-dev doctest-dev
+  libcpp-httplib-dev libssl-dev
+  sqlite3 curl python3 nodejs npm
+)
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  sudo="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
+    || missing+=("$package")
+done
+# node and npm may come from outside Debian on a developer machine; do not replace them.
+if command -v node >/dev/null && command -v npm >/dev/null; then
+  filtered=()
+  for package in "${missing[@]}"; do
+    [ "$package" = nodejs ] || [ "$package" = npm ] || filtered+=("$package")
+  done
+  missing=("${filtered[@]}")
+fi
+if [ "${#missing[@]}" -gt 0 ]; then
+  $sudo apt-get update
+  $sudo apt-get install -y --no-install-recommends "${missing[@]}"
+fi
