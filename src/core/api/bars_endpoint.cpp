@@ -2,6 +2,7 @@
 
 #include "core/api/json.hpp"
 #include "core/api/params.hpp"
+#include "core/api/request_checks.hpp"
 #include "core/auth/plan.hpp"
 
 #include <algorithm>
@@ -90,25 +91,16 @@ Result<BarsRequest> parse_bars_request(const BarsPath& path, const QueryParams& 
 Status check_bars_plan(const BarsRequest& request,
                        const Caller& caller,
                        std::optional<Date> as_of) {
-  const auto& plan = auth::plan_limits(caller.plan);
-  const std::string on_plan = " on the " + std::string(plan.name) + " plan";
-  const auto symbol_count = static_cast<int>(request.query.symbols.size());
-  if (symbol_count > plan.max_symbols) {
-    return make_error(ErrorCode::plan_limit,
-                      "too many symbols: " + std::to_string(symbol_count) + " requested, at most "
-                        + std::to_string(plan.max_symbols) + on_plan);
-  }
-  if (request.limit && *request.limit > plan.max_limit) {
-    return make_error(ErrorCode::plan_limit,
-                      "limit " + std::to_string(*request.limit) + " is above the maximum of "
-                        + std::to_string(plan.max_limit) + on_plan);
+  if (auto status = check_plan_maxima(caller.plan, request.query.symbols.size(), request.limit);
+      !status) {
+    return status;
   }
   if (as_of) {
     const auto earliest = auth::earliest_reachable(caller.plan, *as_of);
     if (earliest && request.query.from < *earliest) {
       return make_error(ErrorCode::plan_limit,
                         "from \"" + request.query.from.iso() + "\" is earlier than "
-                          + earliest->iso() + ", the earliest date reachable" + on_plan
+                          + earliest->iso() + ", the earliest date reachable" + on_plan(caller.plan)
                           + " (as_of " + as_of->iso() + ")");
     }
   }
@@ -129,10 +121,8 @@ Result<Prepared> prepare_bars(const BarsPath& path,
 
   store::ReadTransaction snapshot(store);
   const auto catalog = catalog_cache.current(store);
-  // D1: a well-formed but unknown symbol is an error only when it is the only one.
-  if (request.query.symbols.size() == 1 && catalog->find(request.query.symbols[0].str()) == nullptr) {
-    return make_error(ErrorCode::invalid_symbol,
-                      "unknown symbol \"" + request.query.symbols[0].str() + "\"");
+  if (auto status = check_single_symbol_known(request.query.symbols, *catalog); !status) {
+    return status.error();
   }
   if (auto status = check_bars_plan(request, caller, catalog->dataset.as_of); !status) {
     return status.error();

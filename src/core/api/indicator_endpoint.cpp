@@ -2,6 +2,7 @@
 
 #include "core/api/json.hpp"
 #include "core/api/params.hpp"
+#include "core/api/request_checks.hpp"
 #include "core/auth/plan.hpp"
 
 #include <algorithm>
@@ -44,11 +45,15 @@ Result<std::int64_t> parse_time_param(std::string_view name, std::string_view te
   if (auto date = domain::parse_iso_date(text, name)) {
     return date->t_ms();
   }
+  // Instants within years 0000..9999 (D2 dates are four-digit years), so that no later arithmetic
+  // on them can overflow.
+  constexpr std::int64_t k_max_abs_ms = 253'402'300'800'000;
   const std::string_view digits = !text.empty() && text.front() == '-' ? text.substr(1) : text;
   std::int64_t value = 0;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (digits.empty() || digits.find_first_not_of("0123456789") != digits.npos
-      || error != std::errc{} || end != text.data() + text.size()) {
+      || error != std::errc{} || end != text.data() + text.size() || value > k_max_abs_ms
+      || value < -k_max_abs_ms) {
     return make_error(ErrorCode::invalid_parameter,
                       "invalid " + std::string(name) + " \"" + std::string(text)
                         + "\": expected a date YYYY-MM-DD or Unix milliseconds");
@@ -149,18 +154,9 @@ Result<IndicatorRequest> parse_indicator_request(Indicator indicator, const Quer
 Status check_indicator_plan(IndicatorRequest& request,
                             const Caller& caller,
                             std::optional<domain::Date> as_of) {
-  const auto& plan = auth::plan_limits(caller.plan);
-  const std::string on_plan = " on the " + std::string(plan.name) + " plan";
-  const auto symbol_count = static_cast<int>(request.query.symbols.size());
-  if (symbol_count > plan.max_symbols) {
-    return make_error(ErrorCode::plan_limit,
-                      "too many symbols: " + std::to_string(symbol_count) + " requested, at most "
-                        + std::to_string(plan.max_symbols) + on_plan);
-  }
-  if (request.limit && *request.limit > plan.max_limit) {
-    return make_error(ErrorCode::plan_limit,
-                      "limit " + std::to_string(*request.limit) + " is above the maximum of "
-                        + std::to_string(plan.max_limit) + on_plan);
+  if (auto status = check_plan_maxima(caller.plan, request.query.symbols.size(), request.limit);
+      !status) {
+    return status;
   }
   const auto earliest = as_of ? auth::earliest_reachable(caller.plan, *as_of) : std::nullopt;
   if (!earliest) {
@@ -171,7 +167,7 @@ Status check_indicator_plan(IndicatorRequest& request,
     if (bound < earliest->t_ms()) {
       return make_error(ErrorCode::plan_limit,
                         name + " reaches earlier than " + earliest->iso()
-                          + ", the earliest date reachable" + on_plan + " (as_of "
+                          + ", the earliest date reachable" + on_plan(caller.plan) + " (as_of "
                           + as_of->iso() + ")");
     }
   }
@@ -195,10 +191,8 @@ Result<Prepared> prepare_indicator(Indicator indicator,
 
   store::ReadTransaction snapshot(store);
   const auto catalog = catalog_cache.current(store);
-  // D1: a well-formed but unknown symbol is an error only when it is the only one.
-  if (request.query.symbols.size() == 1 && catalog->find(request.query.symbols[0].str()) == nullptr) {
-    return make_error(ErrorCode::invalid_symbol,
-                      "unknown symbol \"" + request.query.symbols[0].str() + "\"");
+  if (auto status = check_single_symbol_known(request.query.symbols, *catalog); !status) {
+    return status.error();
   }
   if (auto status = check_indicator_plan(request, caller, catalog->dataset.as_of); !status) {
     return status.error();
