@@ -1,7 +1,8 @@
 // The OpenAPI test (D11, issue 3 item 5): src/core/api/openapi.json must be a valid OpenAPI 3.1
 // document, `ashare serve` must serve it byte for byte at /v1/openapi.json, and real responses of
 // every documented (path, method, status) must validate against the document's schemas and carry
-// its required headers.
+// its required headers. The indicator endpoints (EMA, RSI, SMA) are exercised in both response
+// forms, with every filter, parameter error, plan limit and status they can answer (issue 3).
 //
 // Usage: node tests/openapi/validate.mjs ASHARE_BIN   (or ASHARE_BIN=... node validate.mjs)
 // Needs the pinned modules: npm ci --prefix tests/openapi
@@ -20,6 +21,10 @@ const REPO = path.resolve(HERE, "../..");
 const DOC_PATH = path.join(REPO, "src/core/api/openapi.json");
 const DOC_ID = "https://ashare.invalid/v1/openapi.json";
 const BARS = "/v1/ohlc/range/{multiplier}/{timespan}/{from}/{to}";
+const EMA = "/v1/indicators/ema";
+const RSI = "/v1/indicators/rsi";
+const SMA = "/v1/indicators/sma";
+const INDICATORS = { ema: EMA, rsi: RSI, sma: SMA };
 const HEALTH = "/healthz";
 const OPENAPI = "/v1/openapi.json";
 const COMMAND_TIMEOUT_MS = 60_000;
@@ -231,6 +236,9 @@ async function validateDocument(text) {
   await check("openapi.json describes the served operations", () => {
     const expected = {
       [BARS]: ["get", "head"],
+      [EMA]: ["get", "head"],
+      [RSI]: ["get", "head"],
+      [SMA]: ["get", "head"],
       [HEALTH]: ["get", "head"],
       [OPENAPI]: ["get", "head"],
     };
@@ -239,6 +247,31 @@ async function validateDocument(text) {
       `paths are ${Object.keys(document.paths).join(", ")}`,
     );
     assert(document.paths[BARS].get.operationId === "getOhlcRange", "bars GET is not getOhlcRange");
+    // The indicator operations and their parameters (SPEC sections 2-4, D4, D9).
+    const names = ["symbol", "timestamp", "timespan", "adjusted", "window", "series_type",
+      "expand_underlying", "order", "limit", "timestamp.gte", "timestamp.gt", "timestamp.lte",
+      "timestamp.lt"].sort();
+    for (const [p, name, window] of [[EMA, "Ema", 50], [RSI, "Rsi", 14], [SMA, "Sma", 50]]) {
+      const item = document.paths[p];
+      assert(item.get.operationId === `get${name}` && item.head.operationId === `head${name}`,
+        `${p}: operationIds are ${item.get.operationId}, ${item.head.operationId}`);
+      for (const method of ["get", "head"]) {
+        const params = [...(item.parameters ?? []), ...(item[method].parameters ?? [])]
+          .map((x) => deref(document, x, "").node)
+          .filter((x) => x.in === "query");
+        const byName = Object.fromEntries(params.map((x) => [x.name, x]));
+        assert(isDeepStrictEqual(Object.keys(byName).sort(), names),
+          `${method} ${p} query parameters are ${Object.keys(byName).join(", ")}`);
+        assert(byName.symbol.required === true, `${p}: symbol is not required`);
+        const schema = (n) => deref(document, byName[n].schema, "").node;
+        assert(schema("window").default === window && schema("window").minimum === 1
+          && schema("window").maximum === 5000, `${p}: window is not 1..5000 with default ${window}`);
+        assert(schema("limit").default === 10 && schema("limit").maximum === 5000, `${p}: limit default/maximum`);
+        assert(schema("order").default === "desc" && schema("series_type").default === "close"
+          && schema("expand_underlying").default === false && schema("adjusted").default === true
+          && schema("timespan").default === "day", `${p}: defaults of order/series_type/expand_underlying/adjusted/timespan`);
+      }
+    }
     const scheme = document.components?.securitySchemes?.bearerAuth;
     assert(scheme?.type === "http" && scheme?.scheme === "bearer", "no HTTP bearer scheme");
     assert(isDeepStrictEqual(document.security, [{ bearerAuth: [] }]), "bearer is not global");
@@ -374,7 +407,8 @@ function makeTester(document, { ajv, compile }) {
         // D7: X-Credits-Remaining for metered keys that passed authentication.
         const credits = response.headers.get("X-Credits-Remaining");
         const needsKey = !(Array.isArray(operation.security) && operation.security.length === 0);
-        const authenticated = c.key && needsKey && ![401, 404, 405, 500].includes(status);
+        // A 500 of a key route comes after authentication here (every key the tests send to one is valid).
+        const authenticated = c.key && needsKey && ![401, 404, 405].includes(status);
         if (authenticated && c.key.metered) {
           const cost = status === 200 ? (c.cost ?? 0) : 0;
           const expected = balances.get(c.key.name) - cost;
@@ -412,6 +446,9 @@ function makeTester(document, { ajv, compile }) {
         if (c.code) {
           assert(body.error?.code === c.code, `${where}: code ${body.error?.code}, expected ${c.code}`);
         }
+        if (c.message) {
+          assert(c.message.test(body.error?.message ?? ""), `${where}: message "${body.error?.message}" does not match ${c.message}`);
+        }
         if (status === 200 && template === BARS) {
           assert(
             body.request_id === response.headers.get("X-Request-Id"),
@@ -421,12 +458,312 @@ function makeTester(document, { ajv, compile }) {
           const expectCharged = c.key?.metered && (c.cost ?? 0) > 0 ? c.cost : undefined;
           assert(charged === expectCharged, `${where}: meta.credits_charged ${charged}, expected ${expectCharged}`);
         }
+        if (status === 200 && Object.values(INDICATORS).includes(template)) {
+          assert(
+            body.request_id === response.headers.get("X-Request-Id"),
+            `${where}: request_id differs from X-Request-Id`,
+          );
+          if (Array.isArray(body.results)) {
+            assert(body.resultsCount === body.results.length, `${where}: resultsCount is not the number of symbols`);
+            for (const item of body.results) {
+              assert(item.resultsCount === item.values.length, `${where}: ${item.symbol}: resultsCount is not the number of values`);
+            }
+            const partial = body.results.some((item) => item.values.length === 0);
+            assert(body.status === (partial ? "PARTIAL" : "OK"), `${where}: status ${body.status}`);
+          }
+        }
         if (c.expect) {
           c.expect(body, response);
         }
       });
     },
   };
+}
+
+// --- the indicator endpoints (SPEC sections 2-4, D9 with D1, D4-D7, D10) ------------------------
+
+// t(D): the day's midnight at UTC+8, Unix milliseconds (D2).
+const tOf = (iso) => Date.parse(`${iso}T00:00:00+08:00`);
+const DAY_MS = 86_400_000;
+const WINDOWS = { ema: 50, rsi: 14, sma: 50 };
+// D9: index of the first value in the series.
+const lookback = (name, window) => (name === "rsi" ? window : window - 1);
+
+function tradeDates(file) {
+  return readFileSync(path.join(REPO, "tests/data", file), "utf8").trim().split("\n").slice(1)
+    .map((line) => line.split(",")[1]);
+}
+
+// Check `values` as returned: day timestamps, order, limit, filters, the RSI range.
+function checkValues(values, { name, order = "desc", limit = 10, accept = () => true } = {}) {
+  assert(Array.isArray(values), "values is not an array");
+  assert(values.length <= limit, `${values.length} values, limit ${limit}`);
+  values.forEach(({ timestamp, value }, i) => {
+    assert((timestamp + 8 * 3_600_000) % DAY_MS === 0, `timestamp ${timestamp} is not a day's t (UTC+8)`);
+    assert(accept(timestamp), `timestamp ${timestamp} is outside the filters`);
+    if (i > 0) {
+      const previous = values[i - 1].timestamp;
+      assert(order === "desc" ? previous > timestamp : previous < timestamp, `values are not in ${order} order`);
+    }
+    if (name === "rsi") {
+      assert(value >= 0 && value <= 100, `RSI ${value} outside [0, 100]`);
+    }
+  });
+}
+
+const stamps = (values) => values.map((v) => v.timestamp);
+
+async function indicatorChecks(req, { base, pro, basic, free, broke, revoked }) {
+  const dates = tradeDates("bancob_600519.SH.csv");
+  const latest = tOf(dates[dates.length - 1]); // 2025-10-23, as_of
+  const [t20, t21, t22] = ["2025-10-20", "2025-10-21", "2025-10-22"].map(tOf);
+  const freeEarliest = tOf("2023-10-23"); // as_of minus 2 years (D6)
+  const many = Array.from({ length: 21 }, (_, i) => `6000${String(i).padStart(2, "0")}.SH`).join(",");
+
+  for (const [name, p] of Object.entries(INDICATORS)) {
+    const q = (query) => (query === undefined ? p : `${p}?${query}`);
+    const n = WINDOWS[name];
+    const seen = new Map(); // timestamp -> value, across requests with the default parameters
+
+    const remember = (values) => {
+      for (const { timestamp, value } of values) {
+        if (seen.has(timestamp)) {
+          assert(seen.get(timestamp) === value, `value at ${timestamp} depends on the filters`);
+        }
+        seen.set(timestamp, value);
+      }
+    };
+    const single = (b) => {
+      assert(b.status === "OK" && !Array.isArray(b.results) && !("resultsCount" in b), "not the single form");
+      return b.results.values;
+    };
+
+    // 200, single-symbol form.
+    let defaults;
+    await req({ base, name: `200 ${name} single, defaults`, key: pro, cost: 1, status: 200,
+      path: q("symbol=600519.sh"),
+      expect: (b) => {
+        const values = single(b);
+        assert(values.length === 10 && values[0].timestamp === latest, "the latest 10 values expected");
+        assert(!("underlying" in b.results), "underlying without expand_underlying");
+        checkValues(values, { name });
+        defaults = values;
+        remember(values);
+      } });
+    await req({ base, name: `200 ${name} single, the defaults spelled out`, key: basic, status: 200,
+      path: q(`symbol=600519.SH&timespan=day&adjusted=true&window=${n}&series_type=close`
+        + "&expand_underlying=false&order=desc&limit=10"),
+      expect: (b) => assert(isDeepStrictEqual(single(b), defaults), "differs from the defaults") });
+    await req({ base, name: `200 ${name} single, every parameter in another case`, key: pro, cost: 1, status: 200,
+      path: q("symbol=600519.sh&timespan=DAY&adjusted=FALSE&window=5&series_type=High&expand_underlying=True"
+        + "&order=ASC&limit=3"),
+      expect: (b) => {
+        const values = single(b);
+        assert(isDeepStrictEqual(b.results.underlying, { series_type: "high", adjusted: false }), "underlying");
+        assert(values.length === 3 && values[0].timestamp === tOf(dates[lookback(name, 5)]),
+          `the first value is at index ${lookback(name, 5)} of the history (D9)`);
+        checkValues(values, { name, order: "asc", limit: 3 });
+      } });
+    await req({ base, name: `200 ${name} single, expand_underlying with defaults`, key: basic, status: 200,
+      path: q("symbol=600036.SH&expand_underlying=1&limit=1"),
+      expect: (b) => assert(isDeepStrictEqual(b.results.underlying, { series_type: "close", adjusted: true }),
+        "underlying") });
+
+    // 200, multi-symbol form.
+    await req({ base, name: `200 ${name} multi, all known`, key: pro, cost: 2, status: 200,
+      path: q("symbol=600519.SH, 600036.sh&limit=2"),
+      expect: (b) => {
+        assert(b.status === "OK" && b.resultsCount === 2, "OK with 2 items expected");
+        assert(isDeepStrictEqual(b.results.map((r) => r.symbol), ["600519.SH", "600036.SH"]), "request order");
+        for (const r of b.results) {
+          assert(!r.error && !r.underlying, "no error or underlying expected");
+          checkValues(r.values, { name, limit: 2 });
+          assert(r.values.length === 2, "limit applies per symbol");
+        }
+      } });
+    await req({ base, name: `200 ${name} multi, unknown symbol -> PARTIAL, expand_underlying`, key: pro, cost: 1,
+      status: 200, path: q("symbol=000001.sz,600519.SH&expand_underlying=true&adjusted=0&series_type=open"),
+      expect: (b) => {
+        assert(b.status === "PARTIAL", "PARTIAL expected");
+        const [unknown, known] = b.results;
+        assert(unknown.symbol === "000001.SZ" && unknown.error?.code === "INVALID_SYMBOL", "item error expected");
+        assert(unknown.values.length === 0 && unknown.resultsCount === 0, "empty values expected");
+        assert(!known.error && known.values.length === 10, "the known symbol is served");
+        for (const r of b.results) {
+          assert(isDeepStrictEqual(r.underlying, { series_type: "open", adjusted: false }), "underlying on every item");
+        }
+      } });
+    await req({ base, name: `200 ${name} multi, known symbol without values -> PARTIAL`, key: pro, cost: 2,
+      status: 200, path: q("symbol=600519.SH,600276.SH&timestamp.gte=2025-01-01"),
+      expect: (b) => {
+        assert(b.status === "PARTIAL" && b.results.every((r) => !r.error), "PARTIAL without errors expected");
+        assert(b.results[0].values.length === 10 && b.results[1].values.length === 0, "600276.SH has no 2025 value");
+      } });
+    await req({ base, name: `200 ${name} multi, all unknown, cost 0 at balance 0`, key: broke, cost: 0, status: 200,
+      path: q("symbol=000001.SZ,000002.SZ"),
+      expect: (b) => assert(b.status === "PARTIAL" && b.results.every((r) => r.error), "PARTIAL expected") });
+
+    // 200, the filters (D9): date and millisecond forms, combined with AND.
+    const filters = [
+      ["timestamp date", "timestamp=2025-10-22", [t22]],
+      ["timestamp ms inside the day", `timestamp=${t22 + 3_600_000}`, [t22]],
+      ["timestamp ms, the day before", `timestamp=${t22 - 1}`, [t21]],
+      ["timestamp on a Saturday", "timestamp=2025-10-25", []],
+      ["gte/lte dates", "timestamp.gte=2025-10-20&timestamp.lte=2025-10-22", [t22, t21, t20]],
+      ["gt/lt dates", "timestamp.gt=2025-10-20&timestamp.lt=2025-10-22", [t21]],
+      ["gte/lte ms, asc", `timestamp.gte=${t20}&timestamp.lte=${t22}&order=asc`, [t20, t21, t22], "asc"],
+      ["gt/lt ms", `timestamp.gt=${t20}&timestamp.lt=${t22}`, [t21]],
+      ["gt/lt ms off midnight", `timestamp.gt=${t20 - 1}&timestamp.lt=${t22 + 1}`, [t22, t21, t20]],
+      ["gte alone", "timestamp.gte=2025-10-22", [latest, t22]],
+      ["lte alone", `timestamp.lte=${t21}&limit=2`, [t21, t20]],
+      ["gt alone", `timestamp.gt=${t22}`, [latest]],
+      ["lt alone", "timestamp.lt=2025-10-21&limit=1", [t20]],
+      ["timestamp AND range", "timestamp=2025-10-22&timestamp.gte=2025-10-01&timestamp.lte=2025-10-31", [t22]],
+      ["timestamp AND a range excluding it", "timestamp=2025-10-22&timestamp.lt=2025-10-22", []],
+      ["empty range", "timestamp.gt=2025-10-22&timestamp.lt=2025-10-23", []],
+      ["after the data", "timestamp.gte=2030-01-01", []],
+      ["window longer than the history", "window=5000", []],
+    ];
+    for (const [label, query, expected, order = "desc"] of filters) {
+      await req({ base, name: `200 ${name} filter: ${label}`, key: pro, cost: 1, status: 200,
+        path: q(`symbol=600519.SH&${query}`),
+        expect: (b) => {
+          const values = single(b);
+          checkValues(values, { name, order });
+          assert(isDeepStrictEqual(stamps(values), expected), `timestamps ${stamps(values)}, expected ${expected}`);
+          if (!query.includes("window")) {
+            remember(values);
+          }
+        } });
+    }
+
+    // D6: the free plan is clipped silently, sees the same numbers, and may start at its earliest day.
+    let firstFree;
+    await req({ base, name: `200 ${name} free plan, no lower bound: clipped`, key: free, status: 200,
+      path: q("symbol=600519.SH&window=5&order=asc&limit=1"),
+      expect: (b) => {
+        firstFree = single(b)[0];
+        assert(firstFree?.timestamp === freeEarliest, `first value at ${firstFree?.timestamp}, expected ${freeEarliest}`);
+      } });
+    await req({ base, name: `200 ${name} free plan, lower bound at the earliest day`, key: free, status: 200,
+      path: q(`symbol=600519.SH&window=5&timestamp.gte=2023-10-23&timestamp.lte=${freeEarliest}`),
+      expect: (b) => assert(isDeepStrictEqual(single(b), [firstFree]), "the same value expected") });
+    await req({ base, name: `200 ${name} another plan sees the same value`, key: basic, status: 200,
+      path: q("symbol=600519.SH&window=5&timestamp=2023-10-23"),
+      expect: (b) => assert(isDeepStrictEqual(single(b), [firstFree]), "plans see different numbers") });
+    await req({ base, name: `200 ${name} free plan, an early upper bound is no lower bound`, key: free, status: 200,
+      path: q("symbol=600519.SH&window=2&timestamp.lte=2023-10-01"),
+      expect: (b) => assert(single(b).length === 0, "clipped to nothing") });
+
+    // 400, in the documented check order; each message names the parameter.
+    const bad = [
+      ["INVALID_PARAMETER", "", /symbol/],
+      ["INVALID_PARAMETER", "symbol=", /symbol/],
+      ["INVALID_PARAMETER", "symbol=%20", /symbol/],
+      ["INVALID_PARAMETER", "symbol=600519.SH,", /symbol/],
+      ["INVALID_PARAMETER", "symbol=600519.SH,,600036.SH", /symbol/],
+      ["INVALID_PARAMETER", "symbol=600519.SH,600519.sh", /600519\.SH/],
+      ["INVALID_SYMBOL", "symbol=600519", /600519/],
+      ["INVALID_SYMBOL", "symbol=600519.HK", /600519\.HK/],
+      ["INVALID_SYMBOL", "symbol=600519.SH,60036.SH", /60036\.SH/],
+      ["INVALID_SYMBOL", "symbol=,600519.SH,600519.SH,60036.SH", /60036\.SH/],
+      ["INVALID_SYMBOL", "symbol=bad&timespan=week&window=0", /bad/],
+      ["INVALID_PARAMETER", "symbol=600519.SH&timespan=week&adjusted=x", /timespan "week"/],
+      ["INVALID_PARAMETER", "symbol=600519.SH&timespan=", /timespan/],
+      ["INVALID_PARAMETER", "symbol=600519.SH&adjusted=maybe&window=0", /adjusted "maybe"/],
+      ["INVALID_PARAMETER", "symbol=600519.SH&window=0&series_type=x", /window "0"/],
+      ["INVALID_PARAMETER", "symbol=600519.SH&window=5001", /window "5001"/],
+      ["INVALID_PARAMETER", "symbol=600519.SH&window=-3", /window "-3"/],
+      ["INVALID_PARAMETER", "symbol=600519.SH&window=1.5", /window "1\.5"/],
+      ["INVALID_PARAMETER", "symbol=600519.SH&window=", /window/],
+      ["INVALID_PARAMETER", "symbol=600519.SH&series_type=vwap&expand_underlying=x", /series_type "vwap"/],
+      ["INVALID_PARAMETER", "symbol=600519.SH&expand_underlying=yes&order=x", /expand_underlying "yes"/],
+      ["INVALID_PARAMETER", "symbol=600519.SH&order=up&limit=0", /order "up"/],
+      ["INVALID_PARAMETER", "symbol=600519.SH&limit=0&timestamp=x", /limit "0"/],
+      ["INVALID_PARAMETER", "symbol=600519.SH&limit=5001", /limit "5001"/],
+      ["INVALID_PARAMETER", "symbol=600519.SH&limit=1e3", /limit "1e3"/],
+      ["INVALID_PARAMETER", "symbol=600519.SH&timestamp=2025-02-30&timestamp.gte=x", /timestamp "2025-02-30"/],
+      ["INVALID_PARAMETER", "symbol=600519.SH&timestamp=2025-1-5", /timestamp "2025-1-5"/],
+      ["INVALID_PARAMETER", "symbol=600519.SH&timestamp=1.7e12", /timestamp "1\.7e12"/],
+      ["INVALID_PARAMETER", "symbol=600519.SH&timestamp=99999999999999999999", /timestamp "9+"/],
+      ["INVALID_PARAMETER", "symbol=600519.SH&timestamp=", /timestamp ""/],
+      ["INVALID_PARAMETER", "symbol=600519.SH&timestamp.gte=2025-13-01&timestamp.gt=x", /timestamp\.gte "2025-13-01"/],
+      ["INVALID_PARAMETER", "symbol=600519.SH&timestamp.gt=abc&timestamp.lte=x", /timestamp\.gt "abc"/],
+      ["INVALID_PARAMETER", "symbol=600519.SH&timestamp.lte=2025/10/01&timestamp.lt=x", /timestamp\.lte "2025\/10\/01"/],
+      ["INVALID_PARAMETER", "symbol=600519.SH&timestamp.lt=%2B1", /timestamp\.lt "\+1"/],
+      ["INVALID_PARAMETER", "symbol=000001.SZ&timestamp.lt=x", /timestamp\.lt "x"/],
+      ["INVALID_SYMBOL", "symbol=000001.SZ", /000001\.SZ/],
+    ];
+    for (const [code, query, message] of bad) {
+      await req({ base, name: `400 ${code} ${q(query)}`, key: pro, status: 400, code, message, path: q(query) });
+    }
+    await req({ base, name: `400 ${name} before 403 (free, 2 symbols, bad window)`, key: free, status: 400,
+      code: "INVALID_PARAMETER", path: q("symbol=600519.SH,600036.SH&window=0") });
+    await req({ base, name: `400 ${name} unknown single symbol before 403`, key: free, status: 400,
+      code: "INVALID_SYMBOL", path: q("symbol=000001.SZ&limit=501") });
+
+    // 401
+    const ok = q("symbol=600519.SH");
+    await req({ base, name: `401 ${name} no Authorization`, status: 401, code: "UNAUTHORIZED", path: ok });
+    await req({ base, name: `401 ${name} Basic scheme`, status: 401, code: "UNAUTHORIZED", path: ok,
+      headers: { Authorization: "Basic dXNlcjpwYXNz" } });
+    await req({ base, name: `401 ${name} unknown key`, status: 401, code: "UNAUTHORIZED", path: ok,
+      headers: { Authorization: "Bearer ask_not_a_real_key" } });
+    await req({ base, name: `401 ${name} revoked key`, key: revoked, status: 401, code: "UNAUTHORIZED", path: ok });
+    await req({ base, name: `401 ${name} before 400`, status: 401, code: "UNAUTHORIZED", path: q("symbol=bad&window=0") });
+
+    // 402
+    await req({ base, name: `402 ${name} metered key with 0 credits`, key: broke, status: 402,
+      code: "INSUFFICIENT_CREDITS", path: ok });
+    await req({ base, name: `402 ${name} multi with one known symbol`, key: broke, status: 402,
+      code: "INSUFFICIENT_CREDITS", path: q("symbol=000001.SZ,600036.SH") });
+
+    // 403 (D6), in the documented check order.
+    const forbidden = [
+      [free, "symbol=600519.SH,600036.SH&limit=501&timestamp.gte=2020-01-01", /too many symbols/],
+      [basic, "symbol=600519.SH,600036.SH,000001.SZ,000002.SZ,000004.SZ,000005.SZ", /too many symbols/],
+      [free, "symbol=600519.SH&limit=501&timestamp.gte=2020-01-01", /limit 501/],
+      [free, "symbol=600519.SH&timestamp=2023-10-20&timestamp.gte=2020-01-01", /^timestamp reaches/],
+      [free, `symbol=600519.SH&timestamp=${freeEarliest - 1}`, /^timestamp reaches/],
+      [free, "symbol=600519.SH&timestamp.gte=2023-10-01&timestamp.gt=2020-01-01", /^timestamp\.gte reaches/],
+      [free, `symbol=600519.SH&timestamp.gte=${freeEarliest - 1}`, /^timestamp\.gte reaches/],
+      [free, "symbol=600519.SH&timestamp.gt=2023-10-22", /^timestamp\.gt reaches/],
+      [free, `symbol=600519.SH&timestamp.gt=${freeEarliest - DAY_MS}&timestamp.lte=2025-01-01`, /^timestamp\.gt reaches/],
+      [basic, "symbol=600519.SH&timestamp.gte=2020-10-22", /^timestamp\.gte reaches/],
+      [broke, `symbol=${many}`, /too many symbols/], // 403 before 402
+    ];
+    for (const [key, query, message] of forbidden) {
+      await req({ base, name: `403 ${name} ${key.name} ${query.slice(0, 80)}`, key, status: 403, code: "PLAN_LIMIT",
+        message, path: q(query) });
+    }
+
+    // 404 and 405
+    await req({ base, name: `404 ${name} trailing slash`, key: pro, status: 404, code: "NOT_FOUND", docPath: p,
+      path: `${p}/?symbol=600519.SH` });
+    await req({ base, name: `404 ${name} path in upper case`, key: pro, status: 404, code: "NOT_FOUND", docPath: p,
+      path: `${p.toUpperCase()}?symbol=600519.SH` });
+    await req({ base, name: `404 ${name} before 405`, method: "POST", status: 404, code: "NOT_FOUND", docPath: p,
+      path: `${p}/` });
+    for (const method of ["POST", "PUT", "DELETE", "PATCH", "OPTIONS"]) {
+      await req({ base, name: `405 ${method} ${name}`, method, key: method === "POST" ? pro : undefined,
+        status: 405, code: "METHOD_NOT_ALLOWED", path: ok });
+    }
+
+    // HEAD answers as GET (D10), with the same credit charge.
+    await req({ base, name: `HEAD 200 ${name}`, method: "HEAD", key: pro, cost: 1, status: 200, path: ok });
+    await req({ base, name: `HEAD 200 ${name} multi`, method: "HEAD", key: pro, cost: 1, status: 200,
+      path: q("symbol=600519.SH,000001.SZ") });
+    await req({ base, name: `HEAD 400 ${name}`, method: "HEAD", key: pro, status: 400, path: q("symbol=600519.SH&window=0") });
+    await req({ base, name: `HEAD 401 ${name}`, method: "HEAD", status: 401, path: ok });
+    await req({ base, name: `HEAD 402 ${name}`, method: "HEAD", key: broke, status: 402, path: ok });
+    await req({ base, name: `HEAD 403 ${name}`, method: "HEAD", key: free, status: 403,
+      path: q("symbol=600519.SH&timestamp.gte=2023-01-01") });
+    await req({ base, name: `HEAD 404 ${name}`, method: "HEAD", status: 404, docPath: p, path: `${p}/` });
+  }
+  await req({ base, name: "404 unknown indicator", key: pro, status: 404, code: "NOT_FOUND", docPath: EMA,
+    path: "/v1/indicators/wma?symbol=600519.SH" });
+  await req({ base, name: "404 the indicators prefix", key: pro, status: 404, code: "NOT_FOUND", docPath: EMA,
+    path: "/v1/indicators?symbol=600519.SH" });
 }
 
 // --- main --------------------------------------------------------------------------------------
@@ -455,7 +792,9 @@ async function main() {
   const db = path.join(workDir, "main", "ashare.db");
   await run(bin, ["--db", db, "import",
     path.join(REPO, "tests/data/bancob_600519.SH.csv"),
-    path.join(REPO, "tests/data/bancob_600036.SH.csv")]);
+    path.join(REPO, "tests/data/bancob_600036.SH.csv"),
+    // 600276.SH ends on 2024-12-31: a known symbol with no indicator value in 2025.
+    path.join(REPO, "tests/data/jenny_600276.SH.csv")]);
   const key = async (name, plan, credits) => ({
     name,
     value: await createKey(bin, db, plan, credits),
@@ -619,6 +958,8 @@ async function main() {
   await req({ base, name: "HEAD 200 /healthz", method: "HEAD", status: 200, path: "/healthz" });
   await req({ base, name: "HEAD 200 /v1/openapi.json", method: "HEAD", status: 200, path: "/v1/openapi.json" });
 
+  await indicatorChecks(req, { base, pro, basic, free, broke, revoked });
+
   // An empty store: as_of is null.
   const emptyDb = path.join(workDir, "empty", "ashare.db");
   const emptyKey = { name: "empty", value: await createKey(bin, emptyDb, "pro"), metered: false };
@@ -628,6 +969,13 @@ async function main() {
   await req({ base: emptyBase, name: "200 multi on an empty store", key: emptyKey, status: 200,
     path: bars(...W, "symbol=600519.SH,600036.SH"),
     expect: (b) => assert(b.status === "PARTIAL" && b.meta.as_of === null, "PARTIAL, as_of null") });
+  for (const [name, p] of Object.entries(INDICATORS)) {
+    await req({ base: emptyBase, name: `200 ${name} multi on an empty store`, key: emptyKey, status: 200,
+      path: `${p}?symbol=600519.SH,600036.SH`,
+      expect: (b) => assert(b.status === "PARTIAL" && b.results.every((r) => r.error), "PARTIAL with errors") });
+    await req({ base: emptyBase, name: `400 ${name} single on an empty store`, key: emptyKey, status: 400,
+      code: "INVALID_SYMBOL", path: `${p}?symbol=600519.SH` });
+  }
 
   // 500: a store whose `meta` table vanished under a running server (sqlite3 CLI needed).
   const brokenDb = path.join(workDir, "broken", "ashare.db");
@@ -639,6 +987,19 @@ async function main() {
   await req({ base: brokenBase, name: "500 HEAD bars", method: "HEAD", key: brokenKey, status: 500, path: p1 });
   await req({ base: brokenBase, name: "500 /healthz", status: 500, code: "INTERNAL_ERROR", path: "/healthz" });
   await req({ base: brokenBase, name: "500 HEAD /healthz", method: "HEAD", status: 500, path: "/healthz" });
+  // D7: a 500 after authentication still reports the balance of a metered key (nothing charged).
+  const brokenMetered = { name: "broken-metered", value: await createKey(bin, brokenDb, "pro", 5), metered: true };
+  tester.balances.set("broken-metered", 5);
+  for (const [name, p] of Object.entries(INDICATORS)) {
+    await req({ base: brokenBase, name: `500 ${name}`, key: brokenKey, status: 500, code: "INTERNAL_ERROR",
+      path: `${p}?symbol=600519.SH` });
+    await req({ base: brokenBase, name: `500 ${name}, metered key`, key: brokenMetered, status: 500,
+      code: "INTERNAL_ERROR", path: `${p}?symbol=600519.SH,600036.SH` });
+    await req({ base: brokenBase, name: `500 HEAD ${name}, metered key`, method: "HEAD", key: brokenMetered,
+      status: 500, path: `${p}?symbol=600519.SH` });
+  }
+  await req({ base: brokenBase, name: "500 bars, metered key", key: brokenMetered, status: 500,
+    code: "INTERNAL_ERROR", path: p1 });
   await req({ base: brokenBase, name: "server keeps serving after 500", status: 200, path: "/v1/openapi.json" });
 
   // Every documented response was exercised.
