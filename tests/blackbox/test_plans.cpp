@@ -21,9 +21,9 @@ std::string symbols(std::size_t count) {
                                        "600276.SH"};
   std::string out;
   for (std::size_t i = 0; i < count; ++i) {
-    char unknown[16];
-    std::snprintf(unknown, sizeof unknown, "300%03zu.SZ", i);
-    out += (out.empty() ? "" : ",") + (i < known.size() ? known[i] : std::string(unknown));
+    const std::string number = std::to_string(i % 1000);
+    const std::string unknown = "300" + std::string(3 - number.size(), '0') + number + ".SZ";
+    out += (out.empty() ? "" : ",") + (i < known.size() ? known[i] : unknown);
   }
   return out;
 }
