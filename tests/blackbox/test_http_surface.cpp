@@ -3,6 +3,7 @@
 #include "fixtures.hpp"
 
 #include <doctest/doctest.h>
+#include <map>
 #include <set>
 
 using namespace bb;
@@ -281,17 +282,24 @@ TEST_CASE("serve: one access-log line per request on stderr, and a clean stop on
   const std::vector<std::string> expected{"GET /v1/ohlc/range/1/day/2024-01-02/2024-01-05 200",
                                           "POST /healthz 405", "GET /nowhere 404",
                                           "HEAD /healthz 200"};
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    CAPTURE(lines[i]);
-    // "METHOD PATH STATUS <micros>us REQUEST_ID"
-    const auto cells = words(lines[i]);
+  // Workers log after answering, so the lines may come in any order: match them by request id.
+  std::map<std::string, std::vector<std::string>> by_id;
+  for (const auto& line : lines) {
+    CAPTURE(line);
+    CHECK(line.find(key.plaintext) == std::string::npos);
+    const auto cells = words(line); // "METHOD PATH STATUS <micros>us REQUEST_ID"
     REQUIRE(cells.size() == 5);
+    by_id[cells[4]] = cells;
+  }
+  for (std::size_t i = 0; i < replies.size(); ++i) {
+    CAPTURE(expected[i]);
+    const auto it = by_id.find(replies[i].header("X-Request-Id"));
+    REQUIRE(it != by_id.end());
+    const auto& cells = it->second;
     CHECK(cells[0] + " " + cells[1] + " " + cells[2] == expected[i]);
     CHECK(cells[3].size() > 2);
     CHECK(cells[3].find_first_not_of("0123456789") == cells[3].size() - 2);
     CHECK(cells[3].substr(cells[3].size() - 2) == "us");
-    CHECK(cells[4] == replies[i].header("X-Request-Id"));
-    CHECK(lines[i].find(key.plaintext) == std::string::npos);
   }
 }
 
