@@ -21,8 +21,7 @@ void write_optional_number(JsonWriter& json, const std::optional<double>& value)
   }
 }
 
-void write_bar(JsonWriter& json, const domain::Bar& bar) {
-  json.begin_object();
+void write_bar_members(JsonWriter& json, const domain::Bar& bar) {
   json.key("trade_date");
   write_date(json, bar.trade_date);
   json.key("t");
@@ -43,6 +42,11 @@ void write_bar(JsonWriter& json, const domain::Bar& bar) {
   json.number(bar.change_pct);
   json.key("factor");
   json.number(bar.factor);
+}
+
+void write_bar(JsonWriter& json, const domain::Bar& bar) {
+  json.begin_object();
+  write_bar_members(json, bar);
   json.end_object();
 }
 
@@ -82,7 +86,8 @@ void write_error_object(JsonWriter& json, const Error& error) {
 
 void write_symbol_result(JsonWriter& json,
                          const query::SymbolBars& item,
-                         const std::optional<std::string>& next_url) {
+                         const std::optional<std::string>& next_url,
+                         const std::optional<Error>& error) {
   json.begin_object();
   json.key("symbol");
   json.string(item.symbol);
@@ -98,10 +103,9 @@ void write_symbol_result(JsonWriter& json,
     json.key("next_url");
     json.string(*next_url);
   }
-  if (!item.known) {
+  if (error) {
     json.key("error");
-    write_error_object(json, Error{ErrorCode::invalid_symbol,
-                                   "unknown symbol \"" + item.symbol + "\""});
+    write_error_object(json, *error);
   }
   json.end_object();
 }
@@ -125,6 +129,16 @@ void write_meta(JsonWriter& json,
     json.integer(*credits_charged);
   }
   json.end_object();
+}
+
+std::optional<Error> item_error(const BarsResponse& response, std::size_t i) {
+  if (i < response.errors.size()) {
+    return response.errors[i];
+  }
+  if (!response.items[i].known) {
+    return Error{ErrorCode::invalid_symbol, "unknown symbol \"" + response.items[i].symbol + "\""};
+  }
+  return std::nullopt;
 }
 
 std::size_t estimated_size(const BarsResponse& response) {
@@ -215,8 +229,10 @@ std::string indicators_to_json(const IndicatorResponse& response) {
 
 std::string bars_to_json(const BarsResponse& response, std::optional<std::int64_t> credits_charged) {
   JsonWriter json(estimated_size(response));
-  const bool partial = std::any_of(response.items.begin(), response.items.end(),
-                                   [](const auto& item) { return !item.known; });
+  bool partial = false;
+  for (std::size_t i = 0; i < response.items.size(); ++i) {
+    partial = partial || item_error(response, i).has_value();
+  }
   json.begin_object();
   json.key("status");
   json.string(partial ? "PARTIAL" : "OK");
@@ -256,12 +272,51 @@ std::string bars_to_json(const BarsResponse& response, std::optional<std::int64_
     json.key("results");
     json.begin_array();
     for (std::size_t i = 0; i < response.items.size(); ++i) {
-      write_symbol_result(json, response.items[i], response.next_urls[i]);
+      write_symbol_result(json, response.items[i], response.next_urls[i], item_error(response, i));
     }
     json.end_array();
   }
   json.key("meta");
   write_meta(json, response.dataset, credits_charged);
+  json.end_object();
+  return json.take();
+}
+
+std::string bar_to_ndjson(const std::string& symbol, const domain::Bar& bar) {
+  JsonWriter json;
+  json.begin_object();
+  json.key("symbol");
+  json.string(symbol);
+  write_bar_members(json, bar);
+  json.end_object();
+  return json.take();
+}
+
+std::string summary_to_ndjson(const std::string& symbol, const query::Summary& summary) {
+  JsonWriter json;
+  json.begin_object();
+  json.key("symbol");
+  json.string(symbol);
+  json.key("summary");
+  write_summary(json, summary);
+  json.end_object();
+  return json.take();
+}
+
+std::string value_to_ndjson(const std::string& symbol,
+                            const query::IndicatorValue& value,
+                            const IndicatorResponse* underlying) {
+  JsonWriter json;
+  json.begin_object();
+  json.key("symbol");
+  json.string(symbol);
+  json.key("timestamp");
+  json.integer(value.timestamp);
+  json.key("value");
+  json.number(value.value);
+  if (underlying != nullptr) {
+    write_underlying(json, *underlying);
+  }
   json.end_object();
   return json.take();
 }

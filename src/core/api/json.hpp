@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ashare::api {
@@ -24,6 +25,7 @@ struct BarsResponse {
   domain::Date to;
   std::vector<query::SymbolBars> items;
   std::vector<std::optional<std::string>> next_urls; // one per item (D8)
+  std::vector<std::optional<Error>> errors; // one per item when parsed; else derived from `known`
   store::DatasetInfo dataset;
 };
 
@@ -41,6 +43,30 @@ struct IndicatorResponse {
 
 // Return the indicator response body (SPEC sections 2-4).
 std::string indicators_to_json(const IndicatorResponse& response);
+
+// Parse a bars response body (of any SPEC server) back into a BarsResponse; INVALID_INPUT naming
+// what is missing when `body` is not one.
+Result<BarsResponse> bars_from_json(std::string_view body);
+
+// Parse an indicator response body back into an IndicatorResponse.
+Result<IndicatorResponse> indicators_from_json(std::string_view body);
+
+// Parse an error envelope; nullopt when `body` is not one.
+std::optional<Error> error_from_json(std::string_view body);
+
+// Parse the /healthz body: its as_of (nullopt when null or absent).
+Result<std::optional<domain::Date>> health_as_of_from_json(std::string_view body);
+
+// Return one ndjson line (without newline) for `bar` of `symbol`: the bar object with "symbol".
+std::string bar_to_ndjson(const std::string& symbol, const domain::Bar& bar);
+
+// Return the ndjson summary line {"symbol": ..., "summary": {...}} of `symbol`.
+std::string summary_to_ndjson(const std::string& symbol, const query::Summary& summary);
+
+// Return one ndjson line for indicator `value` of `symbol`, with `underlying` when set.
+std::string value_to_ndjson(const std::string& symbol,
+                            const query::IndicatorValue& value,
+                            const IndicatorResponse* underlying);
 
 // Return the error envelope {"error": {"code", "message"}} of `error` (D10).
 std::string error_to_json(const Error& error);

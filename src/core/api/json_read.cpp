@@ -1,0 +1,212 @@
+// Reading API bodies back (remote mode and paging): the other half of json.cpp, and like it a file
+// that spells wire names.
+#include "core/api/json.hpp"
+#include "core/api/json_writer.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace ashare::api {
+namespace {
+
+using nlohmann::json;
+
+Error bad_body(const std::string& what) {
+  return make_error(ErrorCode::invalid_input, "unexpected response body: " + what);
+}
+
+// Return the wire error code `name` as an ErrorCode (internal when unknown).
+ErrorCode code_from_wire(const std::string& name) {
+  for (const auto& row : error_table()) {
+    if (row.wire_name == name) {
+      return row.code;
+    }
+  }
+  return ErrorCode::internal;
+}
+
+std::optional<domain::Date> date_of(const json& value) {
+  if (!value.is_string()) {
+    return std::nullopt;
+  }
+  auto date = domain::parse_iso_date(value.get<std::string>(), "date");
+  return date ? std::optional(*date) : std::nullopt;
+}
+
+std::optional<double> number_or_null(const json& value) {
+  return value.is_number() ? std::optional(value.get<double>()) : std::nullopt;
+}
+
+Result<domain::Bar> bar_of(const json& value) {
+  const auto date = date_of(value.value("trade_date", json()));
+  for (const char* field : {"open", "high", "low", "close", "volume", "turnover", "change_pct", "factor"}) {
+    if (!value.contains(field) || !value[field].is_number()) {
+      return bad_body(std::string("bar without a number \"") + field + "\"");
+    }
+  }
+  if (!date) {
+    return bad_body("bar without trade_date");
+  }
+  return domain::Bar{*date,
+                     value["open"].get<double>(),
+                     value["high"].get<double>(),
+                     value["low"].get<double>(),
+                     value["close"].get<double>(),
+                     value["volume"].get<std::int64_t>(),
+                     value["turnover"].get<double>(),
+                     value["change_pct"].get<double>(),
+                     value["factor"].get<double>()};
+}
+
+std::optional<query::Summary> summary_of(const json& value) {
+  if (!value.is_object()) {
+    return std::nullopt;
+  }
+  query::Summary summary;
+  summary.from = date_of(value.value("from", json())).value_or(domain::Date{});
+  summary.to = date_of(value.value("to", json())).value_or(domain::Date{});
+  summary.bars_count = value.value("bars_count", std::int64_t{0});
+  summary.return_pct = number_or_null(value.value("return_pct", json()));
+  summary.open_first = number_or_null(value.value("open_first", json()));
+  summary.close_last = number_or_null(value.value("close_last", json()));
+  return summary;
+}
+
+std::optional<Error> error_of(const json& value) {
+  if (!value.is_object() || !value.contains("code")) {
+    return std::nullopt;
+  }
+  return Error{code_from_wire(value.value("code", "")), value.value("message", "")};
+}
+
+Result<query::SymbolBars> symbol_bars_of(const json& value, const std::string& symbol) {
+  query::SymbolBars item;
+  item.symbol = symbol;
+  item.known = !value.contains("error");
+  for (const auto& bar : value.value("ohlc", json::array())) {
+    auto parsed = bar_of(bar);
+    if (!parsed) {
+      return parsed.error();
+    }
+    item.bars.push_back(*parsed);
+  }
+  item.summary = summary_of(value.value("summary", json()));
+  item.has_more = value.contains("next_url");
+  return item;
+}
+
+std::optional<std::string> string_or_none(const json& value, const char* name) {
+  const auto it = value.find(name);
+  return it != value.end() && it->is_string() ? std::optional(it->get<std::string>()) : std::nullopt;
+}
+
+Result<json> parse(std::string_view body) {
+  auto value = json::parse(body, nullptr, false);
+  if (value.is_discarded() || !value.is_object()) {
+    return bad_body("not a JSON object");
+  }
+  return value;
+}
+
+std::vector<query::IndicatorValue> values_of(const json& value) {
+  std::vector<query::IndicatorValue> out;
+  for (const auto& item : value.value("values", json::array())) {
+    out.push_back(query::IndicatorValue{item.value("timestamp", std::int64_t{0}),
+                                        item.value("value", 0.0)});
+  }
+  return out;
+}
+
+} // namespace
+
+Result<BarsResponse> bars_from_json(std::string_view body) {
+  auto parsed = parse(body);
+  if (!parsed) {
+    return parsed.error();
+  }
+  const json& value = *parsed;
+  BarsResponse response;
+  response.request_id = value.value("request_id", "");
+  response.adjusted = value.value("adjusted", true);
+  const auto from = date_of(value.value("from", json()));
+  const auto to = date_of(value.value("to", json()));
+  if (!from || !to) {
+    return bad_body("no from or to");
+  }
+  response.from = *from;
+  response.to = *to;
+  const json meta = value.value("meta", json::object());
+  response.dataset.as_of = date_of(meta.value("as_of", json()));
+  response.dataset.source = meta.value("source", "");
+  response.single = value.contains("ohlc");
+  if (response.single) {
+    auto item = symbol_bars_of(value, value.value("symbol", ""));
+    if (!item) {
+      return item.error();
+    }
+    response.items.push_back(std::move(*item));
+    response.next_urls.push_back(string_or_none(value, "next_url"));
+    response.errors.push_back(std::nullopt);
+    return response;
+  }
+  for (const auto& result : value.value("results", json::array())) {
+    auto item = symbol_bars_of(result, result.value("symbol", ""));
+    if (!item) {
+      return item.error();
+    }
+    response.items.push_back(std::move(*item));
+    response.next_urls.push_back(string_or_none(result, "next_url"));
+    response.errors.push_back(error_of(result.value("error", json())));
+  }
+  return response;
+}
+
+Result<IndicatorResponse> indicators_from_json(std::string_view body) {
+  auto parsed = parse(body);
+  if (!parsed) {
+    return parsed.error();
+  }
+  const json& value = *parsed;
+  IndicatorResponse response;
+  response.request_id = value.value("request_id", "");
+  const json results = value.value("results", json());
+  response.single = results.is_object();
+  const auto read_underlying = [&](const json& item) {
+    if (item.contains("underlying")) {
+      response.expand_underlying = true;
+      response.series_type = item["underlying"].value("series_type", "");
+      response.adjusted = item["underlying"].value("adjusted", true);
+    }
+  };
+  if (response.single) {
+    read_underlying(results);
+    response.items.push_back(query::SymbolValues{"", true, values_of(results)});
+    return response;
+  }
+  if (!results.is_array()) {
+    return bad_body("no results");
+  }
+  for (const auto& item : results) {
+    read_underlying(item);
+    response.items.push_back(
+      query::SymbolValues{item.value("symbol", ""), !item.contains("error"), values_of(item)});
+  }
+  return response;
+}
+
+std::optional<Error> error_from_json(std::string_view body) {
+  auto parsed = parse(body);
+  if (!parsed) {
+    return std::nullopt;
+  }
+  return error_of(parsed->value("error", json()));
+}
+
+Result<std::optional<domain::Date>> health_as_of_from_json(std::string_view body) {
+  auto parsed = parse(body);
+  if (!parsed) {
+    return parsed.error();
+  }
+  return date_of(parsed->value("as_of", json()));
+}
+
+} // namespace ashare::api
