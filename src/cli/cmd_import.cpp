@@ -55,7 +55,7 @@ int run_import(const ImportArgs& args, const Config& config) {
 
 } // namespace
 
-Action setup_import(CLI::App& command) {
+Action setup_import(CLI::App& command, GlobalFlags&) {
   auto args = std::make_shared<ImportArgs>();
   command.add_option("FILE", args->files, "Canonical CSV files: symbol,trade_date,open,high,low,"
                                           "close,volume,turnover[,change_pct][,factor]")

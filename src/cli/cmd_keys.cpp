@@ -121,7 +121,7 @@ int credit(const KeysArgs& args, const Config& config) {
 
 } // namespace
 
-Action setup_keys(CLI::App& command) {
+Action setup_keys(CLI::App& command, GlobalFlags&) {
   auto args = std::make_shared<KeysArgs>();
   command.require_subcommand(1);
   auto action = std::make_shared<Action>();

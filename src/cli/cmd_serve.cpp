@@ -110,7 +110,7 @@ int run_serve(const ServeArgs& args, const Config& config) {
 
 } // namespace
 
-Action setup_serve(CLI::App& command) {
+Action setup_serve(CLI::App& command, GlobalFlags&) {
   auto args = std::make_shared<ServeArgs>();
   command.add_option("--listen", args->listen, "Address to listen on; port 0 picks a free port")
     ->default_str("127.0.0.1:8080")

@@ -20,14 +20,22 @@ inline constexpr int k_exit_usage = 2; // command-line usage error
 
 using Action = std::function<int(const Config& config)>;
 
+// `setup` declares the options of `command`; settings that the config file can also give
+// (--format, --plan) are written to `flags`, so that resolve_config() sees them.
 struct CommandSpec {
   std::string_view name;
   std::string_view summary;
-  Action (*setup)(CLI::App& command);
+  Action (*setup)(CLI::App& command, GlobalFlags& flags);
 };
 
-Action setup_import(CLI::App& command);
-Action setup_keys(CLI::App& command);
-Action setup_serve(CLI::App& command);
+Action setup_bars(CLI::App& command, GlobalFlags& flags);
+Action setup_ema(CLI::App& command, GlobalFlags& flags);
+Action setup_import(CLI::App& command, GlobalFlags& flags);
+Action setup_info(CLI::App& command, GlobalFlags& flags);
+Action setup_rsi(CLI::App& command, GlobalFlags& flags);
+Action setup_sma(CLI::App& command, GlobalFlags& flags);
+Action setup_symbols(CLI::App& command, GlobalFlags& flags);
+Action setup_keys(CLI::App& command, GlobalFlags& flags);
+Action setup_serve(CLI::App& command, GlobalFlags& flags);
 
 } // namespace ashare::cli

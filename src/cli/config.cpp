@@ -1,9 +1,29 @@
 #include "cli/config.hpp"
 
+#include <array>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <sys/stat.h>
 
 namespace ashare::cli {
 namespace {
+
+// One configuration setting: its flag, environment variable and config-file key.
+struct Setting {
+  std::optional<std::string> GlobalFlags::*flag;
+  std::string_view environment;
+  std::string_view file_key;
+};
+
+constexpr std::array k_settings{
+  Setting{&GlobalFlags::db, "ASHARE_DB", "db"},
+  Setting{&GlobalFlags::keys_db, "ASHARE_KEYS_DB", "keys_db"},
+  Setting{&GlobalFlags::base_url, "ASHARE_BASE_URL", "base_url"},
+  Setting{&GlobalFlags::api_key, "ASHARE_API_KEY", "api_key"},
+  Setting{&GlobalFlags::format, "ASHARE_FORMAT", "format"},
+  Setting{&GlobalFlags::plan, "ASHARE_PLAN", "plan"},
+};
 
 std::optional<std::string> non_empty(std::optional<std::string> value) {
   if (value && value->empty()) {
@@ -12,12 +32,48 @@ std::optional<std::string> non_empty(std::optional<std::string> value) {
   return value;
 }
 
+// Return the value of `setting`: flag, else environment, else config file.
+std::optional<std::string> lookup(const Setting& setting,
+                                  const GlobalFlags& flags,
+                                  const Environment& environment,
+                                  const ConfigFile& file) {
+  if (auto flag = non_empty(flags.*setting.flag)) {
+    return flag;
+  }
+  if (auto env = non_empty(environment(setting.environment))) {
+    return env;
+  }
+  const auto it = file.find(std::string(setting.file_key));
+  return it == file.end() ? std::nullopt : non_empty(it->second);
+}
+
+std::filesystem::path home(const Environment& environment) {
+  return non_empty(environment("HOME")).value_or(".");
+}
+
 std::filesystem::path default_db_path(const Environment& environment) {
   if (const auto xdg = non_empty(environment("XDG_DATA_HOME"))) {
     return std::filesystem::path(*xdg) / "ashare" / "ashare.db";
   }
-  const auto home = non_empty(environment("HOME"));
-  return std::filesystem::path(home.value_or(".")) / ".local" / "share" / "ashare" / "ashare.db";
+  return home(environment) / ".local" / "share" / "ashare" / "ashare.db";
+}
+
+std::string_view trim(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t\r");
+  if (first == std::string_view::npos) {
+    return {};
+  }
+  const auto last = text.find_last_not_of(" \t\r");
+  return text.substr(first, last - first + 1);
+}
+
+Error config_error(const std::string& path, int line, const std::string& message) {
+  std::string text = path;
+  text += ":";
+  text += std::to_string(line);
+  text += ": ";
+  text += message;
+  return make_error(ErrorCode::invalid_input, std::move(text));
 }
 
 } // namespace
@@ -36,22 +92,98 @@ std::filesystem::path default_keys_path(const std::filesystem::path& db) {
   return db.parent_path() / (db.stem().string() + "-keys" + db.extension().string());
 }
 
-Config resolve_config(const GlobalFlags& flags, const Environment& environment) {
+std::filesystem::path config_file_path(const GlobalFlags& flags, const Environment& environment) {
+  if (const auto path = non_empty(flags.config)) {
+    return *path;
+  }
+  if (const auto xdg = non_empty(environment("XDG_CONFIG_HOME"))) {
+    return std::filesystem::path(*xdg) / "ashare" / "config.toml";
+  }
+  return home(environment) / ".config" / "ashare" / "config.toml";
+}
+
+Result<ConfigFile> parse_config_file(std::string_view text, const std::string& path) {
+  ConfigFile file;
+  std::istringstream in{std::string(text)};
+  std::string raw;
+  int line = 0;
+  while (std::getline(in, raw)) {
+    ++line;
+    const std::string_view content = trim(raw);
+    if (content.empty() || content.front() == '#') {
+      continue;
+    }
+    const auto equals = content.find('=');
+    if (equals == std::string_view::npos) {
+      return config_error(path, line, "expected key = \"value\"");
+    }
+    const std::string key(trim(content.substr(0, equals)));
+    std::string_view value = trim(content.substr(equals + 1));
+    const bool quoted = value.size() >= 2
+                        && ((value.front() == '"' && value.find('"', 1) != value.npos)
+                            || (value.front() == '\'' && value.find('\'', 1) != value.npos));
+    if (!quoted) {
+      return config_error(path, line, "the value of \"" + key + "\" must be a quoted string");
+    }
+    const char quote = value.front();
+    const auto close = value.find(quote, 1);
+    const std::string_view rest = trim(value.substr(close + 1));
+    if (!rest.empty() && rest.front() != '#') {
+      return config_error(path, line, "unexpected text after the value of \"" + key + "\"");
+    }
+    bool known = false;
+    for (const auto& setting : k_settings) {
+      known = known || setting.file_key == key;
+    }
+    if (!known) {
+      return config_error(path, line,
+                          "unknown key \"" + key
+                            + "\" (known: base_url, api_key, db, keys_db, format, plan)");
+    }
+    file[key] = std::string(value.substr(1, close - 1));
+  }
+  return file;
+}
+
+Result<ConfigFile> load_config_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return ConfigFile{};
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  auto file = parse_config_file(text.str(), path.string());
+  if (!file) {
+    return file;
+  }
+  struct stat info {};
+  if (file->count("api_key") > 0 && ::stat(path.c_str(), &info) == 0
+      && (info.st_mode & (S_IRWXG | S_IRWXO)) != 0) {
+    return make_error(ErrorCode::invalid_input,
+                      "config file " + path.string()
+                        + " holds an API key and is readable by group or others; fix it with: "
+                          "chmod 600 "
+                        + path.string());
+  }
+  return file;
+}
+
+Config resolve_config(const GlobalFlags& flags, const Environment& environment, const ConfigFile& file) {
+  const auto value = [&](std::optional<std::string> GlobalFlags::*flag) {
+    for (const auto& setting : k_settings) {
+      if (setting.flag == flag) {
+        return lookup(setting, flags, environment, file);
+      }
+    }
+    return std::optional<std::string>{};
+  };
   Config config;
-  if (const auto db = non_empty(flags.db)) {
-    config.db = *db;
-  } else if (const auto env = non_empty(environment("ASHARE_DB"))) {
-    config.db = *env;
-  } else {
-    config.db = default_db_path(environment);
-  }
-  if (const auto keys = non_empty(flags.keys_db)) {
-    config.keys_db = *keys;
-  } else if (const auto env = non_empty(environment("ASHARE_KEYS_DB"))) {
-    config.keys_db = *env;
-  } else {
-    config.keys_db = default_keys_path(config.db);
-  }
+  config.db = value(&GlobalFlags::db).value_or(default_db_path(environment).string());
+  config.keys_db = value(&GlobalFlags::keys_db).value_or(default_keys_path(config.db).string());
+  config.base_url = value(&GlobalFlags::base_url);
+  config.api_key = value(&GlobalFlags::api_key);
+  config.format = value(&GlobalFlags::format);
+  config.plan = value(&GlobalFlags::plan).value_or("free");
   return config;
 }
 

@@ -1,24 +1,50 @@
-// The configuration of one run: where the stores are. Resolved in one function, flag > environment
-// > default, because CLI11 2.1's own config support cannot give that order.
+// The configuration of one run, resolved in one function with the precedence
+// flag > environment > config file > default. (CLI11 2.1's config-file support applies the file
+// before the environment, so it cannot give that order.)
 #pragma once
 
+#include "core/error.hpp"
+
+#include <chrono>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 
 namespace ashare::cli {
 
-// The global options as given on the command line (empty when absent).
+// The global options as given on the command line (nullopt when absent).
 struct GlobalFlags {
   std::optional<std::string> db;
   std::optional<std::string> keys_db;
+  std::optional<std::string> base_url;
+  std::optional<std::string> api_key;
+  std::optional<std::string> format;
+  std::optional<std::string> plan;
+  std::optional<std::string> config; // --config FILE: another config file
+};
+
+// The keys of a config file (TOML subset: `key = "value"` lines, `#` comments).
+using ConfigFile = std::map<std::string, std::string>;
+
+// How to talk to a remote server (flags only).
+struct RemoteOptions {
+  std::optional<std::string> ca_file;    // PEM bundle of a private CA
+  std::chrono::milliseconds timeout{30'000};
+  int retries = 3;                        // after the first attempt, on connection errors and 5xx
+  std::chrono::milliseconds backoff{500}; // doubled after each retry
 };
 
 struct Config {
-  std::filesystem::path db;      // the data store
-  std::filesystem::path keys_db; // the key store
+  std::filesystem::path db;              // the data store
+  std::filesystem::path keys_db;         // the key store
+  std::optional<std::string> base_url;   // remote mode when set
+  std::optional<std::string> api_key;    // for the remote
+  std::optional<std::string> format;     // table|csv|json|ndjson; nullopt: by terminal
+  std::string plan = "free";             // the remote plan, for `sync` batching
+  RemoteOptions remote;
 };
 
 // Looks up an environment variable; nullopt when unset.
@@ -27,10 +53,23 @@ using Environment = std::function<std::optional<std::string>(std::string_view na
 // Return the process environment as an Environment.
 Environment process_environment();
 
-// Resolve the configuration: `db` from --db, else ASHARE_DB, else
-// $XDG_DATA_HOME/ashare/ashare.db (XDG_DATA_HOME defaulting to ~/.local/share); `keys_db` from
-// --keys-db, else ASHARE_KEYS_DB, else beside `db` with "-keys" added to its stem.
-Config resolve_config(const GlobalFlags& flags, const Environment& environment);
+// Return the config file path: `flags.config`, else $XDG_CONFIG_HOME/ashare/config.toml
+// (XDG_CONFIG_HOME defaulting to ~/.config).
+std::filesystem::path config_file_path(const GlobalFlags& flags, const Environment& environment);
+
+// Parse config file `text` (named `path` in messages). Keys: base_url, api_key, db, keys_db,
+// format, plan. An unknown key or a malformed line is INVALID_INPUT "path:line: what".
+Result<ConfigFile> parse_config_file(std::string_view text, const std::string& path);
+
+// Read and parse the config file at `path`; an absent file is an empty ConfigFile. A file that
+// holds api_key and is readable by group or others is refused with the chmod that fixes it.
+Result<ConfigFile> load_config_file(const std::filesystem::path& path);
+
+// Resolve every setting from `flags`, then `environment` (ASHARE_DB, ASHARE_KEYS_DB,
+// ASHARE_BASE_URL, ASHARE_API_KEY, ASHARE_FORMAT, ASHARE_PLAN), then `file`, then the default:
+// db $XDG_DATA_HOME/ashare/ashare.db (XDG_DATA_HOME defaulting to ~/.local/share), keys_db beside
+// db with "-keys" added to its stem, plan free. Empty values count as unset.
+Config resolve_config(const GlobalFlags& flags, const Environment& environment, const ConfigFile& file);
 
 // Return the key store path that goes with data store `db` (ashare.db -> ashare-keys.db).
 std::filesystem::path default_keys_path(const std::filesystem::path& db);

@@ -2,6 +2,8 @@
 // the configuration once, runs the chosen command, and is the one place that catches exceptions.
 #include "cli/command.hpp"
 #include "cli/config.hpp"
+#include "cli/query_run.hpp"
+#include "cli/transport.hpp"
 #include "core/error.hpp"
 #include "core/store/schema.hpp"
 
@@ -16,6 +18,12 @@ namespace {
 using namespace ashare::cli;
 
 constexpr std::array k_commands{
+  CommandSpec{"bars", "Print daily bars of symbols over a window", setup_bars},
+  CommandSpec{"ema", "Print exponential moving average values", setup_ema},
+  CommandSpec{"rsi", "Print relative strength index values", setup_rsi},
+  CommandSpec{"sma", "Print simple moving average values", setup_sma},
+  CommandSpec{"symbols", "List the symbols of the local store", setup_symbols},
+  CommandSpec{"info", "Show the store (or remote) and how current its data is", setup_info},
   CommandSpec{"import", "Load canonical CSV files of daily bars into the store", setup_import},
   CommandSpec{"keys", "Create, list, revoke and credit API keys", setup_keys},
   CommandSpec{"serve", "Serve the v1 HTTP/JSON API", setup_serve},
@@ -29,8 +37,10 @@ std::string version_text() {
 }
 
 constexpr const char* k_footer =
-  "Environment: ASHARE_DB, ASHARE_KEYS_DB, XDG_DATA_HOME.\n"
-  "Exit status: 0 success, 1 data or API error, 2 usage error.\n"
+  "Environment: ASHARE_DB, ASHARE_KEYS_DB, ASHARE_BASE_URL, ASHARE_API_KEY, ASHARE_FORMAT,\n"
+  "ASHARE_PLAN, XDG_DATA_HOME, XDG_CONFIG_HOME, NO_COLOR.\n"
+  "Exit status: 0 success, 1 data or API error, 2 usage error, 3 network error,\n"
+  "4 authentication, credits or plan refused (HTTP 401, 402, 403).\n"
   "See ashare(1) for details.";
 
 int run(int argc, char** argv) {
@@ -50,11 +60,30 @@ int run(int argc, char** argv) {
   app.add_option("--keys-db", flags.keys_db,
                  "Key store (env ASHARE_KEYS_DB; default: beside the data store, NAME-keys.db)")
     ->type_name("PATH");
+  app.add_option("--base-url", flags.base_url,
+                 "Remote mode: a server implementing the v1 API (env ASHARE_BASE_URL)")
+    ->type_name("URL");
+  app.add_option("--api-key", flags.api_key, "API key for the remote (env ASHARE_API_KEY)")
+    ->type_name("KEY");
+  RemoteOptions remote;
+  app.add_option("--ca-file", remote.ca_file, "CA certificates (PEM) to trust for an HTTPS remote")
+    ->type_name("FILE");
+  double timeout_s = 30;
+  app.add_option("--timeout", timeout_s, "Remote timeout in seconds")
+    ->check(CLI::Range(0.1, 3600.0))
+    ->default_str("30");
+  app.add_option("--retries", remote.retries,
+                 "Retries, with doubling backoff, on connection errors and 5xx")
+    ->check(CLI::Range(0, 10))
+    ->default_str("3");
+  app.add_option("--config", flags.config,
+                 "Config file (default $XDG_CONFIG_HOME/ashare/config.toml)")
+    ->type_name("FILE");
 
   std::map<CLI::App*, Action> actions;
   for (const auto& command : k_commands) {
     CLI::App* sub = app.add_subcommand(std::string(command.name), std::string(command.summary));
-    actions.emplace(sub, command.setup(*sub));
+    actions.emplace(sub, command.setup(*sub, flags));
   }
 
   try {
@@ -64,7 +93,15 @@ int run(int argc, char** argv) {
     // CLI11 exits with its own codes (100+) on parse errors; ours is 2 (--help, --version: 0).
     return status == 0 ? k_exit_ok : k_exit_usage;
   }
-  const Config config = resolve_config(flags, process_environment());
+  const auto environment = process_environment();
+  const auto file = load_config_file(config_file_path(flags, environment));
+  if (!file) {
+    std::cerr << "ashare: error: " << file.error().message << "\n";
+    return k_exit_usage;
+  }
+  Config config = resolve_config(flags, environment, *file);
+  remote.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(timeout_s * 1000));
+  config.remote = remote;
   for (auto* sub : app.get_subcommands()) {
     return actions.at(sub)(config);
   }
@@ -76,6 +113,9 @@ int run(int argc, char** argv) {
 int main(int argc, char** argv) {
   try {
     return run(argc, argv);
+  } catch (const NetworkError& error) {
+    std::cerr << "ashare: error: " << error.what() << "\n";
+    return k_exit_network;
   } catch (const std::exception& error) {
     std::cerr << "ashare: error: " << error.what() << "\n";
     return k_exit_error;

@@ -1,6 +1,10 @@
 #include "cli/output.hpp"
 
+#include "core/domain/number.hpp"
+
 #include <algorithm>
+#include <cstdlib>
+#include <unistd.h>
 
 namespace ashare::cli {
 namespace {
@@ -12,11 +16,117 @@ std::size_t display_width(const std::string& text) {
   }));
 }
 
+std::string number(double value) {
+  return domain::format_number(value);
+}
+
+std::string optional_number(const std::optional<double>& value) {
+  return value ? number(*value) : "-";
+}
+
+constexpr const char* k_red = "31";
+constexpr const char* k_green = "32";
+
+void print_bars_table(std::ostream& out, const api::BarsResponse& response, const OutputOptions& options) {
+  const bool multi = response.items.size() > 1;
+  std::vector<TableColumn> columns;
+  if (multi) {
+    columns.push_back({"SYMBOL"});
+  }
+  for (const auto& [name, align] : std::initializer_list<std::pair<const char*, Align>>{
+         {"DATE", Align::left},
+         {"OPEN", Align::right},
+         {"HIGH", Align::right},
+         {"LOW", Align::right},
+         {"CLOSE", Align::right},
+         {"CHANGE%", Align::right},
+         {"VOLUME", Align::right},
+         {"TURNOVER", Align::right},
+         {"FACTOR", Align::right}}) {
+    columns.push_back({name, align});
+  }
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> colors;
+  for (const auto& item : response.items) {
+    for (const auto& bar : item.bars) {
+      std::vector<std::string> row;
+      if (multi) {
+        row.push_back(item.symbol);
+      }
+      for (auto cell : {bar.trade_date.iso(), number(bar.open), number(bar.high), number(bar.low),
+                        number(bar.close), number(bar.change_pct),
+                        with_thousands(std::to_string(bar.volume)),
+                        with_thousands(number(bar.turnover)), number(bar.factor)}) {
+        row.push_back(std::move(cell));
+      }
+      rows.push_back(std::move(row));
+      colors.push_back(!options.color         ? ""
+                       : bar.change_pct > 0   ? k_red
+                       : bar.change_pct < 0   ? k_green
+                                              : "");
+    }
+  }
+  print_table(out, columns, rows, colors);
+  if (!options.summary) {
+    return;
+  }
+  for (const auto& item : response.items) {
+    if (!item.summary) {
+      continue;
+    }
+    const auto& summary = *item.summary;
+    out << "\n"
+        << item.symbol << "  " << summary.from.iso() << " .. " << summary.to.iso() << "  "
+        << summary.bars_count << " bars  open_first " << optional_number(summary.open_first)
+        << "  close_last " << optional_number(summary.close_last) << "  return_pct "
+        << optional_number(summary.return_pct) << "\n";
+  }
+}
+
+void print_bars_csv(std::ostream& out, const api::BarsResponse& response, const OutputOptions& options) {
+  if (options.header) {
+    out << "symbol,trade_date,t,open,high,low,close,volume,turnover,change_pct,factor\n";
+  }
+  for (const auto& item : response.items) {
+    for (const auto& bar : item.bars) {
+      out << item.symbol << ',' << bar.trade_date.iso() << ',' << bar.trade_date.t_ms() << ','
+          << number(bar.open) << ',' << number(bar.high) << ',' << number(bar.low) << ','
+          << number(bar.close) << ',' << bar.volume << ',' << number(bar.turnover) << ','
+          << number(bar.change_pct) << ',' << number(bar.factor) << '\n';
+    }
+  }
+}
+
+void print_bars_ndjson(std::ostream& out, const api::BarsResponse& response, const OutputOptions& options) {
+  for (const auto& item : response.items) {
+    for (const auto& bar : item.bars) {
+      out << api::bar_to_ndjson(item.symbol, bar) << '\n';
+    }
+  }
+  if (options.summary) {
+    for (const auto& item : response.items) {
+      if (item.summary) {
+        out << api::summary_to_ndjson(item.symbol, *item.summary) << '\n';
+      }
+    }
+  }
+}
+
+std::string symbol_of(const api::IndicatorResponse& response,
+                      std::size_t i,
+                      const std::vector<std::string>& symbols) {
+  if (!response.items[i].symbol.empty()) {
+    return response.items[i].symbol;
+  }
+  return i < symbols.size() ? symbols[i] : "";
+}
+
 } // namespace
 
 void print_table(std::ostream& out,
                  const std::vector<TableColumn>& columns,
-                 const std::vector<std::vector<std::string>>& rows) {
+                 const std::vector<std::vector<std::string>>& rows,
+                 const std::vector<std::string>& row_colors) {
   std::vector<std::size_t> widths;
   for (const auto& column : columns) {
     widths.push_back(display_width(column.header));
@@ -26,7 +136,7 @@ void print_table(std::ostream& out,
       widths[i] = std::max(widths[i], display_width(row[i]));
     }
   }
-  const auto print_row = [&](const std::vector<std::string>& cells) {
+  const auto print_row = [&](const std::vector<std::string>& cells, const std::string& color) {
     std::string line;
     for (std::size_t i = 0; i < columns.size(); ++i) {
       const std::string& cell = i < cells.size() ? cells[i] : std::string();
@@ -39,16 +149,145 @@ void print_table(std::ostream& out,
     while (!line.empty() && line.back() == ' ') {
       line.pop_back();
     }
+    if (!color.empty()) {
+      line = "\x1b[" + color + "m" + line + "\x1b[0m";
+    }
     out << line << "\n";
   };
   std::vector<std::string> headers;
   for (const auto& column : columns) {
     headers.push_back(column.header);
   }
-  print_row(headers);
-  for (const auto& row : rows) {
-    print_row(row);
+  print_row(headers, "");
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    print_row(rows[i], i < row_colors.size() ? row_colors[i] : "");
   }
+}
+
+Result<Format> parse_format(const std::string& text) {
+  if (text == "table") {
+    return Format::table;
+  }
+  if (text == "csv") {
+    return Format::csv;
+  }
+  if (text == "json") {
+    return Format::json;
+  }
+  if (text == "ndjson") {
+    return Format::ndjson;
+  }
+  return make_error(ErrorCode::invalid_input,
+                    "invalid format \"" + text + "\": expected table, csv, json or ndjson");
+}
+
+Result<Format> choose_format(const std::optional<std::string>& configured) {
+  if (configured) {
+    return parse_format(*configured);
+  }
+  return ::isatty(STDOUT_FILENO) != 0 ? Format::table : Format::csv;
+}
+
+bool use_color() {
+  const char* no_color = std::getenv("NO_COLOR");
+  return ::isatty(STDOUT_FILENO) != 0 && (no_color == nullptr || *no_color == '\0');
+}
+
+std::string with_thousands(const std::string& number) {
+  const auto start = number.find_first_of("0123456789");
+  if (start == std::string::npos) {
+    return number;
+  }
+  auto end = number.find('.', start);
+  if (end == std::string::npos) {
+    end = number.size();
+  }
+  std::string out = number.substr(0, start);
+  for (std::size_t i = start; i < end; ++i) {
+    if (i > start && (end - i) % 3 == 0) {
+      out += ',';
+    }
+    out += number[i];
+  }
+  out += number.substr(end);
+  return out;
+}
+
+void print_bars(std::ostream& out,
+                const api::BarsResponse& response,
+                const std::string& body,
+                const OutputOptions& options) {
+  switch (options.format) {
+  case Format::table:
+    print_bars_table(out, response, options);
+    return;
+  case Format::csv:
+    print_bars_csv(out, response, options);
+    return;
+  case Format::json:
+    out << body << '\n';
+    return;
+  case Format::ndjson:
+    print_bars_ndjson(out, response, options);
+    return;
+  }
+}
+
+void print_indicators(std::ostream& out,
+                      const api::IndicatorResponse& response,
+                      const std::vector<std::string>& symbols,
+                      const std::string& body,
+                      const OutputOptions& options) {
+  const api::IndicatorResponse* underlying = options.underlying ? &response : nullptr;
+  if (options.format == Format::json) {
+    out << body << '\n';
+    return;
+  }
+  if (options.format == Format::ndjson) {
+    for (std::size_t i = 0; i < response.items.size(); ++i) {
+      for (const auto& value : response.items[i].values) {
+        out << api::value_to_ndjson(symbol_of(response, i, symbols), value, underlying) << '\n';
+      }
+    }
+    return;
+  }
+  const std::string adjusted = response.adjusted ? "true" : "false";
+  if (options.format == Format::csv) {
+    if (options.header) {
+      out << "symbol,date,timestamp,value" << (underlying ? ",series_type,adjusted" : "") << '\n';
+    }
+    for (std::size_t i = 0; i < response.items.size(); ++i) {
+      for (const auto& value : response.items[i].values) {
+        out << symbol_of(response, i, symbols) << ','
+            << domain::Date::containing_instant(value.timestamp).iso() << ',' << value.timestamp
+            << ',' << number(value.value);
+        if (underlying) {
+          out << ',' << response.series_type << ',' << adjusted;
+        }
+        out << '\n';
+      }
+    }
+    return;
+  }
+  std::vector<TableColumn> columns{{"SYMBOL"}, {"DATE"}, {"VALUE", Align::right}};
+  if (underlying) {
+    columns.push_back({"SERIES"});
+    columns.push_back({"ADJUSTED"});
+  }
+  std::vector<std::vector<std::string>> rows;
+  for (std::size_t i = 0; i < response.items.size(); ++i) {
+    for (const auto& value : response.items[i].values) {
+      std::vector<std::string> row{symbol_of(response, i, symbols),
+                                   domain::Date::containing_instant(value.timestamp).iso(),
+                                   number(value.value)};
+      if (underlying) {
+        row.push_back(response.series_type);
+        row.push_back(adjusted);
+      }
+      rows.push_back(std::move(row));
+    }
+  }
+  print_table(out, columns, rows);
 }
 
 } // namespace ashare::cli

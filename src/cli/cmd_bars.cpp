@@ -1,0 +1,157 @@
+// ashare bars SYMBOL[,SYMBOL...] [FROM [TO]]: daily bars from the local store or the remote, in the
+// API's semantics (D8). Without --limit every bar of the window is printed, following next_url.
+#include "cli/query_run.hpp"
+#include "core/api/query_params.hpp"
+#include "core/query/summary.hpp"
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <memory>
+
+namespace ashare::cli {
+namespace {
+
+struct BarsArgs {
+  std::string symbols;
+  std::optional<std::string> from;
+  std::optional<std::string> to;
+  bool raw = false;
+  std::string sort = "asc";
+  std::optional<std::int64_t> limit;
+  bool summary = false;
+  QueryOutputArgs output;
+};
+
+std::string target(const std::string& symbols,
+                   const std::string& from,
+                   const std::string& to,
+                   const BarsArgs& args) {
+  std::string query = "symbol=" + api::percent_encode(symbols);
+  if (args.raw) {
+    query += "&adjusted=false";
+  }
+  query += "&sort=" + args.sort;
+  if (args.limit) {
+    query += "&limit=" + std::to_string(*args.limit);
+  }
+  if (args.summary) {
+    query += "&include=summary";
+  }
+  return "/v1/ohlc/range/1/day/" + from + "/" + to + "?" + query;
+}
+
+// Follow the next_url of item `index` until the window is exhausted, appending its bars.
+Result<bool> follow_pages(Transport& transport, api::BarsResponse& response, std::size_t index) {
+  bool paged = false;
+  while (response.next_urls[index]) {
+    const auto reply = transport.get(*response.next_urls[index]);
+    if (reply.status != 200) {
+      return make_error(ErrorCode::internal, "paging " + *response.next_urls[index] + ": HTTP "
+                                               + std::to_string(reply.status));
+    }
+    auto page = api::bars_from_json(reply.body);
+    if (!page) {
+      return page.error();
+    }
+    auto& bars = response.items[index].bars;
+    bars.insert(bars.end(), page->items.front().bars.begin(), page->items.front().bars.end());
+    response.next_urls[index] = page->next_urls.front();
+    paged = true;
+  }
+  return paged;
+}
+
+int run_bars(const BarsArgs& args, const Config& config) {
+  auto format = choose_format(config.format);
+  if (!format) {
+    std::cerr << "ashare: error: " << format.error().message << "\n";
+    return k_exit_usage;
+  }
+  if (args.summary && *format == Format::csv) {
+    std::cerr << "ashare: error: --summary does not fit csv output: use --format table or json\n";
+    return k_exit_usage;
+  }
+  auto transport = open_transport(config, config.remote);
+  std::string to = args.to.value_or("");
+  std::string from = args.from.value_or("");
+  if (to.empty() || from.empty()) {
+    // TO defaults to as_of, FROM to one year before TO.
+    auto as_of = fetch_as_of(*transport);
+    if (!as_of) {
+      std::cerr << "ashare: error: " << as_of.error().message << "\n";
+      return k_exit_error;
+    }
+    if (to.empty()) {
+      to = as_of->iso();
+    }
+    if (from.empty()) {
+      auto end = domain::parse_iso_date(to, "TO");
+      from = end ? end->minus_years(1).iso() : to;
+    }
+  }
+  const auto reply = transport->get(target(args.symbols, from, to, args));
+  if (reply.status != 200) {
+    return report_api_error(reply);
+  }
+  auto response = api::bars_from_json(reply.body);
+  if (!response) {
+    std::cerr << "ashare: error: " << response.error().message << "\n";
+    return k_exit_error;
+  }
+  bool paged = false;
+  if (!args.limit) {
+    for (std::size_t i = 0; i < response->items.size(); ++i) {
+      auto more = follow_pages(*transport, *response, i);
+      if (!more) {
+        std::cerr << "ashare: error: " << more.error().message << "\n";
+        return k_exit_error;
+      }
+      paged = paged || *more;
+      if (*more && response->items[i].summary) {
+        // D8: the summary describes the bars returned, which are now all of them.
+        response->items[i].summary =
+          query::summarize(response->items[i].bars, response->from, response->to);
+      }
+    }
+  }
+  const OutputOptions options{*format, !args.output.no_header, use_color(), args.summary, false};
+  print_bars(std::cout, *response, paged ? api::bars_to_json(*response, std::nullopt) : reply.body,
+             options);
+  int status = k_exit_ok;
+  for (std::size_t i = 0; i < response->items.size(); ++i) {
+    if (args.limit && response->next_urls[i]) {
+      std::cerr << "ashare: note: " << response->items[i].symbol << ": more bars exist in the "
+                << "window; showing the first " << *args.limit << " (drop --limit to see all)\n";
+    }
+    if (i < response->errors.size() && response->errors[i]) {
+      std::cerr << "ashare: error: " << error_info(response->errors[i]->code).wire_name << ": "
+                << response->errors[i]->message << "\n";
+      status = k_exit_error;
+    }
+  }
+  return status;
+}
+
+} // namespace
+
+Action setup_bars(CLI::App& command, GlobalFlags& flags) {
+  auto args = std::make_shared<BarsArgs>();
+  command.add_option("SYMBOLS", args->symbols, "Symbols, comma-separated, e.g. 600519.SH,000001.SZ")
+    ->required();
+  command.add_option("FROM,--from", args->from, "First date (default: one year before TO)")
+    ->type_name("DATE");
+  command.add_option("TO,--to", args->to, "Last date (default: as_of, the latest data)")
+    ->type_name("DATE");
+  command.add_flag("--raw", args->raw, "Raw prices (adjusted=false); default forward-adjusted (D8)");
+  command.add_option("--sort", args->sort, "Order by date")
+    ->check(CLI::IsMember({"asc", "desc"}, CLI::ignore_case))
+    ->default_str("asc");
+  command.add_option("--limit", args->limit, "At most N bars per symbol (a note tells when more exist)")
+    ->check(CLI::Range(std::int64_t{1}, std::int64_t{5000}))
+    ->type_name("N");
+  command.add_flag("--summary", args->summary, "Interval statistics (table, json, ndjson)");
+  add_output_options(command, flags, args->output);
+  return [args](const Config& config) { return run_bars(*args, config); };
+}
+
+} // namespace ashare::cli

@@ -1,0 +1,56 @@
+#include "cli/query_run.hpp"
+
+#include "core/api/json.hpp"
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+namespace ashare::cli {
+
+void add_output_options(CLI::App& command, GlobalFlags& flags, QueryOutputArgs& args) {
+  command.add_option("--format", flags.format,
+                     "Output: table (default on a terminal), csv (otherwise), json, ndjson")
+    ->check(CLI::IsMember({"table", "csv", "json", "ndjson"}))
+    ->type_name("FORMAT");
+  command.add_flag("--no-header", args.no_header, "csv: leave out the header row");
+}
+
+int exit_status_for(const Error& error) {
+  return error_info(error.code).exit_status;
+}
+
+int report_api_error(const Reply& reply) {
+  const auto error = api::error_from_json(reply.body);
+  if (!error) {
+    std::cerr << "ashare: error: HTTP " << reply.status << " with an unexpected body\n";
+    return k_exit_error;
+  }
+  std::cerr << "ashare: error: " << error_info(error->code).wire_name << ": " << error->message
+            << "\n";
+  return exit_status_for(*error);
+}
+
+Result<domain::Date> fetch_as_of(Transport& transport) {
+  const auto reply = transport.get("/healthz");
+  if (reply.status != 200) {
+    return make_error(ErrorCode::internal,
+                      "/healthz answered HTTP " + std::to_string(reply.status));
+  }
+  auto as_of = api::health_as_of_from_json(reply.body);
+  if (!as_of) {
+    return as_of.error();
+  }
+  if (!*as_of) {
+    return make_error(ErrorCode::invalid_symbol,
+                      "no data in " + transport.describe()
+                        + ": import some first (ashare import FILE...) or set a base URL "
+                          "(--base-url or ASHARE_BASE_URL)");
+  }
+  return **as_of;
+}
+
+RemoteOptions default_remote_options() {
+  return RemoteOptions{};
+}
+
+} // namespace ashare::cli

@@ -1,0 +1,41 @@
+// What the query commands share: opening the transport, turning an API error reply into a message
+// and an exit status, learning as_of, and the --format/--no-header options.
+#pragma once
+
+#include "cli/command.hpp"
+#include "cli/output.hpp"
+#include "cli/transport.hpp"
+
+#include <optional>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace ashare::cli {
+
+inline constexpr int k_exit_network = 3; // the remote could not be reached
+inline constexpr int k_exit_refused = 4; // 401, 402, 403
+
+// Options every query command takes.
+struct QueryOutputArgs {
+  bool no_header = false;
+};
+
+// Declare --format (written to `flags.format`) and --no-header on `command`.
+void add_output_options(CLI::App& command, GlobalFlags& flags, QueryOutputArgs& args);
+
+// Print the API error of `reply` as "ashare: error: CODE: message" and return its exit status.
+int report_api_error(const Reply& reply);
+
+// Return the exit status for API error `error` (D10 codes: 401/402/403 -> 4, others 1).
+int exit_status_for(const Error& error);
+
+// Return the data's as_of from /healthz; an error message (exit 1) when the store has no data.
+Result<domain::Date> fetch_as_of(Transport& transport);
+
+// Return the usual remote options (retries, timeouts) from the environment-free defaults.
+RemoteOptions default_remote_options();
+
+} // namespace ashare::cli

@@ -1,0 +1,37 @@
+// Where the query commands send their API requests: the local store in-process (local mode) or a
+// server over HTTP(S) (remote mode). Both answer with the API's status and body, so every command
+// prints the same output in both modes.
+#pragma once
+
+#include "cli/config.hpp"
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+namespace ashare::cli {
+
+struct Reply {
+  int status = 0;
+  std::string body;
+};
+
+// The remote could not be reached, or kept failing with 5xx after the retries (exit status 3).
+class NetworkError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+class Transport {
+public:
+  virtual ~Transport() = default;
+  // Send GET `target` (path and query, e.g. "/healthz"). Throws NetworkError.
+  virtual Reply get(const std::string& target) = 0;
+  // Return a description for `ashare info`: the store path or the base URL.
+  virtual std::string describe() const = 0;
+};
+
+// Return the transport `config` asks for: remote when config.base_url is set, else local.
+std::unique_ptr<Transport> open_transport(const Config& config, const RemoteOptions& options);
+
+} // namespace ashare::cli
