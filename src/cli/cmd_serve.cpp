@@ -17,6 +17,8 @@ namespace {
 struct ServeArgs {
   std::string listen = "127.0.0.1:8080";
   std::size_t threads = 16;
+  std::string tls_cert; // PEM certificate chain; with tls_key, serve HTTPS
+  std::string tls_key;
 };
 
 struct Endpoint {
@@ -87,7 +89,24 @@ int run_serve(const ServeArgs& args, const Config& config) {
   services.bars.acquire();
   services.keys.acquire();
 
-  httplib::Server server;
+  if (args.tls_cert.empty() != args.tls_key.empty()) {
+    std::cerr << "ashare: error: HTTPS needs both --tls-cert and --tls-key\n";
+    return k_exit_usage;
+  }
+  const bool tls = !args.tls_cert.empty();
+  std::unique_ptr<httplib::Server> server_owner;
+  if (tls) {
+    auto https = std::make_unique<httplib::SSLServer>(args.tls_cert.c_str(), args.tls_key.c_str());
+    if (!https->is_valid()) {
+      std::cerr << "ashare: error: cannot load the TLS certificate \"" << args.tls_cert
+                << "\" and key \"" << args.tls_key << "\" (PEM files, matching each other)\n";
+      return k_exit_error;
+    }
+    server_owner = std::move(https);
+  } else {
+    server_owner = std::make_unique<httplib::Server>();
+  }
+  httplib::Server& server = *server_owner;
   server.set_tcp_nodelay(true); // without it a 48 KB response waits on Nagle's algorithm
   const std::size_t threads = args.threads;
   server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
@@ -102,7 +121,7 @@ int run_serve(const ServeArgs& args, const Config& config) {
     return k_exit_error;
   }
   const bool ipv6 = endpoint->host.find(':') != std::string::npos;
-  std::cout << "listening on http://" << (ipv6 ? "[" + endpoint->host + "]" : endpoint->host)
+  std::cout << "listening on " << (tls ? "https://" : "http://") << (ipv6 ? "[" + endpoint->host + "]" : endpoint->host)
             << ":" << port << std::endl;
   const bool clean = server.listen_after_bind() || !server.is_running();
   return clean ? k_exit_ok : k_exit_error;
@@ -119,6 +138,12 @@ Action setup_serve(CLI::App& command, GlobalFlags&) {
     ->default_str("16")
     ->check(CLI::Range(std::size_t{1}, std::size_t{1024}))
     ->type_name("N");
+  command.add_option("--tls-cert", args->tls_cert, "Serve HTTPS with this PEM certificate (chain)")
+    ->check(CLI::ExistingFile)
+    ->type_name("FILE");
+  command.add_option("--tls-key", args->tls_key, "The PEM private key of --tls-cert")
+    ->check(CLI::ExistingFile)
+    ->type_name("FILE");
   return [args](const Config& config) { return run_serve(*args, config); };
 }
 

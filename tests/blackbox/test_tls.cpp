@@ -1,0 +1,84 @@
+// HTTPS end to end (issue 4): `ashare serve --tls-cert --tls-key` with a certificate from a test
+// CA made here by the openssl command, and the CLI in remote mode trusting that CA via --ca-file.
+#include "process.hpp"
+#include "server_process.hpp"
+
+#include <doctest/doctest.h>
+#include <csignal>
+#include <fstream>
+#include <httplib.h>
+
+namespace bb {
+namespace {
+
+// A throwaway CA and a certificate for 127.0.0.1 signed by it, in `dir`.
+void make_test_pki(const std::filesystem::path& dir) {
+  const auto path = [&](const char* name) { return (dir / name).string(); };
+  const std::vector<std::vector<std::string>> steps{
+    {"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("ca.key"), "-out",
+     path("ca.pem"), "-days", "2", "-subj", "/CN=ashare test CA"},
+    {"openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout", path("server.key"), "-out",
+     path("server.csr"), "-subj", "/CN=127.0.0.1"},
+    {"openssl", "x509", "-req", "-in", path("server.csr"), "-CA", path("ca.pem"), "-CAkey",
+     path("ca.key"), "-CAcreateserial", "-out", path("server.pem"), "-days", "2", "-extfile",
+     path("ext.cnf")},
+  };
+  {
+    std::ofstream ext(dir / "ext.cnf");
+    ext << "subjectAltName=IP:127.0.0.1\n";
+  }
+  for (const auto& step : steps) {
+    std::vector<std::string> argv = step;
+    argv[0] = "/usr/bin/openssl";
+    const auto result = run_process(argv, 60s);
+    REQUIRE_MESSAGE(result.status == 0, result.err);
+  }
+}
+
+} // namespace
+
+TEST_CASE("serve --tls-cert/--tls-key: HTTPS with a private CA, trusted by --ca-file") {
+  TestStore store;
+  store.import({fixture("bancob_600519.SH.csv")});
+  const auto key = store.create_key("pro", std::nullopt, "tls");
+  make_test_pki(store.dir());
+  const auto pem = (store.dir() / "server.pem").string();
+  const auto ca = (store.dir() / "ca.pem").string();
+
+  Process server({ashare_bin(), "--db", store.db().string(), "serve", "--listen", "127.0.0.1:0",
+                  "--tls-cert", pem, "--tls-key", (store.dir() / "server.key").string()});
+  const auto line = server.wait_for_stdout_line("listening on https://127.0.0.1:", k_start_timeout);
+  REQUIRE(line);
+  const std::string base_url = line->substr(std::string("listening on ").size());
+
+  SUBCASE("a TLS client that trusts the CA gets answers") {
+    httplib::SSLClient client("127.0.0.1", std::stoi(base_url.substr(base_url.rfind(':') + 1)));
+    client.set_ca_cert_path(ca.c_str());
+    client.enable_server_certificate_verification(true);
+    const auto reply = client.Get("/healthz");
+    REQUIRE(reply);
+    CHECK(reply->status == 200);
+    CHECK(reply->body.find("\"as_of\":\"2025-10-23\"") != std::string::npos);
+  }
+  SUBCASE("the CLI in remote mode prints the same bars as in local mode") {
+    const auto remote = store.cli({"--base-url", base_url, "--api-key", key.plaintext, "--ca-file",
+                                   ca, "bars", "600519.SH", "2024-06-17", "2024-06-21", "--format",
+                                   "csv"});
+    const auto local =
+      store.cli({"bars", "600519.SH", "2024-06-17", "2024-06-21", "--format", "csv"});
+    CHECK(remote.status == 0);
+    CHECK(local.status == 0);
+    CHECK(remote.out == local.out);
+    CHECK(remote.out.find("600519.SH,2024-06-17,1718553600000,1449.7438") != std::string::npos);
+  }
+  SUBCASE("without the CA the certificate is not trusted: a network error, exit 3") {
+    const auto result = store.cli({"--base-url", base_url, "--api-key", key.plaintext,
+                                   "--retries", "0", "bars", "600519.SH"});
+    CHECK(result.status == 3);
+    CHECK(result.err.find("ashare: error: cannot reach " + base_url) != std::string::npos);
+  }
+  server.send_signal(SIGTERM);
+  CHECK(server.wait_for_exit(30s) == 0);
+}
+
+} // namespace bb
