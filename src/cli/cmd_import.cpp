@@ -17,10 +17,12 @@ struct ImportArgs {
 };
 
 void print_report(const std::string& file, const import::ImportReport& report) {
-  std::cout << file << ": loaded " << report.rows_loaded << " rows for " << report.symbols.size()
+  std::cout << file << ": loaded " << report.rows_loaded
+            << (report.rows_loaded == 1 ? " row for " : " rows for ") << report.symbols.size()
             << (report.symbols.size() == 1 ? " symbol" : " symbols");
   if (report.rows_skipped > 0) {
-    std::cout << ", skipped " << report.rows_skipped << " invalid rows";
+    std::cout << ", skipped " << report.rows_skipped
+              << (report.rows_skipped == 1 ? " invalid row" : " invalid rows");
   }
   std::cout << "; as_of " << (report.as_of ? report.as_of->iso() : "none") << "\n";
 }

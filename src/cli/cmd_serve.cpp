@@ -9,6 +9,7 @@
 #include <iostream>
 #include <memory>
 #include <pthread.h>
+#include <sys/socket.h>
 #include <thread>
 
 namespace ashare::cli {
@@ -108,6 +109,12 @@ int run_serve(const ServeArgs& args, const Config& config) {
   }
   httplib::Server& server = *server_owner;
   server.set_tcp_nodelay(true); // without it a 48 KB response waits on Nagle's algorithm
+  // cpp-httplib 0.11 also sets SO_REUSEPORT, which lets a second server bind a port in use and
+  // silently share its connections; keep only SO_REUSEADDR, so that a busy port is an error.
+  server.set_socket_options([](socket_t socket) {
+    int yes = 1;
+    ::setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
   const std::size_t threads = args.threads;
   server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   install_api(server, services);

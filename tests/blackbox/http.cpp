@@ -1,12 +1,14 @@
 #include "http.hpp"
 
+#include <algorithm>
 #include <arpa/inet.h>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <netinet/in.h>
+#include <poll.h>
 #include <stdexcept>
 #include <sys/socket.h>
-#include <sys/time.h>
 #include <unistd.h>
 
 namespace bb {
@@ -55,14 +57,37 @@ Reply request(int port,
       port, target, key ? std::optional<std::string>("Bearer " + *key) : std::nullopt, method);
 }
 
-std::string raw_exchange(int port, const std::string& raw) {
+namespace {
+
+// The length of the first complete response at the start of `data`, or npos.
+std::size_t complete_response_length(const std::string& data, bool head) {
+  const std::size_t end = data.find("\r\n\r\n");
+  if (end == std::string::npos) {
+    return std::string::npos;
+  }
+  const std::size_t header_length = end + 4;
+  if (head) {
+    return header_length;
+  }
+  std::string headers = data.substr(0, end);
+  for (char& c : headers) {
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  const std::size_t at = headers.find("\r\ncontent-length:");
+  if (at == std::string::npos) {
+    return std::string::npos; // read until the server closes
+  }
+  const std::size_t length = std::stoul(headers.substr(at + 17));
+  return data.size() >= header_length + length ? header_length + length : std::string::npos;
+}
+
+} // namespace
+
+std::string raw_exchange(int port, const std::string& raw, std::chrono::milliseconds settle) {
   const int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) {
     throw std::runtime_error(std::string("socket: ") + std::strerror(errno));
   }
-  timeval timeout{30, 0};
-  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
-  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
   sockaddr_in address{};
   address.sin_family = AF_INET;
   address.sin_port = htons(static_cast<std::uint16_t>(port));
@@ -81,12 +106,35 @@ std::string raw_exchange(int port, const std::string& raw) {
     }
     sent += static_cast<std::size_t>(n);
   }
+  using Clock = std::chrono::steady_clock;
+  const bool head = raw.rfind("HEAD ", 0) == 0;
+  const bool until_close = raw.find("\r\nConnection: close\r\n") != std::string::npos;
+  auto deadline = Clock::now() + std::chrono::seconds(60); // generous: sanitizer builds
+  bool complete = false;
   std::string response;
   char buffer[16384];
-  for (int reads = 0; reads < 100000; ++reads) { // bounded; ends at EOF or on the timeout
+  while (true) {
+    if (!until_close && !complete
+        && complete_response_length(response, head) != std::string::npos) {
+      complete = true;
+      deadline = std::min(deadline, Clock::now() + settle);
+    }
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    if (left.count() <= 0) {
+      break;
+    }
+    pollfd entry{fd, POLLIN, 0};
+    const int ready = poll(&entry, 1, static_cast<int>(left.count()));
+    if (ready < 0 && errno == EINTR) {
+      continue;
+    }
+    if (ready <= 0) {
+      break;
+    }
     const ssize_t n = recv(fd, buffer, sizeof buffer, 0);
     if (n <= 0) {
-      break;
+      break; // closed
     }
     response.append(buffer, static_cast<std::size_t>(n));
   }

@@ -2,6 +2,7 @@
 // 127.0.0.1, and a raw-socket exchange for the cases where the exact bytes matter (HEAD).
 #pragma once
 
+#include <chrono>
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -34,9 +35,13 @@ Reply request_with_authorization(int port,
                                  const std::optional<std::string>& authorization,
                                  const std::string& method = "GET");
 
-// Send `raw` (a complete HTTP request; it should say `Connection: close`) to 127.0.0.1:`port` and
-// return everything the server sends until it closes the connection.
-std::string raw_exchange(int port, const std::string& raw);
+// Send `raw` (one complete HTTP request) to 127.0.0.1:`port` and return what the server sends.
+// A request saying `Connection: close` reads until the server closes. Otherwise reading stops
+// once the first response is complete (by Content-Length; headers only for HEAD) and nothing
+// more arrived within `settle`, so a kept-alive connection does not cost the keep-alive timeout.
+std::string raw_exchange(int port,
+                         const std::string& raw,
+                         std::chrono::milliseconds settle = std::chrono::milliseconds{0});
 
 // The bars path for [from, to] with the given query (without '?').
 std::string bars_target(const std::string& from, const std::string& to, const std::string& query);

@@ -25,10 +25,21 @@ int decode_status(int raw) {
   return -1;
 }
 
+// The inherited environment without ASHARE_* and without the variables `extra` sets (getenv
+// returns the first match, so an inherited HOME would hide the test's own), then `extra`.
 std::vector<std::string> child_environment(const std::vector<std::string>& extra) {
+  const auto overridden = [&](const char* entry) {
+    for (const auto& item : extra) {
+      const auto name = item.substr(0, item.find('=') + 1); // "NAME="
+      if (std::strncmp(entry, name.c_str(), name.size()) == 0) {
+        return true;
+      }
+    }
+    return false;
+  };
   std::vector<std::string> out;
   for (char** entry = environ; *entry != nullptr; ++entry) {
-    if (std::strncmp(*entry, "ASHARE_", 7) != 0) {
+    if (std::strncmp(*entry, "ASHARE_", 7) != 0 && !overridden(*entry)) {
       out.emplace_back(*entry);
     }
   }

@@ -74,7 +74,8 @@ RunResult TestStore::cli(const std::vector<std::string>& args,
   argv.insert(argv.end(), args.begin(), args.end());
   // HOME and XDG_DATA_HOME point into the temp dir, so nothing can touch the user's store.
   return run_process(argv, timeout,
-                     {"HOME=" + dir().string(), "XDG_DATA_HOME=" + (dir() / "xdg").string()});
+                     {"HOME=" + dir().string(), "XDG_DATA_HOME=" + (dir() / "xdg").string(),
+                      "XDG_CONFIG_HOME=" + (dir() / "xdg-config").string()});
 }
 
 void TestStore::import(const std::vector<std::filesystem::path>& files,
@@ -127,7 +128,8 @@ ServerProcess::ServerProcess(const TestStore& store, const std::vector<std::stri
   argv.insert(argv.end(), extra_args.begin(), extra_args.end());
   m_process = std::make_unique<Process>(
       argv, std::vector<std::string>{"HOME=" + store.dir().string(),
-                                     "XDG_DATA_HOME=" + (store.dir() / "xdg").string()});
+                                     "XDG_DATA_HOME=" + (store.dir() / "xdg").string(),
+                                     "XDG_CONFIG_HOME=" + (store.dir() / "xdg-config").string()});
   const std::string prefix = "listening on http://127.0.0.1:";
   const auto line = m_process->wait_for_stdout_line(prefix, k_start_timeout);
   if (!line) {
