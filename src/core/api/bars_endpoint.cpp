@@ -13,7 +13,8 @@ namespace {
 using domain::Date;
 using domain::SortOrder;
 
-// D8: the same request with the window moved past the last returned bar.
+} // namespace
+
 std::string next_url(const BarsRequest& request, const query::SymbolBars& item) {
   QueryParams params = request.params;
   params.set("symbol", item.symbol);
@@ -26,8 +27,6 @@ std::string next_url(const BarsRequest& request, const query::SymbolBars& item) 
   }
   return "/v1/ohlc/range/1/day/" + from.iso() + "/" + to.iso() + "?" + params.encode();
 }
-
-} // namespace
 
 Result<BarsRequest> parse_bars_request(const BarsPath& path, const QueryParams& params) {
   if (path.multiplier != "1" || path.timespan != "day") {

@@ -34,6 +34,10 @@ struct BarsRequest {
 // `limit`, `include` (INVALID_SYMBOL or INVALID_PARAMETER).
 Result<BarsRequest> parse_bars_request(const BarsPath& path, const QueryParams& params);
 
+// Return the next_url of `item` (D8): `request` with the window moved past the item's last
+// returned bar and `symbol` naming the item alone. Requires item.bars non-empty.
+std::string next_url(const BarsRequest& request, const query::SymbolBars& item);
+
 // Check `request` against the plan of `caller` (D6): symbol count, `limit`, then history reached
 // by `from` when the data is current to `as_of`. PLAN_LIMIT on failure.
 Status check_bars_plan(const BarsRequest& request,

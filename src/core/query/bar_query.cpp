@@ -3,22 +3,21 @@
 #include "core/query/adjustment.hpp"
 
 namespace ashare::query {
-namespace {
 
-SymbolBars run_for_symbol(store::BarStore& store,
-                          const store::SymbolInfo& info,
-                          const BarQuery& query) {
-  SymbolBars item{info.symbol, true, {}, false, std::nullopt};
+SymbolBars make_symbol_bars(std::string symbol,
+                            std::vector<domain::Bar> loaded,
+                            const BarQuery& query,
+                            double latest_factor) {
+  SymbolBars item{std::move(symbol), true, std::move(loaded), false, std::nullopt};
   // One row more than asked tells whether `limit` cut the window short (D8 next_url).
-  item.bars = store.load_bars(info.symbol, query.from, query.to, query.sort, query.limit + 1);
   if (static_cast<std::int64_t>(item.bars.size()) > query.limit) {
-    item.bars.pop_back();
+    item.bars.resize(static_cast<std::size_t>(query.limit));
     item.has_more = true;
   }
   if (query.adjusted) {
     // D8: the anchor is the symbol's latest stored bar, never the latest bar of the range.
     for (auto& bar : item.bars) {
-      bar = adjust_forward(bar, info.latest_factor);
+      bar = adjust_forward(bar, latest_factor);
     }
   }
   if (query.include_summary) {
@@ -26,8 +25,6 @@ SymbolBars run_for_symbol(store::BarStore& store,
   }
   return item;
 }
-
-} // namespace
 
 std::vector<SymbolBars> run_bar_query(store::BarStore& store,
                                       const Catalog& catalog,
@@ -39,7 +36,10 @@ std::vector<SymbolBars> run_bar_query(store::BarStore& store,
     if (info == nullptr) {
       items.push_back(SymbolBars{symbol.str(), false, {}, false, std::nullopt});
     } else {
-      items.push_back(run_for_symbol(store, *info, query));
+      auto loaded =
+        store.load_bars(info->symbol, query.from, query.to, query.sort, query.limit + 1);
+      items.push_back(
+        make_symbol_bars(info->symbol, std::move(loaded), query, info->latest_factor));
     }
   }
   return items;

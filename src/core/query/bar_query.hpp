@@ -33,6 +33,15 @@ struct SymbolBars {
   std::optional<Summary> summary;
 };
 
+// Return the item of known symbol `symbol` from `loaded`: its bars of [query.from, query.to] in
+// query.sort order, at most query.limit + 1 of them (the extra one only tells `has_more`). Prices
+// are forward-adjusted to `latest_factor` (D8) when query.adjusted; the summary is added when
+// asked. Both the server (bars from its store) and the remote-mode cache (bars it fetched) use it.
+SymbolBars make_symbol_bars(std::string symbol,
+                            std::vector<domain::Bar> loaded,
+                            const BarQuery& query,
+                            double latest_factor);
+
 // Run `query` against `store`, whose snapshot `catalog` describes; one item per symbol, in order.
 std::vector<SymbolBars> run_bar_query(store::BarStore& store,
                                       const Catalog& catalog,

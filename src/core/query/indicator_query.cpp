@@ -27,18 +27,16 @@ std::vector<double> compute_indicator(Indicator indicator, std::span<const doubl
   return {};
 }
 
-namespace {
-
-SymbolValues run_for_symbol(store::BarStore& store,
-                            const store::SymbolInfo& info,
-                            const IndicatorQuery& query) {
-  SymbolValues item{info.symbol, true, {}};
-  const auto series = store.load_price_series(info.symbol, query.series_type);
+SymbolValues values_from_series(std::string symbol,
+                                const store::PriceSeries& series,
+                                const IndicatorQuery& query,
+                                double latest_factor) {
+  SymbolValues item{std::move(symbol), true, {}};
   std::vector<double> prices(series.prices);
   if (query.adjusted) {
     // D9: adjusted as D8 but unrounded, anchored at the symbol's latest stored bar.
     for (std::size_t i = 0; i < prices.size(); ++i) {
-      prices[i] = adjusted_price(prices[i], series.factors[i], info.latest_factor);
+      prices[i] = adjusted_price(prices[i], series.factors[i], latest_factor);
     }
   }
   const auto values = compute_indicator(query.indicator, prices, query.window);
@@ -57,8 +55,6 @@ SymbolValues run_for_symbol(store::BarStore& store,
   return item;
 }
 
-} // namespace
-
 std::vector<SymbolValues> run_indicator_query(store::BarStore& store,
                                               const Catalog& catalog,
                                               const IndicatorQuery& query) {
@@ -69,7 +65,8 @@ std::vector<SymbolValues> run_indicator_query(store::BarStore& store,
     if (info == nullptr) {
       items.push_back(SymbolValues{symbol.str(), false, {}});
     } else {
-      items.push_back(run_for_symbol(store, *info, query));
+      const auto series = store.load_price_series(info->symbol, query.series_type);
+      items.push_back(values_from_series(info->symbol, series, query, info->latest_factor));
     }
   }
   return items;

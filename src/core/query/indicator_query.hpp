@@ -55,6 +55,14 @@ struct SymbolValues {
 // Return the indicator of `indicator` over `series` with `window` (NaN during the warm-up).
 std::vector<double> compute_indicator(Indicator indicator, std::span<const double> series, int window);
 
+// Return the item of known symbol `symbol` from `series`, the symbol's whole history (D9):
+// adjusted to `latest_factor` when query.adjusted, the indicator over all of it, then filtered,
+// ordered and limited. Both the server and the remote-mode cache use it.
+SymbolValues values_from_series(std::string symbol,
+                                const store::PriceSeries& series,
+                                const IndicatorQuery& query,
+                                double latest_factor);
+
 // Run `query` against `store`, whose snapshot `catalog` describes; one item per symbol, in order.
 std::vector<SymbolValues> run_indicator_query(store::BarStore& store,
                                               const Catalog& catalog,

@@ -55,11 +55,58 @@ constexpr const char* k_keys_migrations[] = {
   )sql",
 };
 
+// The cache of remote mode: raw bars fetched from servers, keyed by base URL, apart from imported
+// data so that local mode never serves them.
+constexpr const char* k_cache_migrations[] = {
+  R"sql(
+    CREATE TABLE remotes(
+      base_url      TEXT PRIMARY KEY,
+      as_of         INTEGER,           -- YYYYMMDD, the remote's as_of when last learned
+      checked_at_ms INTEGER,           -- Unix ms of the last /healthz answer
+      source        TEXT NOT NULL DEFAULT ''  -- meta.source of the remote's latest bars answer
+    ) WITHOUT ROWID;
+    CREATE TABLE cached_bars(
+      base_url   TEXT NOT NULL,
+      symbol     TEXT NOT NULL,
+      trade_date INTEGER NOT NULL,     -- YYYYMMDD
+      open       REAL NOT NULL,        -- raw CNY, as fetched with adjusted=false
+      high       REAL NOT NULL,
+      low        REAL NOT NULL,
+      close      REAL NOT NULL,
+      volume     INTEGER NOT NULL,     -- shares
+      turnover   REAL NOT NULL,        -- CNY
+      change_pct REAL NOT NULL,        -- percent units
+      factor     REAL NOT NULL,        -- cumulative adjustment factor
+      PRIMARY KEY(base_url, symbol, trade_date)
+    ) WITHOUT ROWID;
+    CREATE TABLE coverage(
+      base_url      TEXT NOT NULL,
+      symbol        TEXT NOT NULL,
+      first_date    INTEGER NOT NULL,  -- YYYYMMDD; every remote bar of [first, last] is cached
+      last_date     INTEGER NOT NULL,
+      fetched_as_of INTEGER NOT NULL   -- the remote's as_of when the range was fetched
+    );
+    CREATE INDEX coverage_by_symbol ON coverage(base_url, symbol);
+    CREATE TABLE anchors(
+      base_url TEXT NOT NULL,
+      symbol   TEXT NOT NULL,
+      factor   REAL NOT NULL,          -- factor of the remote's latest bar of the symbol (D8)
+      as_of    INTEGER NOT NULL,       -- the remote's as_of when it was learned
+      PRIMARY KEY(base_url, symbol)
+    ) WITHOUT ROWID;
+  )sql",
+};
+
 std::span<const char* const> migrations(StoreKind kind) {
-  if (kind == StoreKind::data) {
+  switch (kind) {
+  case StoreKind::data:
     return k_data_migrations;
+  case StoreKind::keys:
+    return k_keys_migrations;
+  case StoreKind::cache:
+    return k_cache_migrations;
   }
-  return k_keys_migrations;
+  return {};
 }
 
 int user_version(SQLite::Database& db) {

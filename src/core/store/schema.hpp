@@ -1,6 +1,7 @@
-// The SQLite schemas of the two store files and their migrations. The data store holds bars,
+// The SQLite schemas of the three store files and their migrations. The data store holds bars,
 // symbols and dataset metadata; the key store holds API keys and credit balances, in a file of
-// its own so that a long import holding the data store's write lock never stalls a credit charge.
+// its own so that a long import holding the data store's write lock never stalls a credit charge;
+// the cache store holds what remote mode fetched, keyed by base URL (never read in local mode).
 #pragma once
 
 #include <filesystem>
@@ -8,7 +9,7 @@
 
 namespace ashare::store {
 
-enum class StoreKind { data, keys };
+enum class StoreKind { data, keys, cache };
 
 // Return the schema version this build writes for `kind` (PRAGMA user_version).
 int current_schema_version(StoreKind kind);
