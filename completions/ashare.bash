@@ -16,8 +16,8 @@ _ashare() {
     cword=$COMP_CWORD
   fi
 
-  local global="--db --keys-db --base-url --api-key --ca-file --timeout --retries --config --help --version"
-  local commands="bars ema rsi sma symbols info import keys serve"
+  local global="--db --keys-db --cache-db --base-url --api-key --ca-file --timeout --retries --offline --refresh --config --help --version"
+  local commands="bars ema rsi sma symbols info sync import keys serve"
   local output="--format --no-header"
 
   case "$prev" in
@@ -25,14 +25,14 @@ _ashare() {
     --sort | --order) COMPREPLY=($(compgen -W "asc desc" -- "$cur")); return ;;
     --series) COMPREPLY=($(compgen -W "open high low close" -- "$cur")); return ;;
     --plan) COMPREPLY=($(compgen -W "free basic pro" -- "$cur")); return ;;
-    --db | --keys-db | --ca-file | --config | --tls-cert | --tls-key)
+    --db | --keys-db | --cache-db | --ca-file | --config | --tls-cert | --tls-key | --symbols-file)
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
   esac
 
   local command="" sub="" i
   for ((i = 1; i < cword; i++)); do
     case "${words[i]}" in
-      --db | --keys-db | --base-url | --api-key | --ca-file | --timeout | --retries | --config) ((i++)) ;;
+      --db | --keys-db | --cache-db | --base-url | --api-key | --ca-file | --timeout | --retries | --config) ((i++)) ;;
       -*) ;;
       *)
         if [ -z "$command" ]; then
@@ -51,6 +51,7 @@ _ashare() {
     ema | rsi | sma) options="--window --series --raw --order --limit --from --to --at --underlying $output" ;;
     symbols) options="$output" ;;
     info) options="" ;;
+    sync) options="--symbols-file --from --to --plan" ;;
     import) options="--skip-invalid --source" ;;
     serve) options="--listen --threads --tls-cert --tls-key" ;;
     keys)
@@ -65,7 +66,7 @@ _ashare() {
     COMPREPLY=($(compgen -W "$options $global --help" -- "$cur"))
   elif [ "$command" = import ]; then
     COMPREPLY=($(compgen -f -- "$cur"))
-  elif [[ " bars ema rsi sma " == *" $command "* ]]; then
+  elif [[ " bars ema rsi sma sync " == *" $command "* ]]; then
     # Complete the last item of a comma-separated symbol list.
     local prefix="" last="$cur"
     if [[ "$cur" == *,* ]]; then

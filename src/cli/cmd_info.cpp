@@ -1,6 +1,8 @@
 // ashare info: where the data comes from and how current it is.
 #include "cli/query_run.hpp"
+#include "core/query/coverage.hpp"
 #include "core/store/bar_store.hpp"
+#include "core/store/cache_store.hpp"
 
 #include <CLI/CLI.hpp>
 #include <filesystem>
@@ -24,19 +26,63 @@ std::string store_size(const std::filesystem::path& path) {
   return with_thousands(std::to_string(bytes)) + " bytes";
 }
 
-int run_info(const Config& config) {
-  if (config.base_url) {
-    auto transport = open_transport(config, config.remote);
-    const auto reply = transport->get("/healthz");
-    std::cout << "mode: remote\n"
-              << "base_url: " << *config.base_url << "\n"
-              << "api_key: " << (config.api_key ? "set" : "not set") << "\n";
+// Return the merged ranges of `rows` as "FIRST..LAST, ...".
+std::string ranges_text(const std::vector<store::CoveredRange>& rows) {
+  std::vector<query::DateRange> ranges;
+  for (const auto& row : rows) {
+    ranges.push_back({row.first, row.last});
+  }
+  std::string out;
+  for (const auto& range : query::merge_ranges(std::move(ranges))) {
+    out += (out.empty() ? "" : ", ") + range.first.iso() + ".." + range.last.iso();
+  }
+  return out.empty() ? "none" : out;
+}
+
+// Print what the cache holds for the remote of `config`; an absent cache is not created.
+void print_cache(const Config& config) {
+  std::cout << "cache: " << config.cache_db.string() << " (" << store_size(config.cache_db)
+            << ")\n";
+  std::error_code error;
+  if (!std::filesystem::exists(config.cache_db, error)) {
+    return;
+  }
+  store::CacheStore cache(config.cache_db);
+  const auto symbols = cache.load_symbols(*config.base_url);
+  std::int64_t bars = 0;
+  for (const auto& symbol : symbols) {
+    bars += symbol.bar_count;
+  }
+  const auto remote = cache.load_remote(*config.base_url);
+  std::cout << "cached as_of: " << (remote.as_of ? remote.as_of->iso() : "none") << "\n"
+            << "cached symbols: " << symbols.size() << "\n"
+            << "cached bars: " << bars << "\n";
+  for (const auto& symbol : symbols) {
+    std::cout << "cached " << symbol.symbol << ": " << symbol.bar_count << " bars, "
+              << ranges_text(symbol.coverage) << "\n";
+  }
+}
+
+int run_remote_info(const Config& config) {
+  std::cout << "mode: remote\n"
+            << "base_url: " << *config.base_url << "\n"
+            << "api_key: " << (config.api_key ? "set" : "not set") << "\n";
+  if (!config.remote.offline) {
+    // /healthz costs nothing: ask the remote itself, not the cache's view of it.
+    const auto reply = open_remote_transport(config, config.remote)->get("/healthz");
     if (reply.status != 200) {
       return report_api_error(reply);
     }
     auto as_of = api::health_as_of_from_json(reply.body);
     std::cout << "as_of: " << (as_of && *as_of ? (*as_of)->iso() : "none") << "\n";
-    return k_exit_ok;
+  }
+  print_cache(config);
+  return k_exit_ok;
+}
+
+int run_info(const Config& config) {
+  if (config.base_url) {
+    return run_remote_info(config);
   }
   store::BarStore store(config.db);
   const auto dataset = store.load_dataset_info();

@@ -35,6 +35,7 @@ Action setup_info(CLI::App& command, GlobalFlags& flags);
 Action setup_rsi(CLI::App& command, GlobalFlags& flags);
 Action setup_sma(CLI::App& command, GlobalFlags& flags);
 Action setup_symbols(CLI::App& command, GlobalFlags& flags);
+Action setup_sync(CLI::App& command, GlobalFlags& flags);
 Action setup_keys(CLI::App& command, GlobalFlags& flags);
 Action setup_serve(CLI::App& command, GlobalFlags& flags);
 

@@ -13,12 +13,13 @@ namespace {
 struct Setting {
   std::optional<std::string> GlobalFlags::*flag;
   std::string_view environment;
-  std::string_view file_key;
+  std::string_view file_key; // empty: not a config-file key
 };
 
 constexpr std::array k_settings{
   Setting{&GlobalFlags::db, "ASHARE_DB", "db"},
   Setting{&GlobalFlags::keys_db, "ASHARE_KEYS_DB", "keys_db"},
+  Setting{&GlobalFlags::cache_db, "ASHARE_CACHE_DB", ""},
   Setting{&GlobalFlags::base_url, "ASHARE_BASE_URL", "base_url"},
   Setting{&GlobalFlags::api_key, "ASHARE_API_KEY", "api_key"},
   Setting{&GlobalFlags::format, "ASHARE_FORMAT", "format"},
@@ -42,6 +43,9 @@ std::optional<std::string> lookup(const Setting& setting,
   }
   if (auto env = non_empty(environment(setting.environment))) {
     return env;
+  }
+  if (setting.file_key.empty()) {
+    return std::nullopt;
   }
   const auto it = file.find(std::string(setting.file_key));
   return it == file.end() ? std::nullopt : non_empty(it->second);
@@ -92,6 +96,10 @@ std::filesystem::path default_keys_path(const std::filesystem::path& db) {
   return db.parent_path() / (db.stem().string() + "-keys" + db.extension().string());
 }
 
+std::filesystem::path default_cache_path(const std::filesystem::path& db) {
+  return db.parent_path() / (db.stem().string() + "-cache" + db.extension().string());
+}
+
 std::filesystem::path config_file_path(const GlobalFlags& flags, const Environment& environment) {
   if (const auto path = non_empty(flags.config)) {
     return *path;
@@ -133,7 +141,7 @@ Result<ConfigFile> parse_config_file(std::string_view text, const std::string& p
     }
     bool known = false;
     for (const auto& setting : k_settings) {
-      known = known || setting.file_key == key;
+      known = known || (!setting.file_key.empty() && setting.file_key == key);
     }
     if (!known) {
       return config_error(path, line,
@@ -180,6 +188,7 @@ Config resolve_config(const GlobalFlags& flags, const Environment& environment, 
   Config config;
   config.db = value(&GlobalFlags::db).value_or(default_db_path(environment).string());
   config.keys_db = value(&GlobalFlags::keys_db).value_or(default_keys_path(config.db).string());
+  config.cache_db = value(&GlobalFlags::cache_db).value_or(default_cache_path(config.db).string());
   config.base_url = value(&GlobalFlags::base_url);
   config.api_key = value(&GlobalFlags::api_key);
   config.format = value(&GlobalFlags::format);

@@ -19,6 +19,7 @@ namespace ashare::cli {
 struct GlobalFlags {
   std::optional<std::string> db;
   std::optional<std::string> keys_db;
+  std::optional<std::string> cache_db;
   std::optional<std::string> base_url;
   std::optional<std::string> api_key;
   std::optional<std::string> format;
@@ -35,11 +36,14 @@ struct RemoteOptions {
   std::chrono::milliseconds timeout{30'000};
   int retries = 3;                        // after the first attempt, on connection errors and 5xx
   std::chrono::milliseconds backoff{500}; // doubled after each retry
+  bool offline = false;                   // answer from the cache only, never the network
+  bool refresh = false;                   // ask the remote's as_of now and refetch what changed
 };
 
 struct Config {
   std::filesystem::path db;              // the data store
   std::filesystem::path keys_db;         // the key store
+  std::filesystem::path cache_db;        // the remote-mode cache
   std::optional<std::string> base_url;   // remote mode when set
   std::optional<std::string> api_key;    // for the remote
   std::optional<std::string> format;     // table|csv|json|ndjson; nullopt: by terminal
@@ -66,12 +70,16 @@ Result<ConfigFile> parse_config_file(std::string_view text, const std::string& p
 Result<ConfigFile> load_config_file(const std::filesystem::path& path);
 
 // Resolve every setting from `flags`, then `environment` (ASHARE_DB, ASHARE_KEYS_DB,
-// ASHARE_BASE_URL, ASHARE_API_KEY, ASHARE_FORMAT, ASHARE_PLAN), then `file`, then the default:
-// db $XDG_DATA_HOME/ashare/ashare.db (XDG_DATA_HOME defaulting to ~/.local/share), keys_db beside
-// db with "-keys" added to its stem, plan free. Empty values count as unset.
+// ASHARE_CACHE_DB, ASHARE_BASE_URL, ASHARE_API_KEY, ASHARE_FORMAT, ASHARE_PLAN), then `file`
+// (which has no cache_db key), then the default: db $XDG_DATA_HOME/ashare/ashare.db
+// (XDG_DATA_HOME defaulting to ~/.local/share), keys_db and cache_db beside db with "-keys" and
+// "-cache" added to its stem, plan free. Empty values count as unset.
 Config resolve_config(const GlobalFlags& flags, const Environment& environment, const ConfigFile& file);
 
 // Return the key store path that goes with data store `db` (ashare.db -> ashare-keys.db).
 std::filesystem::path default_keys_path(const std::filesystem::path& db);
+
+// Return the cache store path that goes with data store `db` (ashare.db -> ashare-cache.db).
+std::filesystem::path default_cache_path(const std::filesystem::path& db);
 
 } // namespace ashare::cli

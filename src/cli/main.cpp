@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <array>
 #include <exception>
+#include <filesystem>
 #include <iostream>
 #include <map>
 
@@ -23,6 +24,7 @@ constexpr std::array k_commands{
   CommandSpec{"rsi", "Print relative strength index values", setup_rsi},
   CommandSpec{"sma", "Print simple moving average values", setup_sma},
   CommandSpec{"symbols", "List the symbols of the local store", setup_symbols},
+  CommandSpec{"sync", "Pull bars from the remote into the cache", setup_sync},
   CommandSpec{"info", "Show the store (or remote) and how current its data is", setup_info},
   CommandSpec{"import", "Load canonical CSV files of daily bars into the store", setup_import},
   CommandSpec{"keys", "Create, list, revoke and credit API keys", setup_keys},
@@ -37,8 +39,8 @@ std::string version_text() {
 }
 
 constexpr const char* k_footer =
-  "Environment: ASHARE_DB, ASHARE_KEYS_DB, ASHARE_BASE_URL, ASHARE_API_KEY, ASHARE_FORMAT,\n"
-  "ASHARE_PLAN, XDG_DATA_HOME, XDG_CONFIG_HOME, NO_COLOR.\n"
+  "Environment: ASHARE_DB, ASHARE_KEYS_DB, ASHARE_CACHE_DB, ASHARE_BASE_URL, ASHARE_API_KEY,\n"
+  "ASHARE_FORMAT, ASHARE_PLAN, XDG_DATA_HOME, XDG_CONFIG_HOME, NO_COLOR.\n"
   "Exit status: 0 success, 1 data or API error, 2 usage error, 3 network error,\n"
   "4 authentication, credits or plan refused (HTTP 401, 402, 403).\n"
   "See ashare(1) for details.";
@@ -60,6 +62,10 @@ int run(int argc, char** argv) {
   app.add_option("--keys-db", flags.keys_db,
                  "Key store (env ASHARE_KEYS_DB; default: beside the data store, NAME-keys.db)")
     ->type_name("PATH");
+  app.add_option("--cache-db", flags.cache_db,
+                 "Remote-mode cache (env ASHARE_CACHE_DB; default: beside the data store, "
+                 "NAME-cache.db)")
+    ->type_name("PATH");
   app.add_option("--base-url", flags.base_url,
                  "Remote mode: a server implementing the v1 API (env ASHARE_BASE_URL)")
     ->type_name("URL");
@@ -69,13 +75,17 @@ int run(int argc, char** argv) {
   app.add_option("--ca-file", remote.ca_file, "CA certificates (PEM) to trust for an HTTPS remote")
     ->type_name("FILE");
   double timeout_s = 30;
-  app.add_option("--timeout", timeout_s, "Remote timeout in seconds")
+  app.add_option("--timeout", timeout_s, "Remote timeout in seconds (default 30)")
     ->check(CLI::Range(0.1, 3600.0))
-    ->default_str("30");
+    ->type_name("SECONDS");
   app.add_option("--retries", remote.retries,
-                 "Retries, with doubling backoff, on connection errors and 5xx")
+                 "Retries, with doubling backoff, on connection errors and 5xx (default 3)")
     ->check(CLI::Range(0, 10))
-    ->default_str("3");
+    ->type_name("N");
+  app.add_flag("--offline", remote.offline,
+               "Remote mode: answer from the cache only; fail (exit 1) when it cannot");
+  app.add_flag("--refresh", remote.refresh,
+               "Remote mode: ask the remote's as_of now and refetch what changed");
   app.add_option("--config", flags.config,
                  "Config file (default $XDG_CONFIG_HOME/ashare/config.toml)")
     ->type_name("FILE");
@@ -94,6 +104,10 @@ int run(int argc, char** argv) {
     return status == 0 ? k_exit_ok : k_exit_usage;
   }
   const auto environment = process_environment();
+  if (flags.config && !std::filesystem::exists(*flags.config)) {
+    std::cerr << "ashare: error: --config \"" << *flags.config << "\": no such file\n";
+    return k_exit_usage;
+  }
   const auto file = load_config_file(config_file_path(flags, environment));
   if (!file) {
     std::cerr << "ashare: error: " << file.error().message << "\n";

@@ -1,7 +1,10 @@
 #include "cli/transport.hpp"
 
+#include "cli/cache_transport.hpp"
+
 #include "core/api/caller.hpp"
 #include "core/api/dispatch.hpp"
+#include "core/api/json.hpp"
 #include "core/api/services.hpp"
 
 #include <httplib.h>
@@ -63,8 +66,14 @@ public:
         return Reply{result->status, result->body};
       }
       if (attempt >= m_options.retries) {
+        // A server that keeps answering 5xx is as unusable as an unreachable one (exit 3).
         if (result) {
-          return Reply{result->status, result->body};
+          std::string detail = "HTTP " + std::to_string(result->status);
+          if (const auto error = api::error_from_json(result->body)) {
+            detail += " " + std::string(error_info(error->code).wire_name) + ": " + error->message;
+          }
+          throw NetworkError(m_base_url + " kept failing after " + std::to_string(attempt + 1)
+                             + " attempts: " + detail);
         }
         throw NetworkError("cannot reach " + m_base_url + ": " + httplib::to_string(result.error()));
       }
@@ -102,9 +111,17 @@ private:
 
 std::unique_ptr<Transport> open_transport(const Config& config, const RemoteOptions& options) {
   if (config.base_url) {
-    return std::make_unique<RemoteTransport>(config, options);
+    const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+      std::chrono::system_clock::now().time_since_epoch());
+    return make_caching_transport(config, options, open_remote_transport(config, options),
+                                  now.count());
   }
   return std::make_unique<LocalTransport>(config);
+}
+
+std::unique_ptr<Transport> open_remote_transport(const Config& config,
+                                                 const RemoteOptions& options) {
+  return std::make_unique<RemoteTransport>(config, options);
 }
 
 } // namespace ashare::cli

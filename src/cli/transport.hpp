@@ -1,6 +1,6 @@
 // Where the query commands send their API requests: the local store in-process (local mode) or a
-// server over HTTP(S) (remote mode). Both answer with the API's status and body, so every command
-// prints the same output in both modes.
+// server over HTTP(S) through the cache (remote mode, cli/cache_transport.hpp). All answer with the
+// API's status and body, so every command prints the same output in both modes.
 #pragma once
 
 #include "cli/config.hpp"
@@ -22,6 +22,12 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+// --offline was given and the cache cannot answer without the network (exit status 1).
+class OfflineMiss : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
 class Transport {
 public:
   virtual ~Transport() = default;
@@ -31,7 +37,12 @@ public:
   virtual std::string describe() const = 0;
 };
 
-// Return the transport `config` asks for: remote when config.base_url is set, else local.
+// Return the transport `config` asks for: when config.base_url is set, the remote through the
+// cache at config.cache_db (options.offline: the cache alone), else the local store.
 std::unique_ptr<Transport> open_transport(const Config& config, const RemoteOptions& options);
+
+// Return a transport straight to the remote config.base_url (which must be set), without the
+// cache; throws NetworkError only when used.
+std::unique_ptr<Transport> open_remote_transport(const Config& config, const RemoteOptions& options);
 
 } // namespace ashare::cli

@@ -1,0 +1,304 @@
+// The remote-mode cache (issue 4): the cache store itself, and the two pure rules it is read with,
+// the coverage arithmetic (query/coverage) and the freshness rule (query/freshness).
+#include "testutil.hpp"
+
+#include "core/query/coverage.hpp"
+#include "core/query/freshness.hpp"
+#include "core/store/cache_store.hpp"
+#include "core/store/schema.hpp"
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+using namespace ashare;
+using domain::SortOrder;
+using query::DateRange;
+using test::date;
+using test::make_bar;
+
+namespace {
+
+const std::string k_remote = "http://127.0.0.1:8080";
+const std::string k_other = "https://other.example/api";
+
+std::vector<std::string> dates(const std::vector<domain::Bar>& bars) {
+  std::vector<std::string> out;
+  for (const auto& bar : bars) {
+    out.push_back(bar.trade_date.iso());
+  }
+  return out;
+}
+
+store::FetchedPage page(const std::string& symbol,
+                        std::vector<domain::Bar> bars,
+                        std::string_view first,
+                        std::string_view last,
+                        std::string_view as_of = "2024-01-05") {
+  return store::FetchedPage{symbol, std::move(bars), date(first), date(last), date(as_of)};
+}
+
+DateRange range(std::string_view first, std::string_view last) {
+  return DateRange{date(first), date(last)};
+}
+
+// Unix ms of `iso` at `hh`:`mm` UTC+8.
+std::int64_t at_utc8(std::string_view iso, int hh, int mm) {
+  return date(iso).t_ms() + (hh * 60 + mm) * 60'000LL;
+}
+
+} // namespace
+
+TEST_CASE("store::open_database: the cache store kind") {
+  test::TempDir dir;
+  auto db = store::open_database(dir / "ashare-cache.db", store::StoreKind::cache);
+  CHECK(store::current_schema_version(store::StoreKind::cache) >= 1);
+  CHECK(db.execAndGet("PRAGMA user_version").getInt()
+        == store::current_schema_version(store::StoreKind::cache));
+  CHECK(db.execAndGet("PRAGMA journal_mode").getString() == "wal");
+  // Cached bars are keyed by (base_url, symbol, trade_date): two remotes never mix.
+  db.exec("INSERT INTO cached_bars VALUES ('a', '600519.SH', 20240102, 1, 1, 1, 1, 1, 1, 0, 1)");
+  db.exec("INSERT INTO cached_bars VALUES ('b', '600519.SH', 20240102, 2, 2, 2, 2, 1, 1, 0, 1)");
+  CHECK_THROWS_AS(
+      db.exec(
+          "INSERT INTO cached_bars VALUES ('a', '600519.SH', 20240102, 1, 1, 1, 1, 1, 1, 0, 1)"),
+      SQLite::Exception);
+}
+
+TEST_CASE("store::CacheStore: the remote's as_of, last check and source") {
+  test::TempDir dir;
+  store::CacheStore cache(dir / "ashare-cache.db");
+
+  SUBCASE("an unknown remote has nothing recorded") {
+    const auto state = cache.load_remote(k_remote);
+    CHECK_FALSE(state.as_of);
+    CHECK_FALSE(state.checked_at_ms);
+    CHECK(state.source == "");
+  }
+  SUBCASE("a check records as_of and when; a later check replaces both") {
+    cache.save_check(k_remote, date("2024-01-05"), 1000);
+    cache.save_check(k_remote, date("2024-01-08"), 2000);
+    const auto state = cache.load_remote(k_remote);
+    CHECK(state.as_of == date("2024-01-08"));
+    CHECK(state.checked_at_ms == 2000);
+    CHECK_FALSE(cache.load_remote(k_other).as_of); // keyed by base URL
+  }
+  SUBCASE("a check of an empty remote records no as_of") {
+    cache.save_check(k_remote, std::nullopt, 1000);
+    CHECK_FALSE(cache.load_remote(k_remote).as_of);
+    CHECK(cache.load_remote(k_remote).checked_at_ms == 1000);
+  }
+  SUBCASE("an answer's meta moves as_of forward only, keeps the check time, records the source") {
+    cache.save_check(k_remote, date("2024-01-05"), 1000);
+    cache.save_answer_meta(k_remote, date("2024-01-08"), "tushare");
+    CHECK(cache.load_remote(k_remote).as_of == date("2024-01-08"));
+    cache.save_answer_meta(k_remote, date("2024-01-04"), "tushare2");
+    const auto state = cache.load_remote(k_remote);
+    CHECK(state.as_of == date("2024-01-08"));
+    CHECK(state.checked_at_ms == 1000);
+    CHECK(state.source == "tushare2");
+  }
+}
+
+TEST_CASE("store::CacheStore: pages, bars and coverage") {
+  test::TempDir dir;
+  store::CacheStore cache(dir / "ashare-cache.db");
+  cache.save_page(k_remote, page("600519.SH",
+                                 {make_bar("2024-01-02", 10, 11, 9, 10.5, 2.0),
+                                  make_bar("2024-01-03", 10.5, 12, 10, 11, 2.0),
+                                  make_bar("2024-01-04", 11, 11.5, 10.8, 11.2, 2.5)},
+                                 "2024-01-01", "2024-01-04"));
+  cache.save_page(k_other, page("600519.SH", {make_bar("2024-01-02", 99, 99, 99, 99)}, "2024-01-02",
+                                "2024-01-02"));
+
+  SUBCASE("bars of a window, in either order, limited, raw as saved") {
+    const auto asc = cache.load_bars(k_remote, "600519.SH", date("2024-01-02"), date("2024-01-03"),
+                                     SortOrder::asc, 10);
+    CHECK(dates(asc) == std::vector<std::string>{"2024-01-02", "2024-01-03"});
+    CHECK(asc[0].close == 10.5);
+    CHECK(asc[0].factor == 2.0);
+    CHECK(asc[0].volume == 1000);
+    const auto desc = cache.load_bars(k_remote, "600519.SH", date("2024-01-01"), date("2024-01-31"),
+                                      SortOrder::desc, 2);
+    CHECK(dates(desc) == std::vector<std::string>{"2024-01-04", "2024-01-03"});
+  }
+  SUBCASE("each remote sees its own bars and coverage") {
+    const auto other = cache.load_bars(k_other, "600519.SH", date("2024-01-01"), date("2024-01-31"),
+                                       SortOrder::asc, 10);
+    REQUIRE(other.size() == 1);
+    CHECK(other[0].close == 99);
+    CHECK(cache.load_coverage(k_other, "600519.SH").size() == 1);
+    CHECK(cache.load_coverage(k_remote, "000001.SZ").empty());
+  }
+  SUBCASE("coverage rows are kept per fetch, with the as_of they were fetched at") {
+    cache.save_page(k_remote, page("600519.SH", {make_bar("2024-01-05", 11, 12, 10, 11.5, 2.5)},
+                                   "2024-01-05", "2024-01-05", "2024-01-05"));
+    const auto rows = cache.load_coverage(k_remote, "600519.SH");
+    REQUIRE(rows.size() == 2);
+    CHECK(rows[0].first == date("2024-01-01"));
+    CHECK(rows[0].last == date("2024-01-04"));
+    CHECK(rows[0].fetched_as_of == date("2024-01-05"));
+  }
+  SUBCASE("a page saved again replaces the bars of the same days") {
+    cache.save_page(k_remote, page("600519.SH", {make_bar("2024-01-03", 1, 1, 1, 1.5, 2.0)},
+                                   "2024-01-03", "2024-01-03"));
+    const auto bars = cache.load_bars(k_remote, "600519.SH", date("2024-01-03"), date("2024-01-03"),
+                                      SortOrder::asc, 10);
+    REQUIRE(bars.size() == 1);
+    CHECK(bars[0].close == 1.5);
+  }
+  SUBCASE("an empty window is covered without bars; first > last records nothing") {
+    cache.save_page(k_remote, page("000001.SZ", {}, "2024-02-01", "2024-02-29"));
+    cache.save_page(k_remote, page("000002.SZ", {}, "2024-02-02", "2024-02-01"));
+    CHECK(cache.load_coverage(k_remote, "000001.SZ").size() == 1);
+    CHECK(cache.load_coverage(k_remote, "000002.SZ").empty());
+  }
+  SUBCASE("a price series is one column and the factors, ascending") {
+    const auto series = cache.load_price_series(k_remote, "600519.SH", store::PriceField::high);
+    CHECK(series.prices == std::vector<double>{11, 12, 11.5});
+    CHECK(series.factors == std::vector<double>{2.0, 2.0, 2.5});
+    REQUIRE(series.dates.size() == 3);
+    CHECK(series.dates.front() == date("2024-01-02"));
+  }
+  SUBCASE("symbols with their bar counts and coverage, for ashare info") {
+    cache.save_page(k_remote, page("000001.SZ", {}, "2024-02-01", "2024-02-29"));
+    const auto symbols = cache.load_symbols(k_remote);
+    REQUIRE(symbols.size() == 2);
+    CHECK(symbols[0].symbol == "000001.SZ");
+    CHECK(symbols[0].bar_count == 0);
+    CHECK(symbols[1].symbol == "600519.SH");
+    CHECK(symbols[1].bar_count == 3);
+    CHECK(symbols[1].coverage.size() == 1);
+    CHECK(cache.load_symbols("http://nowhere").empty());
+  }
+}
+
+TEST_CASE("store::CacheStore: anchors (D8) per remote and symbol") {
+  test::TempDir dir;
+  store::CacheStore cache(dir / "ashare-cache.db");
+  CHECK_FALSE(cache.find_anchor(k_remote, "600519.SH"));
+  cache.save_anchor(k_remote, "600519.SH", {8.305, date("2025-10-23")});
+  cache.save_anchor(k_remote, "600519.SH", {8.5, date("2025-10-27")});
+  const auto anchor = cache.find_anchor(k_remote, "600519.SH");
+  REQUIRE(anchor);
+  CHECK(anchor->factor == 8.5);
+  CHECK(anchor->as_of == date("2025-10-27"));
+  CHECK_FALSE(cache.find_anchor(k_other, "600519.SH"));
+}
+
+TEST_CASE("store::CacheStore survives reopening") {
+  test::TempDir dir;
+  {
+    store::CacheStore cache(dir / "ashare-cache.db");
+    cache.save_page(k_remote, page("600519.SH", {make_bar("2024-01-02", 1, 1, 1, 1)}, "2024-01-01",
+                                   "2024-01-02"));
+  }
+  store::CacheStore cache(dir / "ashare-cache.db");
+  CHECK(cache.load_coverage(k_remote, "600519.SH").size() == 1);
+}
+
+TEST_CASE("query::merge_ranges joins overlapping and adjacent ranges") {
+  struct Row {
+    const char* name;
+    std::vector<DateRange> in;
+    std::vector<DateRange> out;
+  };
+  const std::vector<Row> rows{
+      {"empty", {}, {}},
+      {"one", {range("2024-01-01", "2024-01-31")}, {range("2024-01-01", "2024-01-31")}},
+      {"unsorted, disjoint",
+       {range("2024-03-01", "2024-03-31"), range("2024-01-01", "2024-01-31")},
+       {range("2024-01-01", "2024-01-31"), range("2024-03-01", "2024-03-31")}},
+      {"adjacent days join",
+       {range("2024-01-01", "2024-01-31"), range("2024-02-01", "2024-02-10")},
+       {range("2024-01-01", "2024-02-10")}},
+      {"one day apart stays apart",
+       {range("2024-01-01", "2024-01-30"), range("2024-02-01", "2024-02-10")},
+       {range("2024-01-01", "2024-01-30"), range("2024-02-01", "2024-02-10")}},
+      {"contained",
+       {range("2024-01-01", "2024-12-31"), range("2024-03-01", "2024-03-31")},
+       {range("2024-01-01", "2024-12-31")}},
+      {"overlapping",
+       {range("2024-01-01", "2024-06-30"), range("2024-03-01", "2024-09-30")},
+       {range("2024-01-01", "2024-09-30")}},
+      {"empty ranges dropped", {range("2024-01-02", "2024-01-01")}, {}},
+  };
+  for (const auto& row : rows) {
+    CAPTURE(row.name);
+    CHECK(query::merge_ranges(row.in) == row.out);
+  }
+}
+
+TEST_CASE("query::missing_ranges: what a window lacks") {
+  const std::vector<DateRange> covered{range("2024-01-01", "2024-01-31"),
+                                       range("2024-03-01", "2024-03-31")};
+  struct Row {
+    const char* first;
+    const char* last;
+    std::vector<DateRange> missing;
+  };
+  const std::vector<Row> rows{
+      {"2024-01-05", "2024-01-20", {}},
+      {"2024-01-01", "2024-03-31", {range("2024-02-01", "2024-02-29")}},
+      {"2023-12-01", "2024-01-10", {range("2023-12-01", "2023-12-31")}},
+      {"2024-03-15", "2024-04-30", {range("2024-04-01", "2024-04-30")}},
+      {"2023-12-01",
+       "2024-04-30",
+       {range("2023-12-01", "2023-12-31"), range("2024-02-01", "2024-02-29"),
+        range("2024-04-01", "2024-04-30")}},
+      {"2024-05-01", "2024-05-31", {range("2024-05-01", "2024-05-31")}},
+      {"2024-02-10", "2024-02-01", {}}, // first > last: nothing to fetch
+  };
+  for (const auto& row : rows) {
+    CAPTURE(row.first);
+    CAPTURE(row.last);
+    CHECK(query::missing_ranges(covered, date(row.first), date(row.last)) == row.missing);
+  }
+  CHECK(query::missing_ranges({}, date("2024-01-01"), date("2024-01-02"))
+        == std::vector<DateRange>{range("2024-01-01", "2024-01-02")});
+}
+
+TEST_CASE("query::reaches_first_session: whole history from 1990-12-19 on") {
+  CHECK(query::k_first_session == date("1990-12-19"));
+  CHECK(query::reaches_first_session(std::vector<DateRange>{range("1990-12-19", "2024-01-01")}));
+  CHECK(query::reaches_first_session(std::vector<DateRange>{range("1980-01-01", "1990-12-01"),
+                                                            range("2000-01-01", "2024-01-01")}));
+  CHECK_FALSE(
+      query::reaches_first_session(std::vector<DateRange>{range("1990-12-20", "2024-01-01")}));
+  CHECK_FALSE(query::reaches_first_session(std::vector<DateRange>{}));
+}
+
+TEST_CASE("query::latest_session_close: 15:00 UTC+8 on a weekday") {
+  struct Row {
+    const char* name;
+    std::int64_t now;
+    std::int64_t close;
+  };
+  // 2024-01-05 is a Friday, 2024-01-08 a Monday.
+  const std::vector<Row> rows{
+      {"Friday after the close", at_utc8("2024-01-05", 16, 0), at_utc8("2024-01-05", 15, 0)},
+      {"Friday at the close", at_utc8("2024-01-05", 15, 0), at_utc8("2024-01-05", 15, 0)},
+      {"Friday before the close", at_utc8("2024-01-05", 14, 59), at_utc8("2024-01-04", 15, 0)},
+      {"Saturday", at_utc8("2024-01-06", 12, 0), at_utc8("2024-01-05", 15, 0)},
+      {"Sunday night", at_utc8("2024-01-07", 23, 59), at_utc8("2024-01-05", 15, 0)},
+      {"Monday morning", at_utc8("2024-01-08", 9, 30), at_utc8("2024-01-05", 15, 0)},
+      {"Monday 07:00 UTC is 15:00 UTC+8", 1'704'697'200'000, 1'704'697'200'000},
+  };
+  for (const auto& row : rows) {
+    CAPTURE(row.name);
+    CHECK(query::latest_session_close(row.now) == row.close);
+  }
+}
+
+TEST_CASE("query::is_check_due: at most once after each session close") {
+  const auto friday_close = at_utc8("2024-01-05", 15, 0);
+  CHECK(query::is_check_due(std::nullopt, friday_close)); // never asked
+  // Asked after Friday's close: nothing new until Monday's close.
+  const auto asked = at_utc8("2024-01-05", 16, 0);
+  CHECK_FALSE(query::is_check_due(asked, at_utc8("2024-01-06", 12, 0)));
+  CHECK_FALSE(query::is_check_due(asked, at_utc8("2024-01-08", 14, 59)));
+  CHECK(query::is_check_due(asked, at_utc8("2024-01-08", 15, 0)));
+  // Asked before Friday's close: due once it passed.
+  CHECK(query::is_check_due(at_utc8("2024-01-05", 14, 0), at_utc8("2024-01-05", 15, 1)));
+}
