@@ -5,6 +5,7 @@
 #include "core/query/summary.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -91,7 +92,7 @@ int run_bars(const BarsArgs& args, const Config& config) {
   }
   const auto reply = transport->get(target(args.symbols, from, to, args));
   if (reply.status != 200) {
-    return report_api_error(reply);
+    return report_query_error(reply, *transport);
   }
   auto response = api::bars_from_json(reply.body);
   if (!response) {
@@ -117,6 +118,11 @@ int run_bars(const BarsArgs& args, const Config& config) {
   const OutputOptions options{*format, !args.output.no_header, use_color(), args.summary, false};
   print_bars(std::cout, *response, paged ? api::bars_to_json(*response, std::nullopt) : reply.body,
              options);
+  const bool none_known = std::none_of(response->items.begin(), response->items.end(),
+                                      [](const auto& item) { return item.known; });
+  if (none_known && explain_if_empty(*transport)) {
+    return k_exit_error;
+  }
   int status = k_exit_ok;
   for (std::size_t i = 0; i < response->items.size(); ++i) {
     if (args.limit && response->next_urls[i]) {

@@ -6,6 +6,7 @@
 #include "core/domain/symbol.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -75,7 +76,7 @@ int run_indicator(const IndicatorArgs& args, const Config& config) {
   auto transport = open_transport(config, config.remote);
   const auto reply = transport->get(target(args));
   if (reply.status != 200) {
-    return report_api_error(reply);
+    return report_query_error(reply, *transport);
   }
   auto response = api::indicators_from_json(reply.body);
   if (!response) {
@@ -84,6 +85,11 @@ int run_indicator(const IndicatorArgs& args, const Config& config) {
   }
   const OutputOptions options{*format, !args.output.no_header, use_color(), false, args.underlying};
   print_indicators(std::cout, *response, requested_symbols(args.symbols), reply.body, options);
+  const bool none_known = std::none_of(response->items.begin(), response->items.end(),
+                                      [](const auto& item) { return item.known; });
+  if (none_known && explain_if_empty(*transport)) {
+    return k_exit_error;
+  }
   int status = k_exit_ok;
   for (const auto& item : response->items) {
     if (!item.known) {

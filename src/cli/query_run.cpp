@@ -30,6 +30,25 @@ int report_api_error(const Reply& reply) {
   return exit_status_for(*error);
 }
 
+bool explain_if_empty(Transport& transport) {
+  if (auto as_of = fetch_as_of(transport); !as_of) {
+    std::cerr << "ashare: error: " << as_of.error().message << "\n";
+    return true;
+  }
+  return false;
+}
+
+int report_query_error(const Reply& reply, Transport& transport) {
+  const auto error = api::error_from_json(reply.body);
+  if (error && error->code == ErrorCode::invalid_symbol) {
+    // An empty store makes every symbol unknown: say what to do instead (issue 5).
+    if (explain_if_empty(transport)) {
+      return k_exit_error;
+    }
+  }
+  return report_api_error(reply);
+}
+
 Result<domain::Date> fetch_as_of(Transport& transport) {
   const auto reply = transport.get("/healthz");
   if (reply.status != 200) {

@@ -29,6 +29,13 @@ void add_output_options(CLI::App& command, GlobalFlags& flags, QueryOutputArgs& 
 // Print the API error of `reply` as "ashare: error: CODE: message" and return its exit status.
 int report_api_error(const Reply& reply);
 
+// As report_api_error, but an INVALID_SYMBOL from a store without any data says how to get data
+// (import, or a base URL) instead.
+int report_query_error(const Reply& reply, Transport& transport);
+
+// When `transport` has no data at all, print how to get some and return true.
+bool explain_if_empty(Transport& transport);
+
 // Return the exit status for API error `error` (D10 codes: 401/402/403 -> 4, others 1).
 int exit_status_for(const Error& error);
 

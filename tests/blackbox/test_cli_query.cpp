@@ -1218,3 +1218,31 @@ TEST_CASE("cli query: credits running out while paging is exit status 4") {
   CHECK(run.status == 4);
   CHECK(run.err.rfind("ashare: error: INSUFFICIENT_CREDITS: ", 0) == 0);
 }
+
+namespace bb {
+
+// Issue 5: with an empty store and no remote, every query command says how to get data instead
+// of a bare "unknown symbol".
+TEST_CASE("cli query: an empty store says to import data or set a base URL") {
+  TestStore store;
+  const std::vector<std::vector<std::string>> commands{
+    {"bars", "600519.SH"},
+    {"bars", "600519.SH", "2024-01-01", "2024-02-01"},
+    {"bars", "600519.SH,600036.SH", "2024-01-01", "2024-02-01"},
+    {"ema", "600519.SH"},
+    {"rsi", "600519.SH,600036.SH"},
+    {"sma", "600519.SH", "--at", "2024-06-19"},
+  };
+  for (const auto& command : commands) {
+    CAPTURE(command.front());
+    CAPTURE(command[1]);
+    const auto result = store.cli(command);
+    CHECK(result.status == 1);
+    CHECK(result.err.find("ashare: error: no data in " + store.db().string()
+                          + ": import some first (ashare import FILE...) or set a base URL")
+          != std::string::npos);
+    CHECK(result.err.find("INVALID_SYMBOL") == std::string::npos);
+  }
+}
+
+} // namespace bb
