@@ -42,3 +42,37 @@ TEST_CASE("cli terminal: a coloured table by default, plain with NO_COLOR") {
 }
 
 } // namespace bb
+
+namespace bb {
+
+// Issue 4: `sync` draws a progress bar on stderr when it is a terminal, else prints one summary
+// line at the end.
+TEST_CASE("cli terminal: sync shows a progress bar on a terminal and a summary line otherwise") {
+  TestStore remote;
+  remote.import({fixture("bancob_600519.SH.csv"), fixture("bancob_600036.SH.csv")});
+  const auto key = remote.create_key("pro", std::nullopt, "sync");
+  ServerProcess server(remote);
+  const std::string base_url = "http://127.0.0.1:" + std::to_string(server.port());
+
+  TempDir terminal_client;
+  const std::string command = ashare_bin() + " --db " + (terminal_client.path() / "a.db").string()
+                              + " --base-url " + base_url + " --api-key " + key.plaintext
+                              + " sync 600519.SH 600036.SH --plan pro --from 2024-01-01";
+  const auto on_terminal = run_on_terminal(remote, command, true);
+  REQUIRE(on_terminal.status == 0);
+  CHECK(on_terminal.out.find("\rsync [") != std::string::npos);
+  CHECK(on_terminal.out.find("##############################]") != std::string::npos); // full
+  CHECK(on_terminal.out.find("sync: 2 symbols") == std::string::npos);
+
+  TempDir piped_client;
+  const auto piped = run_process({ashare_bin(), "--db", (piped_client.path() / "a.db").string(),
+                                  "--base-url", base_url, "--api-key", key.plaintext, "sync",
+                                  "600519.SH", "600036.SH", "--plan", "pro", "--from",
+                                  "2024-01-01"},
+                                 60s, {"HOME=" + piped_client.path().string()});
+  REQUIRE(piped.status == 0);
+  CHECK(piped.err.find('\r') == std::string::npos);
+  CHECK(piped.err.find("sync: 2 symbols, 2024-01-01 to 2025-10-23: ") != std::string::npos);
+}
+
+} // namespace bb
