@@ -17,7 +17,7 @@ _ashare() {
   fi
 
   local global="--db --keys-db --cache-db --base-url --api-key --ca-file --timeout --retries --offline --refresh --config --help --version"
-  local commands="bars ema rsi sma symbols info sync import keys serve"
+  local commands="bars ema rsi sma symbols info sync import remove keys serve"
   local output="--format --no-header"
 
   case "$prev" in
@@ -66,7 +66,7 @@ _ashare() {
     COMPREPLY=($(compgen -W "$options $global --help" -- "$cur"))
   elif [ "$command" = import ]; then
     COMPREPLY=($(compgen -f -- "$cur"))
-  elif [[ " bars ema rsi sma sync " == *" $command "* ]]; then
+  elif [[ " bars ema rsi sma sync remove " == *" $command "* ]]; then
     # Complete the last item of a comma-separated symbol list.
     local prefix="" last="$cur"
     if [[ "$cur" == *,* ]]; then

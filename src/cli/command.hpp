@@ -32,6 +32,7 @@ Action setup_bars(CLI::App& command, GlobalFlags& flags);
 Action setup_ema(CLI::App& command, GlobalFlags& flags);
 Action setup_import(CLI::App& command, GlobalFlags& flags);
 Action setup_info(CLI::App& command, GlobalFlags& flags);
+Action setup_remove(CLI::App& command, GlobalFlags& flags);
 Action setup_rsi(CLI::App& command, GlobalFlags& flags);
 Action setup_sma(CLI::App& command, GlobalFlags& flags);
 Action setup_symbols(CLI::App& command, GlobalFlags& flags);

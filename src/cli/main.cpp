@@ -27,6 +27,7 @@ constexpr std::array k_commands{
   CommandSpec{"sync", "Pull bars from the remote into the cache", setup_sync},
   CommandSpec{"info", "Show the store (or remote) and how current its data is", setup_info},
   CommandSpec{"import", "Load canonical CSV files of daily bars into the store", setup_import},
+  CommandSpec{"remove", "Delete a symbol's bars, or a window of them, from the store", setup_remove},
   CommandSpec{"keys", "Create, list, revoke and credit API keys", setup_keys},
   CommandSpec{"serve", "Serve the v1 HTTP/JSON API", setup_serve},
 };

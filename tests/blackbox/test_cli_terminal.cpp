@@ -24,7 +24,7 @@ TEST_CASE("cli terminal: a coloured table by default, plain with NO_COLOR") {
   store.import({fixture("bancob_600519.SH.csv")});
   // 2024-06-17 and 06-18 fell (change_pct < 0), 2024-06-19 rose (0.6964).
   const std::string command =
-    ashare_bin() + " --db " + store.db().string() + " bars 600519.SH 2024-06-17 2024-06-19";
+      ashare_bin() + " --db " + store.db().string() + " bars 600519.SH 2024-06-17 2024-06-19";
 
   const auto coloured = run_on_terminal(store, command, false);
   REQUIRE(coloured.status == 0);
@@ -65,11 +65,11 @@ TEST_CASE("cli terminal: sync shows a progress bar on a terminal and a summary l
   CHECK(on_terminal.out.find("sync: 2 symbols") == std::string::npos);
 
   TempDir piped_client;
-  const auto piped = run_process({ashare_bin(), "--db", (piped_client.path() / "a.db").string(),
-                                  "--base-url", base_url, "--api-key", key.plaintext, "sync",
-                                  "600519.SH", "600036.SH", "--plan", "pro", "--from",
-                                  "2024-01-01"},
-                                 60s, {"HOME=" + piped_client.path().string()});
+  const auto piped =
+      run_process({ashare_bin(), "--db", (piped_client.path() / "a.db").string(), "--base-url",
+                   base_url, "--api-key", key.plaintext, "sync", "600519.SH", "600036.SH", "--plan",
+                   "pro", "--from", "2024-01-01"},
+                  60s, {"HOME=" + piped_client.path().string()});
   REQUIRE(piped.status == 0);
   CHECK(piped.err.find('\r') == std::string::npos);
   CHECK(piped.err.find("sync: 2 symbols, 2024-01-01 to 2025-10-23: ") != std::string::npos);

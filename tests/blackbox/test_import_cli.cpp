@@ -10,6 +10,17 @@ using nlohmann::json;
 
 namespace {
 
+// The comma-separated fields of a CSV line without quoting.
+std::vector<std::string> words_csv(const std::string& line) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (std::size_t comma; (comma = line.find(',', start)) != std::string::npos; start = comma + 1) {
+    out.push_back(line.substr(start, comma - start));
+  }
+  out.push_back(line.substr(start));
+  return out;
+}
+
 const std::string k_header =
     "symbol,trade_date,open,high,low,close,volume,turnover,change_pct,factor";
 const std::string k_good_row = "900009.SH,2024-01-02,10,12,9,11,100,1100,0,1";
@@ -267,4 +278,39 @@ TEST_CASE("import: re-importing is idempotent; --source is recorded in meta.sour
   CHECK(second["meta"]["source"] == "tushare");
   second["meta"]["source"] = "canonical";
   CHECK(second == first);
+}
+
+TEST_CASE("remove: a window or all bars of a symbol, with as_of and derived change_pct updated") {
+  TestStore store;
+  store.import({fixture("bancob_600519.SH.csv"), fixture("jenny_000001.SZ.csv")});
+  const auto csv = [&](const std::vector<std::string>& args) {
+    auto result = store.cli(args);
+    REQUIRE(result.status == 0);
+    return result.out;
+  };
+
+  // 000001.SZ has no change_pct column: ashare derives it from the previous stored close.
+  // Removing 2024-06-03..2024-06-28 makes 2024-07-01's previous bar 2024-05-31.
+  auto removed = store.cli({"remove", "000001.sz", "2024-06-03", "2024-06-28"});
+  REQUIRE(removed.status == 0);
+  CHECK(removed.out == "000001.SZ: removed 19 bars; as_of 2025-10-23\n"); // 19 sessions: 06-10 was a holiday
+  const auto rows = csv({"bars", "000001.SZ", "2024-05-31", "2024-07-01", "--raw", "--format",
+                         "csv", "--no-header"});
+  const auto lines = split_lines(rows);
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0].rfind("000001.SZ,2024-05-31,", 0) == 0);
+  CHECK(lines[1].rfind("000001.SZ,2024-07-01,", 0) == 0);
+  const auto close_of = [](const std::string& line) { return std::stod(words_csv(line)[6]); };
+  const auto change_of = [](const std::string& line) { return std::stod(words_csv(line)[9]); };
+  CHECK(change_of(lines[1]) == doctest::Approx((close_of(lines[1]) / close_of(lines[0]) - 1) * 100));
+
+  // Removing every bar of the symbol with the latest date moves as_of back.
+  auto all = store.cli({"remove", "600519.SH"});
+  REQUIRE(all.status == 0);
+  CHECK(all.out == "600519.SH: removed 500 bars; as_of 2024-12-31\n");
+  CHECK(csv({"symbols", "--format", "csv", "--no-header"}) == "000001.SZ,2020-01-02,2024-12-31,1193\n");
+
+  // Usage errors: a malformed symbol, FROM without TO.
+  CHECK(store.cli({"remove", "60051.SH"}).status == 2);
+  CHECK(store.cli({"remove", "000001.SZ", "2024-01-01"}).status == 2);
 }
