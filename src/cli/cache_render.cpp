@@ -6,28 +6,20 @@ namespace ashare::cli {
 
 std::string render_cached_bars(const api::BarsRequest& request, const CachedView& view) {
   const auto& query = request.query;
-  api::BarsResponse response;
-  response.request_id = view.request_id;
-  response.single = query.symbols.size() == 1;
-  response.adjusted = query.adjusted;
-  response.from = query.from;
-  response.to = query.to;
-  response.dataset = view.dataset;
+  std::vector<query::SymbolBars> items;
   for (std::size_t i = 0; i < query.symbols.size(); ++i) {
     const std::string& symbol = query.symbols[i].str();
     if (!view.anchors[i]) {
-      response.items.push_back(query::SymbolBars{symbol, false, {}, false, std::nullopt});
-      response.next_urls.push_back(std::nullopt);
+      items.push_back(query::SymbolBars{symbol, false, {}, false, std::nullopt});
       continue;
     }
     // One bar more than the limit tells make_symbol_bars whether more exist (D8 next_url).
     auto loaded = view.cache.load_bars(view.base_url, symbol, query.from, query.to, query.sort,
                                        query.limit + 1);
-    auto item = query::make_symbol_bars(symbol, std::move(loaded), query, *view.anchors[i]);
-    response.next_urls.push_back(item.has_more ? std::optional(api::next_url(request, item))
-                                               : std::nullopt);
-    response.items.push_back(std::move(item));
+    items.push_back(query::make_symbol_bars(symbol, std::move(loaded), query, *view.anchors[i]));
   }
+  const auto response =
+    api::make_bars_response(request, view.request_id, view.dataset, std::move(items));
   return api::bars_to_json(response, std::nullopt);
 }
 

@@ -106,6 +106,25 @@ Status check_bars_plan(const BarsRequest& request,
   return Ok{};
 }
 
+BarsResponse make_bars_response(const BarsRequest& request,
+                                const std::string& request_id,
+                                const store::DatasetInfo& dataset,
+                                std::vector<query::SymbolBars> items) {
+  BarsResponse response;
+  response.request_id = request_id;
+  response.single = request.query.symbols.size() == 1;
+  response.adjusted = request.query.adjusted;
+  response.from = request.query.from;
+  response.to = request.query.to;
+  response.dataset = dataset;
+  response.items = std::move(items);
+  for (const auto& item : response.items) {
+    response.next_urls.push_back(item.has_more ? std::optional(next_url(request, item))
+                                               : std::nullopt);
+  }
+  return response;
+}
+
 Result<Prepared> prepare_bars(const BarsPath& path,
                               const QueryParams& params,
                               const Caller& caller,
@@ -128,18 +147,8 @@ Result<Prepared> prepare_bars(const BarsPath& path,
   }
   request.query.limit = request.limit.value_or(auth::plan_limits(caller.plan).max_limit);
 
-  BarsResponse response;
-  response.request_id = request_id;
-  response.single = request.query.symbols.size() == 1;
-  response.adjusted = request.query.adjusted;
-  response.from = request.query.from;
-  response.to = request.query.to;
-  response.dataset = catalog->dataset;
-  response.items = query::run_bar_query(store, *catalog, request.query);
-  for (const auto& item : response.items) {
-    response.next_urls.push_back(item.has_more ? std::optional(next_url(request, item))
-                                               : std::nullopt);
-  }
+  auto response = make_bars_response(request, request_id, catalog->dataset,
+                                     query::run_bar_query(store, *catalog, request.query));
   const auto cost = std::count_if(response.items.begin(), response.items.end(),
                                   [](const auto& item) { return item.known; });
   return Prepared{cost, [response = std::move(response)](std::optional<std::int64_t> charged) {

@@ -4,6 +4,7 @@
 
 #include "core/api/caller.hpp"
 #include "core/api/endpoint.hpp"
+#include "core/api/json.hpp"
 #include "core/api/query_params.hpp"
 #include "core/query/bar_query.hpp"
 #include "core/query/catalog.hpp"
@@ -37,6 +38,13 @@ Result<BarsRequest> parse_bars_request(const BarsPath& path, const QueryParams& 
 // Return the next_url of `item` (D8): `request` with the window moved past the item's last
 // returned bar and `symbol` naming the item alone. Requires item.bars non-empty.
 std::string next_url(const BarsRequest& request, const query::SymbolBars& item);
+
+// Return the response to `request` with `items` (one per symbol, in order) and their next_urls,
+// as the server and the remote-mode cache both render it.
+BarsResponse make_bars_response(const BarsRequest& request,
+                                const std::string& request_id,
+                                const store::DatasetInfo& dataset,
+                                std::vector<query::SymbolBars> items);
 
 // Check `request` against the plan of `caller` (D6): symbol count, `limit`, then history reached
 // by `from` when the data is current to `as_of`. PLAN_LIMIT on failure.

@@ -89,9 +89,18 @@ std::vector<std::string_view> split_path(std::string_view path) {
 // Return the route matching `path` and fill `captures`, or nullptr (a trailing slash matches
 // nothing, D10).
 const Route* match_route(std::string_view path, std::vector<std::string_view>& captures) {
+  // The patterns are split once, not per request.
+  static const auto k_patterns = [] {
+    std::vector<std::vector<std::string_view>> patterns;
+    for (const auto& route : k_routes) {
+      patterns.push_back(split_path(route.pattern));
+    }
+    return patterns;
+  }();
   const auto segments = split_path(path);
-  for (const auto& route : k_routes) {
-    const auto pattern = split_path(route.pattern);
+  for (std::size_t r = 0; r < k_routes.size(); ++r) {
+    const auto& route = k_routes[r];
+    const auto& pattern = k_patterns[r];
     if (pattern.size() != segments.size() || segments.empty()) {
       continue;
     }

@@ -1,9 +1,9 @@
 #include "core/store/bar_store.hpp"
 
 #include "core/store/schema.hpp"
+#include "core/store/stored_date.hpp"
 
 #include <array>
-#include <cassert>
 #include <sqlite3.h>
 
 namespace ashare::store {
@@ -11,16 +11,10 @@ namespace {
 
 using domain::Date;
 
-Date to_date(std::int64_t yyyymmdd) {
-  const auto date = Date::from_yyyymmdd(yyyymmdd);
-  assert(date); // the store only ever holds real dates
-  return date.value_or(Date{});
-}
-
 SymbolInfo read_symbol(SQLite::Statement& statement) {
   return SymbolInfo{statement.getColumn(0).getString(),
-                    to_date(statement.getColumn(1).getInt64()),
-                    to_date(statement.getColumn(2).getInt64()),
+                    stored_date(statement.getColumn(1).getInt64()),
+                    stored_date(statement.getColumn(2).getInt64()),
                     statement.getColumn(3).getInt64(),
                     statement.getColumn(4).getDouble()};
 }
@@ -133,7 +127,7 @@ std::vector<domain::Bar> BarStore::load_bars(const std::string& symbol,
   statement.bind(4, static_cast<std::int64_t>(limit));
   std::vector<domain::Bar> bars;
   while (statement.executeStep()) {
-    bars.push_back(domain::Bar{to_date(statement.getColumn(0).getInt64()),
+    bars.push_back(domain::Bar{stored_date(statement.getColumn(0).getInt64()),
                                statement.getColumn(1).getDouble(),
                                statement.getColumn(2).getDouble(),
                                statement.getColumn(3).getDouble(),
@@ -153,7 +147,7 @@ PriceSeries BarStore::load_price_series(const std::string& symbol, PriceField fi
   statement.bindNoCopy(1, symbol);
   PriceSeries series;
   while (statement.executeStep()) {
-    series.dates.push_back(to_date(statement.getColumn(0).getInt64()));
+    series.dates.push_back(stored_date(statement.getColumn(0).getInt64()));
     series.prices.push_back(statement.getColumn(1).getDouble());
     series.factors.push_back(statement.getColumn(2).getDouble());
   }

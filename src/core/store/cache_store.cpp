@@ -1,22 +1,16 @@
 #include "core/store/cache_store.hpp"
 
 #include "core/store/schema.hpp"
+#include "core/store/stored_date.hpp"
 
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
 
-#include <cassert>
 
 namespace ashare::store {
 namespace {
 
 using domain::Date;
-
-Date to_date(std::int64_t yyyymmdd) {
-  const auto date = Date::from_yyyymmdd(yyyymmdd);
-  assert(date); // the cache only ever holds real dates
-  return date.value_or(Date{});
-}
 
 std::int64_t to_int(Date date) {
   return date.yyyymmdd();
@@ -26,11 +20,11 @@ std::optional<Date> optional_date(const SQLite::Column& column) {
   if (column.isNull()) {
     return std::nullopt;
   }
-  return to_date(column.getInt64());
+  return stored_date(column.getInt64());
 }
 
 domain::Bar read_bar(SQLite::Statement& statement) {
-  return domain::Bar{to_date(statement.getColumn(0).getInt64()), statement.getColumn(1).getDouble(),
+  return domain::Bar{stored_date(statement.getColumn(0).getInt64()), statement.getColumn(1).getDouble(),
                      statement.getColumn(2).getDouble(),         statement.getColumn(3).getDouble(),
                      statement.getColumn(4).getDouble(),         statement.getColumn(5).getInt64(),
                      statement.getColumn(6).getDouble(),         statement.getColumn(7).getDouble(),
@@ -132,9 +126,9 @@ std::vector<CoveredRange> CacheStore::load_coverage(const std::string& base_url,
   statement.bind(2, symbol);
   std::vector<CoveredRange> out;
   while (statement.executeStep()) {
-    out.push_back(CoveredRange{to_date(statement.getColumn(0).getInt64()),
-                               to_date(statement.getColumn(1).getInt64()),
-                               to_date(statement.getColumn(2).getInt64())});
+    out.push_back(CoveredRange{stored_date(statement.getColumn(0).getInt64()),
+                               stored_date(statement.getColumn(1).getInt64()),
+                               stored_date(statement.getColumn(2).getInt64())});
   }
   return out;
 }
@@ -173,7 +167,7 @@ PriceSeries CacheStore::load_price_series(const std::string& base_url,
   statement.bind(2, symbol);
   PriceSeries series;
   while (statement.executeStep()) {
-    series.dates.push_back(to_date(statement.getColumn(0).getInt64()));
+    series.dates.push_back(stored_date(statement.getColumn(0).getInt64()));
     series.prices.push_back(statement.getColumn(1).getDouble());
     series.factors.push_back(statement.getColumn(2).getDouble());
   }
@@ -189,7 +183,7 @@ std::optional<Anchor> CacheStore::find_anchor(const std::string& base_url,
   if (!statement.executeStep()) {
     return std::nullopt;
   }
-  return Anchor{statement.getColumn(0).getDouble(), to_date(statement.getColumn(1).getInt64())};
+  return Anchor{statement.getColumn(0).getDouble(), stored_date(statement.getColumn(1).getInt64())};
 }
 
 void CacheStore::save_anchor(const std::string& base_url,
