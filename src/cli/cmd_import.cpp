@@ -1,9 +1,13 @@
-// ashare import FILE...: load canonical CSV files into the data store, one transaction per file.
+// ashare import FILE...: load canonical or vendor files (Tushare, AkShare, baostock, TDX) into the
+// data store, one transaction per file, with a progress bar on a terminal.
 #include "cli/command.hpp"
+#include "cli/output.hpp"
+#include "cli/progress.hpp"
 #include "core/import/importer.hpp"
 #include "core/store/bar_store.hpp"
 
 #include <CLI/CLI.hpp>
+#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -12,45 +16,122 @@ namespace {
 
 struct ImportArgs {
   std::vector<std::string> files;
+  std::string format = "auto";
+  std::optional<std::string> adj_factor;
+  std::optional<std::string> symbol;
+  bool adjusted_input = false;
   bool skip_invalid = false;
-  std::string source = "canonical";
+  std::string source;
 };
 
-void print_report(const std::string& file, const import::ImportReport& report) {
-  std::cout << file << ": loaded " << report.rows_loaded
-            << (report.rows_loaded == 1 ? " row for " : " rows for ") << report.symbols.size()
-            << (report.symbols.size() == 1 ? " symbol" : " symbols");
-  if (report.rows_skipped > 0) {
-    std::cout << ", skipped " << report.rows_skipped
-              << (report.rows_skipped == 1 ? " invalid row" : " invalid rows");
+std::string plural(std::int64_t count, const char* one, const char* many) {
+  return std::to_string(count) + " " + (count == 1 ? one : many);
+}
+
+std::string factor_summary(const import::ImportReport& report) {
+  switch (report.factor_origin) {
+  case import::FactorOrigin::file:
+    return "factors from the file";
+  case import::FactorOrigin::adj_factor:
+    return "factors from --adj-factor, " + plural(report.adjustment_events, "step", "steps");
+  case import::FactorOrigin::pre_close_chain:
+    return "factors from the pre_close chain, "
+           + plural(report.adjustment_events, "adjustment event", "adjustment events");
+  case import::FactorOrigin::none:
+    return "no factors (1.0)";
   }
-  std::cout << "; as_of " << (report.as_of ? report.as_of->iso() : "none") << "\n";
+  return "";
+}
+
+void print_report(const std::string& file, const import::ImportReport& report) {
+  std::cout << file << ": " << import::source_format_name(report.format) << ", loaded "
+            << plural(report.rows_loaded, "row", "rows") << " for "
+            << plural(static_cast<std::int64_t>(report.symbols.size()), "symbol", "symbols");
+  if (report.rows_skipped > 0) {
+    std::cout << ", skipped " << plural(report.rows_skipped, "invalid row", "invalid rows");
+  }
+  if (report.suspended_skipped > 0) {
+    std::cout << ", skipped " << plural(report.suspended_skipped, "suspended day", "suspended days");
+  }
+  std::cout << ", " << factor_summary(report) << "; as_of "
+            << (report.as_of ? report.as_of->iso() : "none") << "\n";
+}
+
+Result<import::AdjFactorTable> load_adj_factors(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    return make_error(ErrorCode::invalid_input, path + ": cannot open the file");
+  }
+  auto table = import::parse_adj_factor_csv(in);
+  if (!table) {
+    return make_error(ErrorCode::invalid_input, path + ":" + table.error().message);
+  }
+  return table;
+}
+
+// Import one file; return whether it was committed.
+bool import_one(store::BarStore& store,
+                const std::string& file,
+                import::ImportOptions options,
+                const std::string& counter) {
+  ProgressBar bar("import");
+  options.progress = [&](std::int64_t done, std::int64_t total) {
+    bar.show(done, total,
+             counter + file + ": " + with_thousands(std::to_string(done)) + " of "
+               + with_thousands(std::to_string(total)) + " rows");
+  };
+  auto report = import::import_file(store, file, options);
+  bar.finish();
+  if (!report) {
+    std::cerr << "ashare: error: " << report.error().message << "\n";
+    return false;
+  }
+  for (const auto& problem : report->problems) {
+    std::cerr << import::format_problem(file, problem) << "\n";
+  }
+  if (report->refusal) {
+    std::cerr << import::format_problem(file, *report->refusal) << "\n";
+  }
+  if (!report->committed) {
+    std::cerr << "ashare: error: " << file << ": nothing imported"
+              << (report->refusal ? "" : " (use --skip-invalid to load the valid rows)") << "\n";
+    return false;
+  }
+  for (const auto& note : report->notes) {
+    std::cerr << file << ": note: " << note << "\n";
+  }
+  print_report(file, *report);
+  return true;
 }
 
 int run_import(const ImportArgs& args, const Config& config) {
+  import::ImportOptions options;
+  options.skip_invalid = args.skip_invalid;
+  options.source = args.source;
+  options.symbol = args.symbol;
+  options.adjusted_input = args.adjusted_input;
+  if (args.format != "auto") {
+    options.format = import::find_source_format(args.format);
+  }
+  std::optional<import::AdjFactorTable> adj_factors;
+  if (args.adj_factor) {
+    auto table = load_adj_factors(*args.adj_factor);
+    if (!table) {
+      std::cerr << "ashare: error: " << table.error().message << "\n";
+      return k_exit_error;
+    }
+    adj_factors = std::move(*table);
+    options.adj_factors = &*adj_factors;
+  }
   store::BarStore store(config.db);
-  const import::ImportOptions options{args.skip_invalid, args.source};
   int status = k_exit_ok;
-  for (const auto& file : args.files) {
-    auto report = import::import_canonical_file(store, file, options);
-    if (!report) {
-      std::cerr << "ashare: error: " << report.error().message << "\n";
+  for (std::size_t i = 0; i < args.files.size(); ++i) {
+    const std::string counter = args.files.size() > 1 ? "[" + std::to_string(i + 1) + "/"
+                                                          + std::to_string(args.files.size()) + "] "
+                                                      : "";
+    if (!import_one(store, args.files[i], options, counter)) {
       status = k_exit_error;
-      continue;
     }
-    for (const auto& problem : report->problems) {
-      std::cerr << import::format_problem(file, problem) << "\n";
-    }
-    if (report->refusal) {
-      std::cerr << import::format_problem(file, *report->refusal) << "\n";
-    }
-    if (!report->committed) {
-      std::cerr << "ashare: error: " << file << ": nothing imported"
-                << (report->refusal ? "" : " (use --skip-invalid to load the valid rows)") << "\n";
-      status = k_exit_error;
-      continue;
-    }
-    print_report(file, *report);
   }
   return status;
 }
@@ -59,13 +140,30 @@ int run_import(const ImportArgs& args, const Config& config) {
 
 Action setup_import(CLI::App& command, GlobalFlags&) {
   auto args = std::make_shared<ImportArgs>();
-  command.add_option("FILE", args->files, "Canonical CSV files: symbol,trade_date,open,high,low,"
-                                          "close,volume,turnover[,change_pct][,factor]")
-    ->required();
+  command.add_option("FILE", args->files, "Files to load, one transaction each")->required();
+  command
+    .add_option("--format", args->format,
+                "File format: auto (detected from the header or file signature), canonical, "
+                "tushare (daily), akshare (stock_zh_a_hist), baostock (query_history_k_data_plus), "
+                "tdx (.day)")
+    ->check(CLI::IsMember({"auto", "canonical", "tushare", "akshare", "baostock", "tdx"}))
+    ->default_str("auto")
+    ->type_name("FORMAT");
+  command
+    .add_option("--adj-factor", args->adj_factor,
+                "Tushare adj_factor CSV (ts_code,trade_date,adj_factor) to join on symbol and date; "
+                "without it the factor follows the pre_close chain")
+    ->type_name("FILE");
+  command.add_flag("--adjusted-input", args->adjusted_input,
+                   "The prices are already adjusted (qfq/hfq): store them as given, factor 1.0 "
+                   "(or --adj-factor's)");
+  command
+    .add_option("--symbol", args->symbol,
+                "Symbol of akshare/tdx files whose name does not carry it (e.g. 600519.SH)")
+    ->type_name("SYMBOL");
   command.add_flag("--skip-invalid", args->skip_invalid,
                    "Report invalid rows and load the rest instead of refusing the file");
-  command.add_option("--source", args->source, "Data source name recorded in meta.source")
-    ->default_str("canonical")
+  command.add_option("--source", args->source, "Source name recorded (default: the format's name)")
     ->type_name("NAME");
   return [args](const Config& config) { return run_import(*args, config); };
 }

@@ -3,6 +3,7 @@
 // are fetched, and every page is saved as it arrives. Requests stay within the plan's maxima
 // (D6); on 403 PLAN_LIMIT the batch is halved and retried.
 #include "cli/cache_fill.hpp"
+#include "cli/progress.hpp"
 #include "cli/query_run.hpp"
 #include "core/api/json.hpp"
 #include "core/domain/symbol.hpp"
@@ -132,25 +133,21 @@ std::vector<Group> missing_work(CacheFiller& filler,
 // Progress on stderr: a bar redrawn in place on a terminal, else one summary line at the end.
 class Progress {
 public:
-  explicit Progress(std::size_t total) : m_total(total), m_terminal(::isatty(STDERR_FILENO) == 1) {}
+  explicit Progress(std::size_t total) : m_total(total), m_bar("sync") {}
 
   void advance(std::size_t symbols, const FetchStats& stats) {
     m_done += symbols;
-    if (m_terminal) {
-      constexpr std::size_t k_width = 30;
-      const std::size_t filled = m_total == 0 ? k_width : k_width * m_done / m_total;
-      std::cerr << "\rsync [" << std::string(filled, '#') << std::string(k_width - filled, '-')
-                << "] " << m_done << "/" << m_total << " ranges, "
-                << with_thousands(std::to_string(stats.bars)) << " bars" << std::flush;
-    }
+    m_bar.show(static_cast<std::int64_t>(m_done), static_cast<std::int64_t>(m_total),
+               std::to_string(m_done) + "/" + std::to_string(m_total) + " ranges, "
+                 + with_thousands(std::to_string(stats.bars)) + " bars");
   }
 
   void finish(std::size_t symbols,
               std::size_t cached,
               query::DateRange window,
               const FetchStats& stats) {
-    if (m_terminal) {
-      std::cerr << (m_done > 0 ? "\n" : "");
+    if (m_bar.active()) {
+      m_bar.finish();
       return;
     }
     std::cerr << "sync: " << symbols << " symbols, " << window.first.iso() << " to "
@@ -162,7 +159,7 @@ public:
 private:
   std::size_t m_total;
   std::size_t m_done = 0;
-  bool m_terminal;
+  ProgressBar m_bar;
 };
 
 bool has_code(const Reply& reply, ErrorCode code) {

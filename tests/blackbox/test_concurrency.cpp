@@ -186,7 +186,7 @@ TEST_CASE("WAL: the server keeps answering during an import and then reports the
   CHECK(*status == 0);
   import.wait_for_output_closed(10s);
   CHECK(import.stdout_text()
-        == big.string() + ": loaded 300000 rows for 1 symbol; as_of " + new_as_of + "\n");
+        == big.string() + ": canonical, loaded 300000 rows for 1 symbol, no factors (1.0); as_of " + new_as_of + "\n");
   INFO("polls during the import: " << polls_during_import);
   CHECK(polls_during_import >= 3); // the import took long enough to be observed
   CHECK_FALSE(went_back);

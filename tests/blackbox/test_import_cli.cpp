@@ -48,7 +48,7 @@ TEST_CASE("import: a good file loads and reports rows, symbols and as_of") {
   const auto path = fixture("bancob_600519.SH.csv");
   const auto result = store.cli({"import", path.string()});
   CHECK(result.status == 0);
-  CHECK(result.out == path.string() + ": loaded 500 rows for 1 symbol; as_of 2025-10-23\n");
+  CHECK(result.out == path.string() + ": canonical, loaded 500 rows for 1 symbol, factors from the file; as_of 2025-10-23\n");
   CHECK(result.err == "");
 
   SUBCASE("several files in one run, one line each") {
@@ -57,8 +57,8 @@ TEST_CASE("import: a good file loads and reports rows, symbols and as_of") {
     const auto both = store.cli({"import", a.string(), b.string()});
     CHECK(both.status == 0);
     CHECK(both.out
-          == a.string() + ": loaded 1212 rows for 1 symbol; as_of 2025-10-23\n" + b.string()
-                 + ": loaded 1212 rows for 1 symbol; as_of 2025-10-23\n");
+          == a.string() + ": canonical, loaded 1212 rows for 1 symbol, no factors (1.0); as_of 2025-10-23\n" + b.string()
+                 + ": canonical, loaded 1212 rows for 1 symbol, no factors (1.0); as_of 2025-10-23\n");
   }
   SUBCASE("the parent directories of --db are created") {
     TestStore other;
@@ -162,7 +162,7 @@ TEST_CASE("import: file-level errors and usage") {
     const auto good = fixture("bancob_600036.SH.csv");
     const auto result = store.cli({"import", bad.string(), good.string()});
     CHECK(result.status == 1);
-    CHECK(result.out == good.string() + ": loaded 500 rows for 1 symbol; as_of 2025-10-23\n");
+    CHECK(result.out == good.string() + ": canonical, loaded 500 rows for 1 symbol, factors from the file; as_of 2025-10-23\n");
     CHECK(result.err
           == bad.string()
                  + ":3: row: has 2 fields, the header has 10\nashare: error: " + bad.string()
@@ -182,7 +182,8 @@ TEST_CASE("import --skip-invalid reports bad rows and loads the rest") {
   CHECK(result.status == 0);
   CHECK(result.out
         == path.string()
-               + ": loaded 3 rows for 1 symbol, skipped 2 invalid rows; as_of 2024-01-08\n");
+               + ": canonical, loaded 3 rows for 1 symbol, skipped 2 invalid rows, factors from the file; "
+                 "as_of 2024-01-08\n");
   CHECK(result.err
         == path.string() + ":3: high: high 10 is below max(open, close) 11\n" + path.string()
                + ":5: volume: volume -5 is negative\n");
@@ -244,9 +245,9 @@ TEST_CASE("import: a refused file leaves the store's contents unchanged") {
     CHECK(result.out == "");
     CHECK(result.err
           == path.string()
-                 + ":3: factor: the file has no factor column, but the store holds "
+                 + ":3: factor: the file has no factors, but the store holds "
                    "factors other than 1 for 600519.SH: importing it would rescale that "
-                   "history; add the factor column\nashare: error: "
+                   "history; add factors (a factor column, or --adj-factor FILE)\nashare: error: "
                  + path.string() + ": nothing imported\n");
   }
   SUBCASE("a file whose header is broken") {
@@ -273,7 +274,7 @@ TEST_CASE("import: re-importing is idempotent; --source is recorded in meta.sour
   CHECK(again.status == 0);
   CHECK(again.out
         == fixture("bancob_600036.SH.csv").string()
-               + ": loaded 500 rows for 1 symbol; as_of 2025-10-23\n");
+               + ": canonical, loaded 500 rows for 1 symbol, factors from the file; as_of 2025-10-23\n");
   auto second = without_request_id(request(server.port(), target, key.plaintext));
   CHECK(second["meta"]["source"] == "tushare");
   second["meta"]["source"] = "canonical";

@@ -40,7 +40,7 @@ struct Server {
 
   Server() {
     store::BarStore store(data_path);
-    REQUIRE(test::import_text(store, k_bars_csv, {false, "unit"}).committed);
+    REQUIRE(test::import_text(store, k_bars_csv, test::import_options(false, "unit")).committed);
   }
 
   test::TestKey key(Plan plan, std::optional<std::int64_t> credits) {

@@ -39,7 +39,7 @@ struct Fixture {
                                            import::ImportOptions options = {}) {
     const auto path = dir / name;
     test::write_file(path, text);
-    return import::import_canonical_file(store, path, options);
+    return import::import_file(store, path, options);
   }
 };
 
@@ -47,7 +47,7 @@ struct Fixture {
 
 TEST_CASE("import::import_canonical_file: a good file") {
   Fixture f;
-  const auto report = f.import_file("good.csv", k_good, {false, "tushare"});
+  const auto report = f.import_file("good.csv", k_good, test::import_options(false, "tushare"));
   REQUIRE(report.ok());
   CHECK(report->committed);
   CHECK(report->rows_loaded == 3);
@@ -64,7 +64,7 @@ TEST_CASE("import::import_canonical_file: a good file") {
 
 TEST_CASE("import: a bad row refuses the whole file and leaves the store unchanged") {
   Fixture f;
-  REQUIRE(f.import_file("good.csv", k_good, {false, "first"})->committed);
+  REQUIRE(f.import_file("good.csv", k_good, test::import_options(false, "first"))->committed);
   const auto before = test::dump_store(f.db);
 
   // Line 3 updates a stored bar, line 4 adds a new one, line 5 is bad: none of it may land.
@@ -72,7 +72,7 @@ TEST_CASE("import: a bad row refuses the whole file and leaves the store unchang
                           + "600519.SH,2024-01-02,10,11,9,10.75,100,1050,0.5,1\n"
                             "000001.SZ,2024-01-05,9,9.5,8.5,9.2,1000,9200,0,1\n"
                             "600519.SH,2024-01-05,11,10.5,10.8,11.2,100,1120,1.8182,1\n";
-  const auto report = f.import_file("bad.csv", bad, {false, "second"});
+  const auto report = f.import_file("bad.csv", bad, test::import_options(false, "second"));
   REQUIRE(report.ok());
   CHECK_FALSE(report->committed);
   CHECK(report->rows_loaded == 0);
@@ -89,7 +89,7 @@ TEST_CASE("import: --skip-invalid leaves bad rows out and counts them") {
                               "600519.SH,2024-01-03,0,12,10,11,100,1100,4.7619,1\n"
                               "600519.SH,2024-01-04,11,11.5,10.8,11.2,-1,1120,1.8182,1\n"
                               "600519.SH,2024-01-05,11,11.5,10.8,11.2,100,1120,0,1\n";
-  const auto report = f.import_file("mixed.csv", mixed, {true, ""});
+  const auto report = f.import_file("mixed.csv", mixed, test::import_options(true, ""));
   REQUIRE(report.ok());
   CHECK(report->committed);
   CHECK(report->rows_loaded == 2);
@@ -124,7 +124,7 @@ TEST_CASE("import: two rows for one (symbol, trade_date) in a file") {
     CHECK(f.store.load_symbols().empty());
   }
   SUBCASE("with --skip-invalid, the first row is kept") {
-    const auto report = f.import_file("twice.csv", twice, {true, ""});
+    const auto report = f.import_file("twice.csv", twice, test::import_options(true, ""));
     REQUIRE(report.ok());
     CHECK(report->committed);
     CHECK(report->rows_loaded == 2);
@@ -137,10 +137,10 @@ TEST_CASE("import: two rows for one (symbol, trade_date) in a file") {
 
 TEST_CASE("import: re-importing a file is idempotent") {
   Fixture f;
-  REQUIRE(f.import_file("good.csv", k_good, {false, "tushare"})->committed);
+  REQUIRE(f.import_file("good.csv", k_good, test::import_options(false, "tushare"))->committed);
   const auto once = test::dump_store(f.db, false);
   const auto as_of = f.store.load_dataset_info().as_of;
-  const auto second = f.import_file("good.csv", k_good, {false, "tushare"});
+  const auto second = f.import_file("good.csv", k_good, test::import_options(false, "tushare"));
   REQUIRE(second->committed);
   CHECK(second->rows_loaded == 3);
   CHECK(test::dump_store(f.db, false) == once);
@@ -168,8 +168,9 @@ TEST_CASE("import: a file without factors for a symbol with stored factors other
     CHECK(report->refusal->line == 3);
     CHECK(report->refusal->column == "factor");
     CHECK(report->refusal->message
-          == "the file has no factor column, but the store holds factors other than 1 for "
-             "600519.SH: importing it would rescale that history; add the factor column");
+          == "the file has no factors, but the store holds factors other than 1 for "
+             "600519.SH: importing it would rescale that history; add factors (a factor column, "
+             "or --adj-factor FILE)");
     CHECK(test::dump_store(f.db) == before); // 000001.SZ of line 2 is not stored either
   }
   SUBCASE("is accepted when every stored factor is 1") {
@@ -290,7 +291,7 @@ TEST_CASE("import::import_canonical_file: file-level errors") {
   Fixture f;
   SUBCASE("an unreadable file") {
     const auto missing = f.dir / "missing.csv";
-    const auto report = import::import_canonical_file(f.store, missing, {});
+    const auto report = import::import_file(f.store, missing, {});
     REQUIRE_FALSE(report.ok());
     CHECK(report.error().code == ErrorCode::invalid_input);
     CHECK(report.error().message == missing.string() + ": cannot open the file");

@@ -26,7 +26,7 @@ TEST_CASE("query::load_catalog") {
                         + "600519.SH,2024-01-02,10,11,9,10.5,100,1050,1\n"
                           "600519.SH,2024-01-03,10,11,9,10.5,100,1050,1.5\n"
                           "000001.SZ,2024-01-04,9,9.5,8.5,9.2,1000,9200,1\n",
-                    {false, "unit"});
+                    test::import_options(false, "unit"));
   const auto catalog = query::load_catalog(store);
   CHECK(catalog->dataset.as_of == date("2024-01-04"));
   CHECK(catalog->dataset.source == "unit");

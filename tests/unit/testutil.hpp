@@ -91,6 +91,14 @@ inline void write_file(const std::filesystem::path& path, std::string_view text)
   REQUIRE(out.good());
 }
 
+// Return import options with `skip_invalid` and `source`, the rest defaulted.
+inline import::ImportOptions import_options(bool skip_invalid, std::string source) {
+  import::ImportOptions options;
+  options.skip_invalid = skip_invalid;
+  options.source = std::move(source);
+  return options;
+}
+
 // Parse canonical CSV `text` (the header must be valid) and load it into `store`.
 inline import::ImportReport import_text(store::BarStore& store,
                                         std::string_view text,
@@ -103,7 +111,7 @@ inline import::ImportReport import_text(store::BarStore& store,
 
 // Import the committed fixture `name` (e.g. "bancob_600519.SH.csv") into `store`.
 inline import::ImportReport import_fixture(store::BarStore& store, std::string_view name) {
-  auto report = import::import_canonical_file(store, data_dir() / name, {false, "fixture"});
+  auto report = import::import_file(store, data_dir() / name, test::import_options(false, "fixture"));
   REQUIRE_MESSAGE(report.ok(), (report.ok() ? "" : report.error().message));
   REQUIRE(report->committed);
   return *report;

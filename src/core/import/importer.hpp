@@ -1,13 +1,17 @@
 // Loading a file into the data store: one transaction per file, so a bad row leaves nothing of
 // the file behind (unless the caller asks to skip bad rows), upserts so that re-importing a file
-// changes nothing, and change_pct computed where the file has none.
+// changes nothing, change_pct computed where the file has none, and factors joined or derived
+// for vendor files (import/factors.hpp). Each symbol records where its bars came from.
 #pragma once
 
 #include "core/error.hpp"
+#include "core/import/factors.hpp"
 #include "core/import/parsed_file.hpp"
+#include "core/import/source_format.hpp"
 #include "core/store/bar_store.hpp"
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -17,8 +21,20 @@ namespace ashare::import {
 
 struct ImportOptions {
   bool skip_invalid = false; // leave bad rows out instead of refusing the file
-  std::string source;        // recorded as the dataset's source
+  std::string source;        // recorded as the dataset's source (default: the format's name)
+  std::optional<SourceFormat> format;         // nullopt: detect from the file
+  std::optional<std::string> symbol;          // for files that do not name it (akshare, tdx)
+  const AdjFactorTable* adj_factors = nullptr; // join these factors (Tushare adj_factor)
+  bool adjusted_input = false;                // prices are already adjusted: store as given
+  // Called now and then while rows are written, with rows done and rows in all.
+  std::function<void(std::int64_t done, std::int64_t total)> progress;
 };
+
+// How a file's factors were obtained, recorded per symbol (symbol_sources.factor_origin).
+enum class FactorOrigin { file, adj_factor, pre_close_chain, none };
+
+// Return the stored name of `origin` ("file", "adj_factor", "pre_close_chain", "none").
+std::string_view factor_origin_name(FactorOrigin origin);
 
 struct ImportReport {
   bool committed = false;            // false: the file was refused and nothing was stored
@@ -28,6 +44,21 @@ struct ImportReport {
   std::optional<domain::Date> as_of; // the store's as_of after the commit
   std::vector<RowProblem> problems;  // every bad row, in file order
   std::optional<RowProblem> refusal; // why a file was refused as a whole
+  SourceFormat format = SourceFormat::canonical;
+  FactorOrigin factor_origin = FactorOrigin::file;
+  std::int64_t adjustment_events = 0;   // factor steps in the loaded rows
+  std::int64_t suspended_skipped = 0;   // suspended days the file marks (baostock)
+  std::vector<std::string> notes;       // things the user should know, e.g. unmatched factors
+};
+
+// A file parsed and ready to load: its rows and how to set their factors.
+struct PreparedFile {
+  ParsedFile parsed;
+  SourceFormat format = SourceFormat::canonical;
+  FactorOrigin factor_origin = FactorOrigin::file;
+  bool chain_from_store = false; // derive factors along the pre_close chain, continuing the store's
+  bool adjusted_input = false;
+  std::vector<std::string> notes;
 };
 
 // Load `file` into `store` in one transaction. Bad rows (including a second row for the same
@@ -37,11 +68,19 @@ ImportReport load_parsed_file(store::BarStore& store,
                               ParsedFile file,
                               const ImportOptions& options);
 
-// Read the canonical CSV at `path` and load it. Errors (unreadable file, bad header) come back as
+// Load `file` as load_parsed_file does, first deriving factors along the pre_close chain when
+// `file.chain_from_store` (continuing from the store's bar before each symbol's first row; a
+// symbol whose stored bars lie only after the file's cannot be chained and refuses the file).
+ImportReport load_prepared_file(store::BarStore& store,
+                                PreparedFile file,
+                                const ImportOptions& options);
+
+// Read the file at `path` in `options.format` (detected when not given), set its factors and
+// load it. Errors (unreadable file, bad header, adjusted prices refused) come back as
 // INVALID_INPUT with a message "path:line: column: what is wrong".
-Result<ImportReport> import_canonical_file(store::BarStore& store,
-                                           const std::filesystem::path& path,
-                                           const ImportOptions& options);
+Result<ImportReport> import_file(store::BarStore& store,
+                                 const std::filesystem::path& path,
+                                 const ImportOptions& options);
 
 // Format `problem` of `path` as "path:line: column: message".
 std::string format_problem(const std::filesystem::path& path, const RowProblem& problem);

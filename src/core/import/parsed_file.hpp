@@ -5,6 +5,7 @@
 #include "core/domain/bar.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@ struct ParsedRow {
   std::int64_t line = 0;
   std::string symbol; // canonical
   domain::Bar bar;    // change_pct is a placeholder when the file has none
+  std::optional<double> pre_close; // the exchange's previous close, ex-rights (vendor files)
 };
 
 struct ParsedFile {
@@ -27,6 +29,7 @@ struct ParsedFile {
   std::vector<RowProblem> problems; // rows with a problem are not in `rows`
   bool has_factor = true;           // false: every factor is the default 1.0
   bool has_change_pct = true;       // false: change_pct is computed after the rows are in
+  std::int64_t suspended_skipped = 0; // rows of suspended days the format marks and we leave out
 };
 
 // Return the first problem of `bar`, checking in order: prices > 0, high >= max(open, close),

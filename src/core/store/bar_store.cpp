@@ -16,8 +16,29 @@ SymbolInfo read_symbol(SQLite::Statement& statement) {
                     stored_date(statement.getColumn(1).getInt64()),
                     stored_date(statement.getColumn(2).getInt64()),
                     statement.getColumn(3).getInt64(),
-                    statement.getColumn(4).getDouble()};
+                    statement.getColumn(4).getDouble(),
+                    statement.getColumn(5).getString(),
+                    statement.getColumn(6).getString(),
+                    statement.getColumn(7).getInt() != 0};
 }
+
+// Read a row of (trade_date, open, high, low, close, volume, turnover, change_pct, factor).
+domain::Bar read_bar(SQLite::Statement& statement) {
+  return domain::Bar{stored_date(statement.getColumn(0).getInt64()),
+                     statement.getColumn(1).getDouble(),
+                     statement.getColumn(2).getDouble(),
+                     statement.getColumn(3).getDouble(),
+                     statement.getColumn(4).getDouble(),
+                     statement.getColumn(5).getInt64(),
+                     statement.getColumn(6).getDouble(),
+                     statement.getColumn(7).getDouble(),
+                     statement.getColumn(8).getDouble()};
+}
+
+constexpr const char* k_symbol_columns =
+  "SELECT s.symbol, s.first_date, s.last_date, s.bar_count, s.latest_factor, "
+  "coalesce(o.source, ''), coalesce(o.factor_origin, ''), coalesce(o.adjusted, 0) "
+  "FROM symbols s LEFT JOIN symbol_sources o ON o.symbol = s.symbol ";
 
 std::string series_sql(const char* column) {
   return std::string("SELECT trade_date, ") + column
@@ -31,10 +52,8 @@ struct BarStore::Statements {
   explicit Statements(SQLite::Database& db)
     : generation(db, "SELECT value FROM meta WHERE key = 'generation'"),
       meta(db, "SELECT key, value FROM meta"),
-      symbols(db, "SELECT symbol, first_date, last_date, bar_count, latest_factor FROM symbols "
-                  "ORDER BY symbol"),
-      symbol(db, "SELECT symbol, first_date, last_date, bar_count, latest_factor FROM symbols "
-                 "WHERE symbol = ?1"),
+      symbols(db, std::string(k_symbol_columns) + "ORDER BY s.symbol"),
+      symbol(db, std::string(k_symbol_columns) + "WHERE s.symbol = ?1"),
       bars_asc(db, "SELECT trade_date, open, high, low, close, volume, turnover, change_pct, factor "
                    "FROM bars WHERE symbol = ?1 AND trade_date BETWEEN ?2 AND ?3 "
                    "ORDER BY trade_date ASC LIMIT ?4"),
@@ -127,15 +146,7 @@ std::vector<domain::Bar> BarStore::load_bars(const std::string& symbol,
   statement.bind(4, static_cast<std::int64_t>(limit));
   std::vector<domain::Bar> bars;
   while (statement.executeStep()) {
-    bars.push_back(domain::Bar{stored_date(statement.getColumn(0).getInt64()),
-                               statement.getColumn(1).getDouble(),
-                               statement.getColumn(2).getDouble(),
-                               statement.getColumn(3).getDouble(),
-                               statement.getColumn(4).getDouble(),
-                               statement.getColumn(5).getInt64(),
-                               statement.getColumn(6).getDouble(),
-                               statement.getColumn(7).getDouble(),
-                               statement.getColumn(8).getDouble()});
+    bars.push_back(read_bar(statement));
   }
   statement.reset(); // release the read snapshot promptly when not inside a ReadTransaction
   return bars;
@@ -212,6 +223,40 @@ void BarStore::upsert_bar(const std::string& symbol, const domain::Bar& bar, boo
   statement.exec();
 }
 
+std::optional<domain::Bar> BarStore::find_bar_before(const std::string& symbol, Date date) {
+  SQLite::Statement statement(
+    m_db, "SELECT trade_date, open, high, low, close, volume, turnover, change_pct, factor "
+          "FROM bars WHERE symbol = ?1 AND trade_date < ?2 ORDER BY trade_date DESC LIMIT 1");
+  statement.bind(1, symbol);
+  statement.bind(2, static_cast<std::int64_t>(date.yyyymmdd()));
+  if (!statement.executeStep()) {
+    return std::nullopt;
+  }
+  return read_bar(statement);
+}
+
+bool BarStore::has_bars_outside(const std::string& symbol, Date from, Date to) {
+  SQLite::Statement statement(m_db, "SELECT EXISTS(SELECT 1 FROM bars WHERE symbol = ?1 AND "
+                                    "(trade_date < ?2 OR trade_date > ?3))");
+  statement.bind(1, symbol);
+  statement.bind(2, static_cast<std::int64_t>(from.yyyymmdd()));
+  statement.bind(3, static_cast<std::int64_t>(to.yyyymmdd()));
+  statement.executeStep();
+  return statement.getColumn(0).getInt() != 0;
+}
+
+void BarStore::save_symbol_source(const std::string& symbol, const SymbolSource& source) {
+  SQLite::Statement statement(
+    m_db, "INSERT INTO symbol_sources(symbol, source, factor_origin, adjusted) "
+          "VALUES (?1, ?2, ?3, ?4) ON CONFLICT(symbol) DO UPDATE SET source = excluded.source, "
+          "factor_origin = excluded.factor_origin, adjusted = excluded.adjusted");
+  statement.bind(1, symbol);
+  statement.bind(2, source.source);
+  statement.bind(3, source.factor_origin);
+  statement.bind(4, source.adjusted ? 1 : 0);
+  statement.exec();
+}
+
 bool BarStore::has_non_unit_factor(const std::string& symbol) {
   SQLite::Statement statement(m_db,
                               "SELECT EXISTS(SELECT 1 FROM bars WHERE symbol = ?1 AND factor <> 1)");
@@ -265,7 +310,11 @@ void BarStore::refresh_symbol(const std::string& symbol) {
     "(SELECT factor FROM bars WHERE symbol = ?1 ORDER BY trade_date DESC LIMIT 1) "
     "FROM bars WHERE symbol = ?1 HAVING count(*) > 0");
   insert.bind(1, symbol);
-  insert.exec();
+  if (insert.exec() == 0) {
+    SQLite::Statement forget(m_db, "DELETE FROM symbol_sources WHERE symbol = ?1");
+    forget.bind(1, symbol);
+    forget.exec();
+  }
 }
 
 void BarStore::finish_change(const std::string& source) {

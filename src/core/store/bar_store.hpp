@@ -25,6 +25,16 @@ struct SymbolInfo {
   domain::Date last_date;
   std::int64_t bar_count = 0;
   double latest_factor = 1; // factor of the symbol's latest stored bar (the D8 anchor)
+  std::string source;        // format of the last import ("" before schema 2)
+  std::string factor_origin; // file, adj_factor, pre_close_chain or none ("" when unknown)
+  bool adjusted = false;     // the prices were imported already adjusted (--adjusted-input)
+};
+
+// Where a symbol's bars came from: recorded per symbol by every import.
+struct SymbolSource {
+  std::string source;
+  std::string factor_origin;
+  bool adjusted = false;
 };
 
 // A price column of the bars table: the `series_type` of the indicator endpoints.
@@ -75,6 +85,12 @@ public:
                                      domain::SortOrder order,
                                      std::int64_t limit);
 
+  // Return the latest stored bar of `symbol` before `date`, or nullopt.
+  std::optional<domain::Bar> find_bar_before(const std::string& symbol, domain::Date date);
+
+  // Return whether `symbol` has stored bars outside [`from`, `to`].
+  bool has_bars_outside(const std::string& symbol, domain::Date from, domain::Date to);
+
   // Return the `field` prices and factors of every stored bar of `symbol`, ascending by date;
   // reads only those columns.
   PriceSeries load_price_series(const std::string& symbol, PriceField field);
@@ -97,6 +113,9 @@ public:
 
   // Refresh the symbols row of `symbol` from its bars (dropping it when it has none).
   void refresh_symbol(const std::string& symbol);
+
+  // Record where the bars of `symbol` came from.
+  void save_symbol_source(const std::string& symbol, const SymbolSource& source);
 
   // Record `source` (when not empty), recompute as_of and bump the generation.
   void finish_change(const std::string& source);

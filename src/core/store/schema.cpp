@@ -38,6 +38,15 @@ constexpr const char* k_data_migrations[] = {
     ) WITHOUT ROWID;
     INSERT INTO meta(key, value) VALUES ('generation', '0');
   )sql",
+  // Where each symbol's bars came from, and so what its factors mean (issue 5).
+  R"sql(
+    CREATE TABLE symbol_sources(
+      symbol        TEXT PRIMARY KEY,
+      source        TEXT NOT NULL,  -- format of the last import, e.g. "tushare"
+      factor_origin TEXT NOT NULL,  -- file, adj_factor, pre_close_chain or none
+      adjusted      INTEGER NOT NULL DEFAULT 0  -- 1: prices were imported already adjusted
+    ) WITHOUT ROWID;
+  )sql",
 };
 
 constexpr const char* k_keys_migrations[] = {

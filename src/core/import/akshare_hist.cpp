@@ -1,0 +1,36 @@
+// AkShare `stock_zh_a_hist` CSV with Chinese headers: 日期,开盘,收盘,最高,最低,成交量,成交额,振幅,
+// 涨跌幅,涨跌额,换手率 (newer versions add 股票代码, ignored: it carries no exchange).
+#include "core/import/vendor_formats.hpp"
+
+#include <array>
+
+namespace ashare::import {
+namespace {
+
+enum Column { date, open, close, high, low, volume, turnover, change_pct };
+
+constexpr std::array<ColumnName, 8> k_columns{{
+  {"日期"}, {"开盘"}, {"收盘"}, {"最高"}, {"最低"}, {"成交量"}, {"成交额"}, {"涨跌幅", false},
+}};
+
+} // namespace
+
+Result<ParsedFile> parse_akshare_hist(std::istream& in, const std::string& symbol) {
+  auto read_row = [&symbol](RowFields& fields, VendorRow& row) -> Result<RowOutcome> {
+    row.symbol = symbol;
+    row.trade_date = fields.date(date);
+    row.open = fields.decimal(open);
+    row.high = fields.decimal(high);
+    row.low = fields.decimal(low);
+    row.close = fields.decimal(close);
+    row.change_pct = fields.optional_decimal(change_pct);
+    row.volume = fields.decimal(volume);
+    row.turnover = fields.decimal(turnover);
+    return RowOutcome::keep;
+  };
+  const VendorCsvFormat format{"an AkShare stock_zh_a_hist file", k_columns, k_akshare_units, 0,
+                               read_row};
+  return parse_vendor_csv(in, format);
+}
+
+} // namespace ashare::import

@@ -1,0 +1,160 @@
+#include "core/import/factors.hpp"
+
+#include "core/domain/symbol.hpp"
+#include "core/import/vendor_csv.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace ashare::import {
+namespace {
+
+enum Column { ts_code, trade_date, adj_factor };
+
+constexpr std::array<ColumnName, 3> k_columns{{{"ts_code"}, {"trade_date"}, {"adj_factor"}}};
+
+// Return the factor of the row after `row` given `row`'s, along the chain.
+double forward(double factor, const ParsedRow& row, const ParsedRow& next) {
+  if (!next.pre_close || *next.pre_close <= 0) {
+    return factor;
+  }
+  // The ratio first: it is exactly 1 on days without an event, so the factor does not drift.
+  return factor * (row.bar.close / *next.pre_close);
+}
+
+// Return the factor of `row` given the factor of the row after it, along the chain.
+double backward(double next_factor, const ParsedRow& row, const ParsedRow& next) {
+  if (!next.pre_close || *next.pre_close <= 0) {
+    return next_factor;
+  }
+  return next_factor * (*next.pre_close / row.bar.close);
+}
+
+// Call `each` with the rows of every symbol of `file` (sorted), one span per symbol.
+template<class Each>
+void for_each_symbol(ParsedFile& file, Each each) {
+  auto begin = file.rows.begin();
+  while (begin != file.rows.end()) {
+    auto end = std::find_if(begin, file.rows.end(),
+                            [&](const ParsedRow& row) { return row.symbol != begin->symbol; });
+    each(std::span<ParsedRow>(&*begin, static_cast<std::size_t>(end - begin)));
+    begin = end;
+  }
+}
+
+} // namespace
+
+Result<AdjFactorTable> parse_adj_factor_csv(std::istream& in) {
+  CsvReader reader(in);
+  CsvRecord header;
+  if (!reader.next(header)) {
+    return file_error(1, "header", "the file is empty: expected ts_code,trade_date,adj_factor");
+  }
+  std::vector<std::optional<std::size_t>> index(k_columns.size());
+  for (std::size_t i = 0; i < header.fields.size(); ++i) {
+    for (std::size_t c = 0; c < k_columns.size(); ++c) {
+      if (header.fields[i] == k_columns[c].name) {
+        index[c] = i;
+      }
+    }
+  }
+  for (std::size_t c = 0; c < k_columns.size(); ++c) {
+    if (!index[c]) {
+      return file_error(header.line, "header",
+                        "missing column " + quoted(k_columns[c].name)
+                          + " (a Tushare adj_factor file has ts_code, trade_date, adj_factor)");
+    }
+  }
+  AdjFactorTable table;
+  CsvRecord record;
+  while (reader.next(record)) {
+    if (record.fields.size() != header.fields.size()) {
+      return file_error(record.line, "row",
+                        "has " + std::to_string(record.fields.size()) + " fields, the header has "
+                          + std::to_string(header.fields.size()));
+    }
+    RowFields fields(record, k_columns, index);
+    const auto symbol = domain::parse_symbol(fields.text(ts_code));
+    if (!symbol) {
+      return file_error(record.line, "ts_code", symbol.error().message);
+    }
+    const auto date = fields.date(trade_date);
+    const auto factor = domain::to_double(fields.decimal(adj_factor));
+    if (!fields.problem && factor <= 0) {
+      fields.fail(adj_factor, quoted(fields.text(adj_factor)) + " is not a positive factor");
+    }
+    if (fields.problem) {
+      return file_error(record.line, fields.problem->column, fields.problem->message);
+    }
+    const auto [it, inserted] =
+      table.factors.emplace(std::make_pair(symbol->str(), date.yyyymmdd()), factor);
+    if (!inserted) {
+      return file_error(record.line, "trade_date",
+                        "duplicate row for " + symbol->str() + " on " + date.iso());
+    }
+  }
+  return table;
+}
+
+void sort_by_symbol_and_date(ParsedFile& file) {
+  std::stable_sort(file.rows.begin(), file.rows.end(), [](const ParsedRow& a, const ParsedRow& b) {
+    return a.symbol != b.symbol ? a.symbol < b.symbol : a.bar.trade_date < b.bar.trade_date;
+  });
+}
+
+std::int64_t chain_factors(std::span<ParsedRow> rows, double start) {
+  std::int64_t events = 0;
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    rows[i].bar.factor = i == 0 ? start : forward(rows[i - 1].bar.factor, rows[i - 1], rows[i]);
+    events += i > 0 && rows[i].bar.factor != rows[i - 1].bar.factor ? 1 : 0;
+  }
+  return events;
+}
+
+double chain_start(const domain::Bar& previous, const ParsedRow& first) {
+  ParsedRow before;
+  before.bar = previous;
+  return forward(previous.factor, before, first);
+}
+
+AdjFactorJoin join_adj_factors(ParsedFile& file, const AdjFactorTable& table) {
+  AdjFactorJoin join;
+  for_each_symbol(file, [&](std::span<ParsedRow> rows) {
+    const std::string& symbol = rows.front().symbol;
+    std::vector<bool> known(rows.size(), false);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const auto it = table.factors.find({symbol, rows[i].bar.trade_date.yyyymmdd()});
+      if (it != table.factors.end()) {
+        rows[i].bar.factor = it->second;
+        known[i] = true;
+      } else {
+        ++join.bars_without_factor;
+        if (!join.first_bar_without_factor || rows[i].bar.trade_date < *join.first_bar_without_factor) {
+          join.first_bar_without_factor = rows[i].bar.trade_date;
+        }
+      }
+    }
+    const auto first_known = std::find(known.begin(), known.end(), true);
+    if (first_known == known.end()) {
+      join.symbols_without_factors.push_back(symbol);
+      return;
+    }
+    const auto first = static_cast<std::size_t>(first_known - known.begin());
+    for (std::size_t i = first; i-- > 0;) {
+      rows[i].bar.factor = backward(rows[i + 1].bar.factor, rows[i], rows[i + 1]);
+    }
+    for (std::size_t i = first + 1; i < rows.size(); ++i) {
+      if (!known[i]) {
+        rows[i].bar.factor = forward(rows[i - 1].bar.factor, rows[i - 1], rows[i]);
+      }
+    }
+    std::int64_t matched = static_cast<std::int64_t>(std::count(known.begin(), known.end(), true));
+    const auto lower = table.factors.lower_bound({symbol, 0});
+    const auto upper = table.factors.lower_bound({symbol + '\x01', 0});
+    join.factors_without_bar += static_cast<std::int64_t>(std::distance(lower, upper)) - matched;
+  });
+  file.has_factor = true;
+  return join;
+}
+
+} // namespace ashare::import

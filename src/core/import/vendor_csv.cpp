@@ -1,0 +1,244 @@
+#include "core/import/vendor_csv.hpp"
+
+#include "core/domain/date.hpp"
+
+#include <cmath>
+
+namespace ashare::import {
+namespace {
+
+std::string_view trimmed(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) {
+    text.remove_prefix(1);
+  }
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r')) {
+    text.remove_suffix(1);
+  }
+  return text;
+}
+
+std::string column_list(std::span<const ColumnName> columns) {
+  std::string out;
+  for (const auto& column : columns) {
+    if (column.required) {
+      out += out.empty() ? "" : ", ";
+      out += column.name;
+    }
+  }
+  return out;
+}
+
+// Map each column of `columns` to its position in `header`.
+Result<std::vector<std::optional<std::size_t>>> find_columns(const CsvRecord& header,
+                                                             const VendorCsvFormat& format) {
+  std::vector<std::optional<std::size_t>> index(format.columns.size());
+  for (std::size_t i = 0; i < header.fields.size(); ++i) {
+    const auto name = trimmed(header.fields[i]);
+    for (std::size_t c = 0; c < format.columns.size(); ++c) {
+      if (format.columns[c].name != name) {
+        continue;
+      }
+      if (index[c]) {
+        return file_error(header.line, "header", "column " + quoted(name) + " is named twice");
+      }
+      index[c] = i;
+    }
+  }
+  for (std::size_t c = 0; c < format.columns.size(); ++c) {
+    if (format.columns[c].required && !index[c]) {
+      return file_error(header.line, "header",
+                        "missing column " + quoted(format.columns[c].name) + " ("
+                          + std::string(format.description) + " has "
+                          + column_list(format.columns) + ")");
+    }
+  }
+  return index;
+}
+
+std::optional<domain::Date> parse_date_text(std::string_view text) {
+  if (auto iso = domain::parse_iso_date(text, "trade_date")) {
+    return *iso;
+  }
+  if (text.size() == 8 && text.find_first_not_of("0123456789") == text.npos) {
+    return domain::Date::from_yyyymmdd(std::stoll(std::string(text)));
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+std::string quoted(std::string_view text) {
+  // Built by appending: GCC 12 -O2 reports a bogus -Wrestrict for `"\"" + std::string(..)`.
+  std::string out;
+  out.reserve(text.size() + 2);
+  out += '"';
+  out += text;
+  out += '"';
+  return out;
+}
+
+Error file_error(std::int64_t line, std::string_view column, const std::string& message) {
+  std::string text = std::to_string(line);
+  text += ": ";
+  text += column;
+  text += ": ";
+  text += message;
+  return make_error(ErrorCode::invalid_input, std::move(text));
+}
+
+bool is_utf8(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    const int length = byte < 0x80 ? 1 : (byte >> 5) == 0x6 ? 2 : (byte >> 4) == 0xe ? 3
+                                       : (byte >> 3) == 0x1e ? 4 : 0;
+    if (length == 0 || i + static_cast<std::size_t>(length) > text.size()) {
+      return false;
+    }
+    for (int k = 1; k < length; ++k) {
+      if ((static_cast<unsigned char>(text[i + static_cast<std::size_t>(k)]) >> 6) != 0x2) {
+        return false;
+      }
+    }
+    i += static_cast<std::size_t>(length);
+  }
+  return true;
+}
+
+std::string_view RowFields::text(int column) const {
+  const auto& position = m_index[static_cast<std::size_t>(column)];
+  return position ? trimmed(m_record.fields[*position]) : std::string_view();
+}
+
+domain::Decimal RowFields::decimal(int column) {
+  if (problem) {
+    return {};
+  }
+  const auto value = domain::parse_decimal(text(column));
+  if (!value || !std::isfinite(domain::to_double(*value))) {
+    fail(column, quoted(text(column)) + " is not a number");
+    return {};
+  }
+  return *value;
+}
+
+std::optional<domain::Decimal> RowFields::optional_decimal(int column) {
+  if (!has(column) || text(column).empty()) {
+    return std::nullopt;
+  }
+  return decimal(column);
+}
+
+domain::Date RowFields::date(int column) {
+  if (problem) {
+    return {};
+  }
+  const auto value = parse_date_text(text(column));
+  if (!value) {
+    fail(column, quoted(text(column)) + " is not a date YYYY-MM-DD or YYYYMMDD");
+    return {};
+  }
+  return *value;
+}
+
+void RowFields::fail(int column, std::string message) {
+  if (!problem) {
+    problem = RowProblem{m_record.line, std::string(m_columns[static_cast<std::size_t>(column)].name),
+                         std::move(message)};
+  }
+}
+
+std::variant<ParsedRow, RowProblem> convert_vendor_row(const VendorRow& row,
+                                                       VendorUnits units,
+                                                       std::int64_t line) {
+  ParsedRow parsed;
+  parsed.line = line;
+  parsed.symbol = row.symbol;
+  auto& bar = parsed.bar;
+  bar.trade_date = row.trade_date;
+  bar.open = domain::to_double(row.open);
+  bar.high = domain::to_double(row.high);
+  bar.low = domain::to_double(row.low);
+  bar.close = domain::to_double(row.close);
+  // D12: scale the decimal text, never a parsed double ("39354.45" lots is 3935445 shares).
+  const auto shares = domain::to_int64(domain::scale_decimal(row.volume, units.volume_power));
+  if (!shares) {
+    return RowProblem{line, "volume",
+                      quoted(domain::format_number(domain::to_double(row.volume)))
+                        + " is not a whole number of shares after conversion"};
+  }
+  bar.volume = *shares;
+  bar.turnover = domain::to_double(domain::scale_decimal(row.turnover, units.turnover_power));
+  bar.change_pct = row.change_pct ? domain::to_double(*row.change_pct) : 0.0;
+  if (row.pre_close) {
+    parsed.pre_close = domain::to_double(*row.pre_close);
+  }
+  if (auto problem = check_bar(bar, line); !problem.column.empty()) {
+    return problem;
+  }
+  return parsed;
+}
+
+Result<ParsedFile> parse_vendor_csv(std::istream& in, const VendorCsvFormat& format) {
+  CsvReader reader(in);
+  CsvRecord header;
+  for (int skipped = 0; skipped <= format.lines_before_header; ++skipped) {
+    if (!reader.next(header)) {
+      return file_error(1, "header", "the file is empty: expected " + std::string(format.description));
+    }
+  }
+  for (const auto& field : header.fields) {
+    if (!is_utf8(field)) {
+      return file_error(header.line, "header",
+                        "the header is not UTF-8 (GBK?): save the file as UTF-8 and import it again");
+    }
+  }
+  auto index = find_columns(header, format);
+  if (!index) {
+    return index.error();
+  }
+
+  ParsedFile file;
+  file.has_factor = false;
+  bool every_change_pct = true; // change_pct is derived unless every row has one
+  CsvRecord record;
+  std::int64_t last_line = header.line;
+  while (reader.next(record)) {
+    last_line = record.line;
+    if (record.fields.size() != header.fields.size()) {
+      file.problems.push_back(RowProblem{record.line, "row",
+                                         "has " + std::to_string(record.fields.size())
+                                           + " fields, the header has "
+                                           + std::to_string(header.fields.size())});
+      continue;
+    }
+    RowFields fields(record, format.columns, *index);
+    VendorRow row;
+    auto outcome = format.read_row(fields, row);
+    if (!outcome) {
+      return outcome.error();
+    }
+    if (fields.problem) {
+      file.problems.push_back(std::move(*fields.problem));
+      continue;
+    }
+    if (*outcome == RowOutcome::skip_suspended) {
+      ++file.suspended_skipped;
+      continue;
+    }
+    every_change_pct = every_change_pct && row.change_pct.has_value();
+    auto converted = convert_vendor_row(row, format.units, record.line);
+    if (auto* problem = std::get_if<RowProblem>(&converted)) {
+      file.problems.push_back(std::move(*problem));
+    } else {
+      file.rows.push_back(std::get<ParsedRow>(std::move(converted)));
+    }
+  }
+  if (reader.unterminated_quote()) {
+    file.problems.push_back(RowProblem{last_line, "row", "unterminated quoted field"});
+  }
+  file.has_change_pct = every_change_pct;
+  return file;
+}
+
+} // namespace ashare::import

@@ -1,0 +1,59 @@
+// The vendor formats people already have, each read into a ParsedFile of raw bars in shares and
+// CNY (D12). Factors are not set here (see import/factors.hpp): rows keep the vendor's pre_close
+// so that the factor can be derived from the pre_close chain.
+#pragma once
+
+#include "core/error.hpp"
+#include "core/import/parsed_file.hpp"
+#include "core/import/vendor_csv.hpp"
+
+#include <cstdint>
+#include <istream>
+#include <optional>
+#include <string>
+
+namespace ashare::import {
+
+// Tushare `daily`: vol in lots of 100 shares, amount in thousand CNY.
+inline constexpr VendorUnits k_tushare_units{2, 3};
+// AkShare `stock_zh_a_hist`: 成交量 in lots, 成交额 in CNY.
+inline constexpr VendorUnits k_akshare_units{2, 0};
+// baostock `query_history_k_data_plus`: shares and CNY.
+inline constexpr VendorUnits k_baostock_units{0, 0};
+
+// Parse a Tushare `daily` CSV (ts_code, trade_date YYYYMMDD, open, high, low, close, pre_close,
+// pct_chg, vol, amount; other columns ignored). pct_chg becomes change_pct.
+Result<ParsedFile> parse_tushare_daily(std::istream& in);
+
+// Parse an AkShare `stock_zh_a_hist` CSV (日期, 开盘, 收盘, 最高, 最低, 成交量, 成交额 and
+// optionally 涨跌幅) for `symbol`, which the file does not name with its exchange.
+Result<ParsedFile> parse_akshare_hist(std::istream& in, const std::string& symbol);
+
+// Parse a baostock `query_history_k_data_plus` CSV (date, code like sh.600000, open, high, low,
+// close, preclose, volume, amount and optionally adjustflag, tradestatus, pctChg). Rows with
+// tradestatus 0 (suspended) are skipped and counted. A row with adjustflag 1 or 2 (adjusted
+// prices) refuses the file unless `adjusted_input`.
+Result<ParsedFile> parse_baostock_k(std::istream& in, bool adjusted_input);
+
+// One record of a TDX `.day` file as stored.
+struct TdxRecord {
+  std::uint32_t date = 0; // YYYYMMDD
+  std::uint32_t open_cents = 0, high_cents = 0, low_cents = 0, close_cents = 0;
+  float amount = 0;         // CNY
+  std::uint32_t volume = 0; // shares
+};
+
+// Decode the 32 little-endian bytes at `bytes`.
+TdxRecord decode_tdx_record(const unsigned char* bytes);
+
+// Return `record` as a vendor row of `symbol` (prices: cents / 100 exactly; amount: the float's
+// exact value from 2^24 on, where floats are whole, else its shortest decimal text), or nullopt
+// when its date is not a valid YYYYMMDD.
+std::optional<VendorRow> tdx_vendor_row(const TdxRecord& record, const std::string& symbol);
+
+// Parse a TDX (通达信) `.day` file for `symbol`: 32-byte little-endian records of date YYYYMMDD,
+// open, high, low, close in cents, amount as float32 CNY, volume in shares and a reserved word.
+// Problems name the record number (1-based) as their line.
+Result<ParsedFile> parse_tdx_day(std::istream& in, const std::string& symbol);
+
+} // namespace ashare::import
