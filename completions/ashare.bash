@@ -1,8 +1,21 @@
-# bash completion for ashare: subcommands, options, enumerated values, and symbols from the local
-# store (asked of the binary: `ashare symbols --names`).
+# bash completion for ashare: subcommands, options, enumerated values, files, and symbols from the
+# store, or in remote mode from the cache (asked of the binary: `ashare symbols --names`).
 
+# Print the symbols of the store (or cache) that the command line being completed names.
 _ashare_symbols() {
-  ashare symbols --names 2>/dev/null
+  local pass=() i value
+  for ((i = 1; i < cword; i++)); do
+    case "${words[i]}" in
+      --db | --cache-db | --base-url | --config)
+        value="${words[i + 1]}"
+        # bash splits --db=PATH into three words.
+        [ "$value" = "=" ] && value="${words[i + 2]}"
+        pass+=("${words[i]}" "${value/#\~/$HOME}")
+        ;;
+      --db=* | --cache-db=* | --base-url=* | --config=*) pass+=("${words[i]}") ;;
+    esac
+  done
+  ashare "${pass[@]}" symbols --names 2>/dev/null
 }
 
 _ashare() {
@@ -17,42 +30,68 @@ _ashare() {
   fi
 
   local global="--db --keys-db --cache-db --base-url --api-key --ca-file --timeout --retries --offline --refresh --config --help --version"
-  local commands="bars ema rsi sma symbols info sync import remove keys serve"
+  local commands="bars ema rsi sma chart symbols info sync import remove keys serve"
   local output="--format --no-header"
+  # Options that take a value, so that the value is not taken for the command or a positional.
+  local valued=" --db --keys-db --cache-db --base-url --api-key --ca-file --timeout --retries --config --from --to --sort --limit --window --series --order --at --format --symbols-file --plan --source --adj-factor --symbol --overlay --svg --width --height --listen --threads --tls-cert --tls-key --credits --label "
 
-  case "$prev" in
-    --format) COMPREPLY=($(compgen -W "table csv json ndjson" -- "$cur")); return ;;
-    --sort | --order) COMPREPLY=($(compgen -W "asc desc" -- "$cur")); return ;;
-    --series) COMPREPLY=($(compgen -W "open high low close" -- "$cur")); return ;;
-    --plan) COMPREPLY=($(compgen -W "free basic pro" -- "$cur")); return ;;
-    --db | --keys-db | --cache-db | --ca-file | --config | --tls-cert | --tls-key | --symbols-file)
-      COMPREPLY=($(compgen -f -- "$cur")); return ;;
-  esac
-
-  local command="" sub="" i
+  # The command (and keys' subcommand), and how many positionals come before the current word.
+  local command="" sub="" positionals=0 i
   for ((i = 1; i < cword; i++)); do
     case "${words[i]}" in
-      --db | --keys-db | --cache-db | --base-url | --api-key | --ca-file | --timeout | --retries | --config) ((i++)) ;;
-      -*) ;;
+      -*)
+        if [[ "$valued" == *" ${words[i]} "* ]]; then
+          ((i++))
+          [ "${words[i]}" = "=" ] && ((i++)) # bash splits --opt=VALUE into three words
+        fi
+        ;;
       *)
         if [ -z "$command" ]; then
           command="${words[i]}"
         elif [ "$command" = keys ] && [ -z "$sub" ]; then
           sub="${words[i]}"
+        else
+          ((positionals++))
         fi
         ;;
     esac
   done
+
+  [ "$prev" = "=" ] && prev="${words[cword - 2]}"
+  case "$prev" in
+    --format)
+      if [ "$command" = import ]; then
+        COMPREPLY=($(compgen -W "auto canonical tushare akshare baostock tdx" -- "$cur"))
+      else
+        COMPREPLY=($(compgen -W "table csv json ndjson" -- "$cur"))
+      fi
+      return
+      ;;
+    --sort | --order) COMPREPLY=($(compgen -W "asc desc" -- "$cur")); return ;;
+    --series) COMPREPLY=($(compgen -W "open high low close" -- "$cur")); return ;;
+    --plan) COMPREPLY=($(compgen -W "free basic pro" -- "$cur")); return ;;
+    --overlay)
+      COMPREPLY=($(compgen -W "sma: ema:" -- "$cur"))
+      compopt -o nospace 2>/dev/null
+      return
+      ;;
+    --symbol) COMPREPLY=($(compgen -W "$(_ashare_symbols)" -- "$cur")); return ;;
+    --db | --keys-db | --cache-db | --ca-file | --config | --tls-cert | --tls-key | --symbols-file | --adj-factor | --svg)
+      COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --base-url | --api-key | --timeout | --retries | --from | --to | --limit | --window | --at | --source | --width | --height | --listen | --threads | --credits | --label)
+      return ;;
+  esac
 
   local options=""
   case "$command" in
     "") COMPREPLY=($(compgen -W "$commands $global" -- "$cur")); return ;;
     bars) options="--from --to --raw --sort --limit --summary $output" ;;
     ema | rsi | sma) options="--window --series --raw --order --limit --from --to --at --underlying $output" ;;
+    chart) options="--from --to --raw --overlay --svg --width --height" ;;
     symbols) options="$output" ;;
     info) options="" ;;
     sync) options="--symbols-file --from --to --plan" ;;
-    import) options="--skip-invalid --source" ;;
+    import) options="--format --adj-factor --adjusted-input --symbol --skip-invalid --source" ;;
     serve) options="--listen --threads --tls-cert --tls-key" ;;
     keys)
       case "$sub" in
@@ -63,10 +102,10 @@ _ashare() {
   esac
 
   if [[ "$cur" == -* ]]; then
-    COMPREPLY=($(compgen -W "$options $global --help" -- "$cur"))
+    COMPREPLY=($(compgen -W "$options $global" -- "$cur"))
   elif [ "$command" = import ]; then
     COMPREPLY=($(compgen -f -- "$cur"))
-  elif [[ " bars ema rsi sma sync remove " == *" $command "* ]]; then
+  elif [ "$command" = sync ] || { [ "$positionals" -eq 0 ] && [[ " bars ema rsi sma chart remove " == *" $command "* ]]; }; then
     # Complete the last item of a comma-separated symbol list.
     local prefix="" last="$cur"
     if [[ "$cur" == *,* ]]; then

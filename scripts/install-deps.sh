@@ -6,7 +6,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   libcli11-dev nlohmann-json3-dev libsqlitecpp-dev libsqlite3-dev doctest-dev
   libcpp-httplib-dev libssl-dev
-  sqlite3 openssl curl python3 nodejs npm
+  sqlite3 openssl curl python3 nodejs npm zsh fish
 )
 
 sudo=""

@@ -1,11 +1,18 @@
-// ashare symbols: the symbols of the local store, with their first and last date and bar count.
+// ashare symbols: the symbols of the local store, with their first and last date and bar count;
+// with the hidden --names, only the names, for shell completion (also in remote mode, from the
+// cache).
 #include "cli/query_run.hpp"
 #include "core/store/bar_store.hpp"
+#include "core/store/cache_store.hpp"
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
 #include <iostream>
 #include <memory>
-#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 namespace ashare::cli {
 namespace {
@@ -15,7 +22,33 @@ struct SymbolsArgs {
   QueryOutputArgs output;
 };
 
+// Print the symbol names for shell completion, one a line: the local store's or, in remote mode,
+// those the cache holds for the base URL. A completion must be quick and harmless, so this never
+// touches the network and never creates a store: with nothing to list it prints nothing.
+int print_names(const Config& config) {
+  const auto& path = config.base_url ? config.cache_db : config.db;
+  std::error_code error;
+  if (!std::filesystem::exists(path, error)) {
+    return k_exit_ok;
+  }
+  std::vector<std::string> names;
+  if (config.base_url) {
+    names = store::CacheStore(path).load_symbol_names(*config.base_url);
+  } else {
+    for (const auto& info : store::BarStore(path).load_symbols()) {
+      names.push_back(info.symbol);
+    }
+  }
+  for (const auto& name : names) {
+    std::cout << name << "\n";
+  }
+  return k_exit_ok;
+}
+
 int run_symbols(const SymbolsArgs& args, const Config& config) {
+  if (args.names) {
+    return print_names(config);
+  }
   if (config.base_url) {
     std::cerr << "ashare: error: symbols lists the local store; remote mode has no symbol list\n";
     return k_exit_error;
@@ -27,12 +60,6 @@ int run_symbols(const SymbolsArgs& args, const Config& config) {
   }
   store::BarStore store(config.db);
   const auto symbols = store.load_symbols();
-  if (args.names) {
-    for (const auto& info : symbols) {
-      std::cout << info.symbol << "\n";
-    }
-    return k_exit_ok;
-  }
   switch (*format) {
   case Format::table: {
     std::vector<std::vector<std::string>> rows;
@@ -48,8 +75,8 @@ int run_symbols(const SymbolsArgs& args, const Config& config) {
       std::cout << "symbol,first_date,last_date,bars\n";
     }
     for (const auto& info : symbols) {
-      std::cout << info.symbol << ',' << info.first_date.iso() << ',' << info.last_date.iso()
-                << ',' << info.bar_count << "\n";
+      std::cout << info.symbol << ',' << info.first_date.iso() << ',' << info.last_date.iso() << ','
+                << info.bar_count << "\n";
     }
     break;
   case Format::json:
@@ -78,6 +105,7 @@ int run_symbols(const SymbolsArgs& args, const Config& config) {
 
 Action setup_symbols(CLI::App& command, GlobalFlags& flags) {
   auto args = std::make_shared<SymbolsArgs>();
+  // Hidden from --help (CLI11: the empty group): an interface for the completions, not for people.
   command.add_flag("--names", args->names, "Only the symbols, one per line")->group("");
   add_output_options(command, flags, args->output);
   return [args](const Config& config) { return run_symbols(*args, config); };

@@ -172,6 +172,12 @@ TEST_CASE("store::CacheStore: pages, bars and coverage") {
     CHECK(symbols[1].coverage.size() == 1);
     CHECK(cache.load_symbols("http://nowhere").empty());
   }
+  SUBCASE("symbol names only, ordered, per remote, for shell completion") {
+    cache.save_page(k_remote, page("000001.SZ", {}, "2024-02-01", "2024-02-29"));
+    CHECK(cache.load_symbol_names(k_remote) == std::vector<std::string>{"000001.SZ", "600519.SH"});
+    CHECK(cache.load_symbol_names(k_other) == std::vector<std::string>{"600519.SH"});
+    CHECK(cache.load_symbol_names("http://nowhere").empty());
+  }
 }
 
 TEST_CASE("store::CacheStore: anchors (D8) per remote and symbol") {

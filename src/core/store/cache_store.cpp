@@ -216,4 +216,16 @@ std::vector<CachedSymbol> CacheStore::load_symbols(const std::string& base_url) 
   return out;
 }
 
+std::vector<std::string> CacheStore::load_symbol_names(const std::string& base_url) {
+  SQLite::Statement statement(m_db, "SELECT symbol FROM coverage WHERE base_url = ?1 "
+                                    "UNION SELECT symbol FROM cached_bars WHERE base_url = ?1 "
+                                    "ORDER BY symbol");
+  statement.bind(1, base_url);
+  std::vector<std::string> out;
+  while (statement.executeStep()) {
+    out.push_back(statement.getColumn(0).getString());
+  }
+  return out;
+}
+
 } // namespace ashare::store

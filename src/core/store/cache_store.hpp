@@ -100,6 +100,10 @@ public:
   // Return every symbol with cached bars or coverage at `base_url`, ordered by symbol.
   std::vector<CachedSymbol> load_symbols(const std::string& base_url);
 
+  // Return the names of every symbol with cached bars or coverage at `base_url`, ordered, for
+  // shell completion (cheaper than load_symbols: no counts, no coverage).
+  std::vector<std::string> load_symbol_names(const std::string& base_url);
+
   SQLite::Database& database() { return m_db; }
 
 private:

@@ -1,0 +1,136 @@
+# fish completion for ashare: subcommands, options, enumerated values, files, and symbols from the
+# store, or in remote mode from the cache (asked of the binary: `ashare symbols --names`).
+
+set -l commands bars ema rsi sma chart symbols info sync import remove keys serve
+set -l query bars ema rsi sma
+set -l keys_commands create list revoke credit
+
+# Print the symbols of the store (or cache) that the command line names, each with what is
+# already typed of a comma-separated list before it.
+function __ashare_symbols
+    set -l tokens (commandline -opc)
+    set -l pass
+    for i in (seq 2 (count $tokens))
+        switch $tokens[$i]
+            case --db --cache-db --base-url --config
+                set -q tokens[(math $i + 1)]
+                and set -a pass $tokens[$i] (string replace -r '^~' $HOME -- $tokens[(math $i + 1)])
+            case '--db=*' '--cache-db=*' '--base-url=*' '--config=*'
+                set -a pass $tokens[$i]
+        end
+    end
+    set -l prefix (string match -r '^.*,' -- (commandline -ct)); or set prefix ''
+    for symbol in (ashare $pass symbols --names 2>/dev/null)
+        echo $prefix$symbol
+    end
+end
+
+# Succeed when no positional argument follows the subcommand yet (the first one is a symbol).
+function __ashare_first_positional
+    set -l valued db keys-db cache-db base-url api-key ca-file timeout retries config from to \
+        sort limit window series order at format overlay svg width height
+    set -l tokens (commandline -opc)
+    set -l seen 0
+    set -l skip 0
+    for token in $tokens[2..-1]
+        if test $skip -eq 1
+            set skip 0
+        else if string match -q -- '--*=*' $token
+        else if string match -q -- '--*' $token
+            contains -- (string sub -s 3 -- $token) $valued; and set skip 1
+        else
+            set seen (math $seen + 1)
+        end
+    end
+    test $seen -le 1 # the subcommand itself
+end
+
+complete -c ashare -f
+
+# Global options, before or after the subcommand.
+complete -c ashare -l db -r -F -d 'Data store'
+complete -c ashare -l keys-db -r -F -d 'Key store'
+complete -c ashare -l cache-db -r -F -d 'Remote-mode cache'
+complete -c ashare -l base-url -x -d 'Remote mode: a server implementing the v1 API'
+complete -c ashare -l api-key -x -d 'API key for the remote'
+complete -c ashare -l ca-file -r -F -d 'CA certificates (PEM) for an HTTPS remote'
+complete -c ashare -l timeout -x -d 'Remote timeout in seconds'
+complete -c ashare -l retries -x -d 'Retries on connection errors and 5xx'
+complete -c ashare -l offline -d 'Remote mode: answer from the cache only'
+complete -c ashare -l refresh -d 'Remote mode: ask the remote as_of now'
+complete -c ashare -l config -r -F -d 'Config file'
+complete -c ashare -s h -l help -d 'Print help and exit'
+complete -c ashare -n "not __fish_seen_subcommand_from $commands" -l version -d 'Print the version'
+
+# Subcommands.
+complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a bars -d 'Print daily bars of symbols over a window'
+complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a ema -d 'Print exponential moving average values'
+complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a rsi -d 'Print relative strength index values'
+complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a sma -d 'Print simple moving average values'
+complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a chart -d 'Draw a candlestick chart (terminal or SVG)'
+complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a symbols -d 'List the symbols of the local store'
+complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a info -d 'Show the store (or remote) and how current its data is'
+complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a sync -d 'Pull bars from the remote into the cache'
+complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a import -d 'Load files of daily bars into the store'
+complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a remove -d "Delete a symbol's bars, or a window of them"
+complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a keys -d 'Create, list, revoke and credit API keys'
+complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a serve -d 'Serve the v1 HTTP/JSON API'
+
+# Symbols: the first argument of query commands, chart and remove; every argument of sync.
+complete -c ashare -n "__fish_seen_subcommand_from $query chart remove; and __ashare_first_positional" -a '(__ashare_symbols)'
+complete -c ashare -n '__fish_seen_subcommand_from sync' -a '(__ashare_symbols)'
+
+# Query commands: bars, ema, rsi, sma, symbols.
+complete -c ashare -n "__fish_seen_subcommand_from $query symbols" -l format -x -a 'table csv json ndjson' -d 'Output format'
+complete -c ashare -n "__fish_seen_subcommand_from $query symbols" -l no-header -d 'csv: leave out the header row'
+complete -c ashare -n "__fish_seen_subcommand_from $query chart sync" -l from -x -d 'First date (YYYY-MM-DD)'
+complete -c ashare -n "__fish_seen_subcommand_from $query chart sync" -l to -x -d 'Last date (YYYY-MM-DD)'
+complete -c ashare -n "__fish_seen_subcommand_from $query chart" -l raw -d 'Raw prices'
+complete -c ashare -n "__fish_seen_subcommand_from $query" -l limit -x -d 'At most N per symbol'
+complete -c ashare -n '__fish_seen_subcommand_from bars' -l sort -x -a 'asc desc' -d 'Order by date'
+complete -c ashare -n '__fish_seen_subcommand_from bars' -l summary -d 'Interval statistics'
+complete -c ashare -n '__fish_seen_subcommand_from ema rsi sma' -l window -x -d 'Window length'
+complete -c ashare -n '__fish_seen_subcommand_from ema rsi sma' -l series -x -a 'open high low close' -d 'Price series'
+complete -c ashare -n '__fish_seen_subcommand_from ema rsi sma' -l order -x -a 'asc desc' -d 'Order by date'
+complete -c ashare -n '__fish_seen_subcommand_from ema rsi sma' -l at -x -d 'The value of one day'
+complete -c ashare -n '__fish_seen_subcommand_from ema rsi sma' -l underlying -d 'Also print the series type and adjustment'
+
+# chart
+complete -c ashare -n '__fish_seen_subcommand_from chart' -l overlay -x -a 'sma: ema:' -d 'Moving averages: sma:N,ema:N'
+complete -c ashare -n '__fish_seen_subcommand_from chart' -l svg -r -F -d 'Write a standalone SVG file'
+complete -c ashare -n '__fish_seen_subcommand_from chart' -l width -x -d 'Columns, or pixels for SVG'
+complete -c ashare -n '__fish_seen_subcommand_from chart' -l height -x -d 'Rows, or pixels for SVG'
+
+# sync
+complete -c ashare -n '__fish_seen_subcommand_from sync' -l symbols-file -r -F -d 'More symbols, one a line'
+complete -c ashare -n '__fish_seen_subcommand_from sync' -l plan -x -a 'free basic pro' -d "The remote key's plan"
+
+# import
+complete -c ashare -n '__fish_seen_subcommand_from import' -F
+complete -c ashare -n '__fish_seen_subcommand_from import' -l format -x -d 'Input format' -a "
+    auto\t'Detect from the header or signature'
+    canonical\t'Canonical CSV'
+    tushare\t'Tushare daily CSV'
+    akshare\t'AkShare stock_zh_a_hist CSV'
+    baostock\t'Baostock query_history_k_data_plus CSV'
+    tdx\t'TDX .day binary file'"
+complete -c ashare -n '__fish_seen_subcommand_from import' -l adj-factor -r -F -d 'Tushare adj_factor CSV'
+complete -c ashare -n '__fish_seen_subcommand_from import' -l adjusted-input -d 'Store adjusted prices as given'
+complete -c ashare -n '__fish_seen_subcommand_from import' -l symbol -x -a '(__ashare_symbols)' -d 'Symbol of a file whose name does not say it'
+complete -c ashare -n '__fish_seen_subcommand_from import' -l skip-invalid -d 'Load the valid rows, report the others'
+complete -c ashare -n '__fish_seen_subcommand_from import' -l source -x -d 'Data source recorded as meta.source'
+
+# keys
+complete -c ashare -n "__fish_seen_subcommand_from keys; and not __fish_seen_subcommand_from $keys_commands" -a create -d 'Create a key and print it once'
+complete -c ashare -n "__fish_seen_subcommand_from keys; and not __fish_seen_subcommand_from $keys_commands" -a list -d 'List keys (never their plaintext)'
+complete -c ashare -n "__fish_seen_subcommand_from keys; and not __fish_seen_subcommand_from $keys_commands" -a revoke -d 'Revoke a key'
+complete -c ashare -n "__fish_seen_subcommand_from keys; and not __fish_seen_subcommand_from $keys_commands" -a credit -d 'Add credits to a metered key'
+complete -c ashare -n '__fish_seen_subcommand_from create' -l plan -x -a 'free basic pro' -d 'Plan of the key'
+complete -c ashare -n '__fish_seen_subcommand_from create' -l credits -x -d 'Credit balance; without it, unmetered'
+complete -c ashare -n '__fish_seen_subcommand_from create' -l label -x -d 'Free text to recognise the key by'
+
+# serve
+complete -c ashare -n '__fish_seen_subcommand_from serve' -l listen -x -d 'Address to listen on (HOST:PORT)'
+complete -c ashare -n '__fish_seen_subcommand_from serve' -l threads -x -d 'Worker threads'
+complete -c ashare -n '__fish_seen_subcommand_from serve' -l tls-cert -r -F -d 'PEM certificate chain'
+complete -c ashare -n '__fish_seen_subcommand_from serve' -l tls-key -r -F -d 'PEM private key'
