@@ -14,8 +14,7 @@ cmake -S . -B build/release "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DASHAR
 cmake --build build/release -j "$(nproc 2>/dev/null || echo 2)"
 ashare=build/release/src/cli/ashare
 
-echo "==> loading the sample data into the default store"
-"$ashare" import --source "tushare (sample)" tests/data/bancob_600519.SH.csv \
-  tests/data/bancob_600036.SH.csv tests/data/bancob_002594.SZ.csv
+echo "==> loading the sample data (data/sample/) into the default store"
+scripts/load-sample.sh "$ashare"
 echo "==> ashare bars 600519.SH 2024-01-01 2024-06-30"
 "$ashare" bars 600519.SH 2024-01-01 2024-06-30 --format table --summary

@@ -45,6 +45,15 @@ int print_names(const Config& config) {
   return k_exit_ok;
 }
 
+// Return what a symbol's factors mean, e.g. "pre_close_chain" or "none, adjusted input".
+std::string factors_text(const store::SymbolInfo& info) {
+  std::string text = info.factor_origin.empty() ? "unknown" : info.factor_origin;
+  if (info.adjusted) {
+    text += ", adjusted input";
+  }
+  return text;
+}
+
 int run_symbols(const SymbolsArgs& args, const Config& config) {
   if (args.names) {
     return print_names(config);
@@ -65,18 +74,22 @@ int run_symbols(const SymbolsArgs& args, const Config& config) {
     std::vector<std::vector<std::string>> rows;
     for (const auto& info : symbols) {
       rows.push_back({info.symbol, info.first_date.iso(), info.last_date.iso(),
-                      with_thousands(std::to_string(info.bar_count))});
+                      with_thousands(std::to_string(info.bar_count)), info.source,
+                      factors_text(info)});
     }
-    print_table(std::cout, {{"SYMBOL"}, {"FIRST"}, {"LAST"}, {"BARS", Align::right}}, rows);
+    print_table(std::cout,
+                {{"SYMBOL"}, {"FIRST"}, {"LAST"}, {"BARS", Align::right}, {"SOURCE"}, {"FACTORS"}},
+                rows);
     break;
   }
   case Format::csv:
     if (!args.output.no_header) {
-      std::cout << "symbol,first_date,last_date,bars\n";
+      std::cout << "symbol,first_date,last_date,bars,source,factor_origin,adjusted_input\n";
     }
     for (const auto& info : symbols) {
       std::cout << info.symbol << ',' << info.first_date.iso() << ',' << info.last_date.iso() << ','
-                << info.bar_count << "\n";
+                << info.bar_count << ',' << csv_field(info.source) << ',' << info.factor_origin
+                << ',' << (info.adjusted ? "true" : "false") << "\n";
     }
     break;
   case Format::json:
@@ -86,7 +99,10 @@ int run_symbols(const SymbolsArgs& args, const Config& config) {
       nlohmann::json item{{"symbol", info.symbol},
                           {"first_date", info.first_date.iso()},
                           {"last_date", info.last_date.iso()},
-                          {"bars", info.bar_count}};
+                          {"bars", info.bar_count},
+                          {"source", info.source},
+                          {"factor_origin", info.factor_origin},
+                          {"adjusted_input", info.adjusted}};
       if (*format == Format::ndjson) {
         std::cout << item.dump() << "\n";
       }

@@ -193,6 +193,21 @@ bool use_color() {
   return ::isatty(STDOUT_FILENO) != 0 && (no_color == nullptr || *no_color == '\0');
 }
 
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) {
+    return text;
+  }
+  std::string out = "\"";
+  for (const char c : text) {
+    out += c;
+    if (c == '"') {
+      out += '"';
+    }
+  }
+  out += '"';
+  return out;
+}
+
 std::string with_thousands(const std::string& number) {
   const auto start = number.find_first_of("0123456789");
   if (start == std::string::npos) {

@@ -48,6 +48,10 @@ bool use_color();
 // Return `value` with thousands separators: 1234567 -> "1,234,567" (D12 digits otherwise).
 std::string with_thousands(const std::string& number);
 
+// Return `text` as one CSV field: as is, or double-quoted with quotes doubled when it holds a
+// comma, a quote or a line break (RFC 4180).
+std::string csv_field(const std::string& text);
+
 // Print `response` in `options.format`; `body` is the API body, printed as is for json.
 void print_bars(std::ostream& out,
                 const api::BarsResponse& response,

@@ -56,11 +56,9 @@ void write_synthetic(const std::filesystem::path& path) {
 
 } // namespace
 
-std::vector<CsvBar> read_csv(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) {
-    throw std::runtime_error("cannot read " + path.string());
-  }
+namespace {
+
+std::vector<CsvBar> read_csv_stream(std::istream& in) {
   std::string line;
   std::getline(in, line);
   std::map<std::string, std::size_t> column;
@@ -94,6 +92,21 @@ std::vector<CsvBar> read_csv(const std::filesystem::path& path) {
     rows.push_back(std::move(bar));
   }
   return rows;
+}
+
+} // namespace
+
+std::vector<CsvBar> read_csv(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) {
+    throw std::runtime_error("cannot read " + path.string());
+  }
+  return read_csv_stream(in);
+}
+
+std::vector<CsvBar> read_csv_text(const std::string& text) {
+  std::istringstream in(text);
+  return read_csv_stream(in);
 }
 
 std::vector<CsvBar>

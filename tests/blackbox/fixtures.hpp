@@ -34,6 +34,9 @@ struct CsvBar {
 // The rows of `path` (columns found by header name), in file order.
 std::vector<CsvBar> read_csv(const std::filesystem::path& path);
 
+// The rows of CSV `text` with a header, such as `ashare bars --format csv` prints.
+std::vector<CsvBar> read_csv_text(const std::string& text);
+
 // The rows of `rows` with date in [from, to].
 std::vector<CsvBar>
 in_range(const std::vector<CsvBar>& rows, const std::string& from, const std::string& to);

@@ -982,21 +982,24 @@ TEST_CASE("cli query: symbols and info") {
     std::string first;
     std::string last;
     std::int64_t bars;
+    std::string factor_origin; // jenny's canonical file has no factor column
   };
   std::vector<Expected> expected;
   for (const auto* file : {"jenny_000001.SZ.csv", "bancob_600036.SH.csv", "bancob_600519.SH.csv"}) {
     const auto rows = read_csv(fixture(file));
     expected.push_back({rows.front().symbol, rows.front().date, rows.back().date,
-                        static_cast<std::int64_t>(rows.size())});
+                        static_cast<std::int64_t>(rows.size()),
+                        std::string(file).starts_with("jenny") ? "none" : "file"});
   }
-  expected.push_back({"900001.SH", "2023-10-23", "2025-10-23", k_synthetic_bars});
+  expected.push_back({"900001.SH", "2023-10-23", "2025-10-23", k_synthetic_bars, "file"});
   REQUIRE(expected[0].bars == 1212);
 
   SUBCASE("csv") {
     const auto run = local({"symbols", "--format", "csv"});
-    std::string csv = "symbol,first_date,last_date,bars\n";
+    std::string csv = "symbol,first_date,last_date,bars,source,factor_origin,adjusted_input\n";
     for (const auto& e : expected) {
-      csv += e.symbol + "," + e.first + "," + e.last + "," + std::to_string(e.bars) + "\n";
+      csv += e.symbol + "," + e.first + "," + e.last + "," + std::to_string(e.bars)
+             + ",cli-fixtures," + e.factor_origin + ",false\n";
     }
     CHECK(run.status == 0);
     CHECK(run.out == csv);
@@ -1008,11 +1011,11 @@ TEST_CASE("cli query: symbols and info") {
     const auto run = local({"symbols", "--format", "table"});
     CHECK(run.status == 0);
     CHECK(run.out
-          == "SYMBOL     FIRST       LAST         BARS\n"
-             "000001.SZ  2020-01-02  2024-12-31  1,212\n"
-             "600036.SH  2023-09-25  2025-10-23    500\n"
-             "600519.SH  2023-09-25  2025-10-23    500\n"
-             "900001.SH  2023-10-23  2025-10-23    732\n");
+          == "SYMBOL     FIRST       LAST         BARS  SOURCE        FACTORS\n"
+             "000001.SZ  2020-01-02  2024-12-31  1,212  cli-fixtures  none\n"
+             "600036.SH  2023-09-25  2025-10-23    500  cli-fixtures  file\n"
+             "600519.SH  2023-09-25  2025-10-23    500  cli-fixtures  file\n"
+             "900001.SH  2023-10-23  2025-10-23    732  cli-fixtures  file\n");
   }
   SUBCASE("json and --names") {
     const auto run = local({"symbols", "--format", "json"});
@@ -1020,8 +1023,13 @@ TEST_CASE("cli query: symbols and info") {
     json all = json::array();
     std::string names;
     for (const auto& e : expected) {
-      all.push_back(
-          {{"symbol", e.symbol}, {"first_date", e.first}, {"last_date", e.last}, {"bars", e.bars}});
+      all.push_back({{"symbol", e.symbol},
+                     {"first_date", e.first},
+                     {"last_date", e.last},
+                     {"bars", e.bars},
+                     {"source", "cli-fixtures"},
+                     {"factor_origin", e.factor_origin},
+                     {"adjusted_input", false}});
       names += e.symbol + "\n";
     }
     CHECK(json::parse(run.out) == all);

@@ -167,13 +167,16 @@ Result<bool> settle_factors(PreparedFile& prepared, const ImportOptions& options
     }
     if (join.bars_without_factor > 0) {
       prepared.notes.push_back(std::to_string(join.bars_without_factor)
-                               + " bars have no adj_factor row (the first on "
+                               + (join.bars_without_factor == 1 ? " bar has" : " bars have")
+                               + " no adj_factor row (the first on "
                                + join.first_bar_without_factor->iso()
                                + "): their factors follow the pre_close chain");
     }
     if (join.factors_without_bar > 0) {
       prepared.notes.push_back(std::to_string(join.factors_without_bar)
-                               + " adj_factor rows have no bar in this file: ignored");
+                               + (join.factors_without_bar == 1 ? " adj_factor row has"
+                                                                : " adj_factor rows have")
+                               + " no bar in this file: ignored");
     }
     prepared.factor_origin = FactorOrigin::adj_factor;
     return true;

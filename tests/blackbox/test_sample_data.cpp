@@ -1,0 +1,163 @@
+// Issue 5 §1: README's first command loads data/sample/ (scripts/load-sample.sh, the step
+// quickstart.sh runs) and prints `ashare bars 600519.SH 2024-01-01 2024-06-30`. This runs that
+// step on a fresh store and checks the printed bars against the Tushare source file, converting
+// its units by hand here (moving the decimal point in the text).
+#include "fixtures.hpp"
+#include "process.hpp"
+#include "server_process.hpp"
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace bb {
+namespace {
+
+std::filesystem::path project_root() {
+  return std::filesystem::weakly_canonical(data_dir() / ".." / "..");
+}
+
+std::vector<std::string> split(const std::string& line) {
+  std::vector<std::string> fields;
+  std::stringstream in(line);
+  std::string field;
+  while (std::getline(in, field, ',')) {
+    fields.push_back(field);
+  }
+  return fields;
+}
+
+// `decimal` (non-negative, e.g. "39354.45") times 10^`places`, as integer text ("3935445").
+std::string shift_point(const std::string& decimal, std::size_t places) {
+  const auto dot = decimal.find('.');
+  std::string whole = decimal.substr(0, dot);
+  std::string fraction = dot == std::string::npos ? "" : decimal.substr(dot + 1);
+  fraction.resize(std::max(fraction.size(), places), '0');
+  std::string digits = whole + fraction.substr(0, places);
+  REQUIRE_MESSAGE(fraction.find_first_not_of('0', places) == std::string::npos,
+                  decimal << " is not whole after shifting");
+  const auto first = digits.find_first_not_of('0');
+  return first == std::string::npos ? "0" : digits.substr(first);
+}
+
+// Rows of a CSV with a header, as maps from column name to text.
+std::vector<std::map<std::string, std::string>> read_rows(const std::string& text) {
+  std::stringstream in(text);
+  std::string line;
+  std::getline(in, line);
+  const auto header = split(line);
+  std::vector<std::map<std::string, std::string>> rows;
+  while (std::getline(in, line)) {
+    if (line.empty()) {
+      continue;
+    }
+    const auto fields = split(line);
+    REQUIRE(fields.size() == header.size());
+    std::map<std::string, std::string> row;
+    for (std::size_t i = 0; i < header.size(); ++i) {
+      row[header[i]] = fields[i];
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+} // namespace
+
+TEST_CASE("sample data: the quickstart's loading step, checked against the source file") {
+  TestStore store;
+  const auto load = run_process({"/bin/bash", (project_root() / "scripts" / "load-sample.sh").string(),
+                                 ashare_bin()},
+                                k_cli_timeout, {"ASHARE_DB=" + store.db().string()});
+  INFO(load.err);
+  REQUIRE(load.status == 0);
+  CHECK(words(load.out).size() > 0);
+
+  SUBCASE("at least eight symbols on all three exchanges, each with its source") {
+    const auto symbols = read_rows(store.cli({"symbols", "--format", "csv"}).out);
+    CHECK(symbols.size() == 11);
+    std::set<std::string> exchanges;
+    for (const auto& row : symbols) {
+      exchanges.insert(row.at("symbol").substr(7));
+      CHECK(row.at("source") == (row.at("symbol") == "430047.BJ" ? "akshare" : "tushare"));
+    }
+    CHECK(exchanges == std::set<std::string>{"SH", "SZ", "BJ"});
+  }
+
+  SUBCASE("raw bars of 600519.SH equal the Tushare file, units converted (D12)") {
+    const auto source = read_rows(read_text(project_root() / "data/sample/tushare/600519.SH.csv"));
+    std::map<std::string, std::map<std::string, std::string>> by_date;
+    for (const auto& row : source) {
+      const auto& d = row.at("trade_date");
+      if (d >= "20240101" && d <= "20240630") {
+        by_date[d.substr(0, 4) + "-" + d.substr(4, 2) + "-" + d.substr(6, 2)] = row;
+      }
+    }
+    const auto run =
+      store.cli({"bars", "600519.SH", "2024-01-01", "2024-06-30", "--raw", "--format", "csv"});
+    REQUIRE(run.status == 0);
+    const auto bars = read_rows(run.out);
+    REQUIRE(bars.size() == by_date.size());
+    REQUIRE(bars.size() == 117);
+    for (const auto& bar : bars) {
+      CAPTURE(bar.at("trade_date"));
+      const auto& src = by_date.at(bar.at("trade_date"));
+      for (const auto* price : {"open", "high", "low", "close"}) {
+        CHECK(std::stod(bar.at(price)) == std::stod(src.at(price)));
+      }
+      CHECK(bar.at("volume") == shift_point(src.at("vol"), 2));      // lots -> shares
+      CHECK(bar.at("turnover") == shift_point(src.at("amount"), 3)); // thousand CNY -> CNY
+      CHECK(std::stod(bar.at("change_pct")) == std::stod(src.at("pct_chg")));
+    }
+    // Two rows by eye: 2024-01-02 and the ex-date 2024-06-19.
+    CHECK(bars.front().at("trade_date") == "2024-01-02");
+    CHECK(by_date.at("2024-06-19").at("vol") == "41261.53");
+    CHECK(bars[109].at("trade_date") == "2024-06-19");
+    CHECK(bars[109].at("volume") == "4126153");
+    CHECK(bars[109].at("turnover") == "6167728416");
+  }
+
+  SUBCASE("forward adjustment visibly differs from raw, stepping on the ex-date 2024-06-19") {
+    const auto raw = read_rows(
+      store.cli({"bars", "600519.SH", "2024-01-01", "2024-06-30", "--raw", "--format", "csv"}).out);
+    const auto adjusted =
+      read_rows(store.cli({"bars", "600519.SH", "2024-01-01", "2024-06-30", "--format", "csv"}).out);
+    REQUIRE(raw.size() == adjusted.size());
+    double before = 0;
+    double after = 0;
+    for (std::size_t i = 0; i < raw.size(); ++i) {
+      const double ratio = std::stod(adjusted[i].at("close")) / std::stod(raw[i].at("close"));
+      (raw[i].at("trade_date") < "2024-06-19" ? before : after) = ratio;
+    }
+    CHECK(before < 0.97); // several dividends lie between these days and the anchor 2024-12-31
+    CHECK(before < after);
+    CHECK(after < 1.0);
+  }
+
+  SUBCASE("the table quickstart prints") {
+    const auto run =
+      store.cli({"bars", "600519.SH", "2024-01-01", "2024-06-30", "--format", "table"});
+    REQUIRE(run.status == 0);
+    std::stringstream lines(run.out);
+    std::string line;
+    std::getline(lines, line);
+    CHECK(words(line).front() == "DATE");
+    std::vector<std::string> dates;
+    while (std::getline(lines, line)) {
+      dates.push_back(words(line).front());
+    }
+    REQUIRE(dates.size() == 117);
+    CHECK(dates.front() == "2024-01-02");
+    CHECK(dates.back() == "2024-06-28");
+  }
+}
+
+} // namespace bb
