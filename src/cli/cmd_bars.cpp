@@ -41,27 +41,6 @@ std::string target(const std::string& symbols,
   return "/v1/ohlc/range/1/day/" + from + "/" + to + "?" + query;
 }
 
-// Follow the next_url of item `index` until the window is exhausted, appending its bars.
-Result<bool> follow_pages(Transport& transport, api::BarsResponse& response, std::size_t index) {
-  bool paged = false;
-  while (response.next_urls[index]) {
-    const auto reply = transport.get(*response.next_urls[index]);
-    if (reply.status != 200) {
-      return make_error(ErrorCode::internal, "paging " + *response.next_urls[index] + ": HTTP "
-                                               + std::to_string(reply.status));
-    }
-    auto page = api::bars_from_json(reply.body);
-    if (!page) {
-      return page.error();
-    }
-    auto& bars = response.items[index].bars;
-    bars.insert(bars.end(), page->items.front().bars.begin(), page->items.front().bars.end());
-    response.next_urls[index] = page->next_urls.front();
-    paged = true;
-  }
-  return paged;
-}
-
 int run_bars(const BarsArgs& args, const Config& config) {
   auto format = choose_format(config.format);
   if (!format) {
@@ -73,23 +52,14 @@ int run_bars(const BarsArgs& args, const Config& config) {
     return k_exit_usage;
   }
   auto transport = open_transport(config, config.remote);
-  std::string to = args.to.value_or("");
-  std::string from = args.from.value_or("");
-  if (to.empty() || from.empty()) {
-    // TO defaults to as_of, FROM to one year before TO.
-    auto as_of = fetch_as_of(*transport);
-    if (!as_of) {
-      std::cerr << "ashare: error: " << as_of.error().message << "\n";
-      return k_exit_error;
-    }
-    if (to.empty()) {
-      to = as_of->iso();
-    }
-    if (from.empty()) {
-      auto end = domain::parse_iso_date(to, "TO");
-      from = end ? end->minus_years(1).iso() : to;
-    }
+  // TO defaults to as_of, FROM to one year before TO.
+  const auto window = resolve_window(*transport, args.from, args.to,
+                                     [](domain::Date to) { return to.minus_years(1); });
+  if (!window) {
+    std::cerr << "ashare: error: " << window.error().message << "\n";
+    return k_exit_error;
   }
+  const auto& [from, to] = *window;
   const auto reply = transport->get(target(args.symbols, from, to, args));
   if (reply.status != 200) {
     return report_query_error(reply, *transport);
@@ -102,7 +72,7 @@ int run_bars(const BarsArgs& args, const Config& config) {
   bool paged = false;
   if (!args.limit) {
     for (std::size_t i = 0; i < response->items.size(); ++i) {
-      auto more = follow_pages(*transport, *response, i);
+      auto more = follow_bar_pages(*transport, *response, i);
       if (!more) {
         std::cerr << "ashare: error: " << more.error().message << "\n";
         return k_exit_error;

@@ -29,6 +29,7 @@ struct CommandSpec {
 };
 
 Action setup_bars(CLI::App& command, GlobalFlags& flags);
+Action setup_chart(CLI::App& command, GlobalFlags& flags);
 Action setup_ema(CLI::App& command, GlobalFlags& flags);
 Action setup_import(CLI::App& command, GlobalFlags& flags);
 Action setup_info(CLI::App& command, GlobalFlags& flags);

@@ -23,6 +23,7 @@ constexpr std::array k_commands{
   CommandSpec{"ema", "Print exponential moving average values", setup_ema},
   CommandSpec{"rsi", "Print relative strength index values", setup_rsi},
   CommandSpec{"sma", "Print simple moving average values", setup_sma},
+  CommandSpec{"chart", "Draw a candlestick chart in the terminal or as SVG", setup_chart},
   CommandSpec{"symbols", "List the symbols of the local store", setup_symbols},
   CommandSpec{"sync", "Pull bars from the remote into the cache", setup_sync},
   CommandSpec{"info", "Show the store (or remote) and how current its data is", setup_info},

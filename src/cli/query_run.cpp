@@ -68,6 +68,48 @@ Result<domain::Date> fetch_as_of(Transport& transport) {
   return **as_of;
 }
 
+Result<Window> resolve_window(Transport& transport,
+                              const std::optional<std::string>& from,
+                              const std::optional<std::string>& to,
+                              const std::function<domain::Date(domain::Date)>& before) {
+  Window window{from.value_or(""), to.value_or("")};
+  if (!window.to.empty() && !window.from.empty()) {
+    return window;
+  }
+  auto as_of = fetch_as_of(transport);
+  if (!as_of) {
+    return as_of.error();
+  }
+  if (window.to.empty()) {
+    window.to = as_of->iso();
+  }
+  if (window.from.empty()) {
+    auto end = domain::parse_iso_date(window.to, "TO");
+    window.from = end ? before(*end).iso() : window.to;
+  }
+  return window;
+}
+
+Result<bool> follow_bar_pages(Transport& transport, api::BarsResponse& response, std::size_t index) {
+  bool paged = false;
+  while (response.next_urls[index]) {
+    const auto reply = transport.get(*response.next_urls[index]);
+    if (reply.status != 200) {
+      return make_error(ErrorCode::internal, "paging " + *response.next_urls[index] + ": HTTP "
+                                               + std::to_string(reply.status));
+    }
+    auto page = api::bars_from_json(reply.body);
+    if (!page) {
+      return page.error();
+    }
+    auto& bars = response.items[index].bars;
+    bars.insert(bars.end(), page->items.front().bars.begin(), page->items.front().bars.end());
+    response.next_urls[index] = page->next_urls.front();
+    paged = true;
+  }
+  return paged;
+}
+
 RemoteOptions default_remote_options() {
   return RemoteOptions{};
 }

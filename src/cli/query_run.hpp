@@ -1,11 +1,15 @@
 // What the query commands share: opening the transport, turning an API error reply into a message
-// and an exit status, learning as_of, and the --format/--no-header options.
+// and an exit status, learning as_of, the default window, paging through next_url, and the
+// --format/--no-header options.
 #pragma once
 
 #include "cli/command.hpp"
 #include "cli/output.hpp"
 #include "cli/transport.hpp"
+#include "core/api/json.hpp"
+#include "core/domain/date.hpp"
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -41,6 +45,24 @@ int exit_status_for(const Error& error);
 
 // Return the data's as_of from /healthz; an error message (exit 1) when the store has no data.
 Result<domain::Date> fetch_as_of(Transport& transport);
+
+// A bars window as the API takes it: two dates, or what the user typed for the API to judge.
+struct Window {
+  std::string from;
+  std::string to;
+};
+
+// Return the window of `from` and `to` with their defaults: TO is as_of (asked of `transport`
+// only when needed), FROM is `before(TO)`; a TO that is not a date is also FROM, for the API to
+// report. Fails with fetch_as_of's error.
+Result<Window> resolve_window(Transport& transport,
+                              const std::optional<std::string>& from,
+                              const std::optional<std::string>& to,
+                              const std::function<domain::Date(domain::Date)>& before);
+
+// Follow the next_url of item `index` of `response` until its window is exhausted, appending the
+// bars; return whether there was a next page. A page that is not a 200 bars body fails.
+Result<bool> follow_bar_pages(Transport& transport, api::BarsResponse& response, std::size_t index);
 
 // Return the usual remote options (retries, timeouts) from the environment-free defaults.
 RemoteOptions default_remote_options();

@@ -1,0 +1,166 @@
+// The geometry of `ashare chart`, apart from any output: what a chart shows (ChartData), the
+// candles (consecutive bars merged when they outnumber the columns), the price scale and its
+// ticks, the date ticks, and the terminal model in rows and columns that chart_terminal draws.
+// The SVG renderer (chart_svg) reuses the scale and the ticks. Pure functions, no I/O.
+#pragma once
+
+#include "core/domain/bar.hpp"
+#include "core/domain/date.hpp"
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ashare::cli {
+
+// A line drawn over the candles: its legend label ("SMA 20") and one value per bar (NaN: none).
+struct Overlay {
+  std::string label;
+  std::vector<double> values;
+};
+
+// What a chart shows: one symbol's bars in ascending date order, and its overlays.
+struct ChartData {
+  std::string symbol;
+  bool adjusted = true;
+  std::vector<domain::Bar> bars;
+  std::vector<Overlay> overlays;
+};
+
+// One drawn candle: one bar, or `bars` consecutive bars merged (the open of the first, the close
+// of the last, the highest high, the lowest low, the summed volume).
+struct Candle {
+  domain::Date first_date;
+  domain::Date last_date;
+  double open = 0;
+  double high = 0;
+  double low = 0;
+  double close = 0;
+  std::int64_t volume = 0;
+  int bars = 1;
+};
+
+// Return whether `candle` went up: close >= open (red on A-share screens, else green).
+bool is_up(const Candle& candle);
+
+// Return the title: symbol, the dates of the first and last bar, and the adjustment mode, joined
+// by `separator`.
+std::string chart_title(const ChartData& data, std::string_view separator = "  ");
+
+// Return how many consecutive bars make one candle so that `bar_count` bars fit in
+// `max_candles` (>= 1) candles: ceil(bar_count / max_candles), at least 1.
+int bars_per_candle(std::size_t bar_count, int max_candles);
+
+// Return `bars` merged `group` (>= 1) at a time, as Candle says; the last candle may hold fewer.
+std::vector<Candle> merge_bars(std::span<const domain::Bar> bars, int group);
+
+// Return `values` (one per bar) merged like merge_bars: the value at each group's last bar.
+std::vector<double> merge_values(std::span<const double> values, int group);
+
+// The price range a chart shows, high at the top.
+struct PriceScale {
+  double low = 0;
+  double high = 1;
+
+  // Return where `price` sits as a fraction of the height: 0 at `high`, 1 at `low`.
+  double from_top(double price) const;
+};
+
+// Return the scale of `data`: its lowest low to its highest high (overlay values included),
+// padded by 4% of the range on each side (by 1% of the price when the range is 0).
+PriceScale price_scale(const ChartData& data);
+
+struct PriceTick {
+  double value = 0;
+  std::string label; // as many decimals as the step needs: "1700", "12.5", "3.05"
+};
+
+// Return the round prices inside `scale` at a step of 1, 2 or 5 times a power of ten, chosen so
+// that there are at most `max_ticks` (>= 1) of them, lowest first.
+std::vector<PriceTick> price_ticks(const PriceScale& scale, int max_ticks);
+
+// Return a volume in shares the short way: 950, 12.3K, 4.8M, 1.2B.
+std::string short_volume(std::int64_t volume);
+
+// Return which of `dates` (ascending, drawn at `positions`) get a date label of `label_width`
+// (in the positions' unit) with at least `gap` between labels, none running past `limit`:
+// the first trading day of every month, or of every 2, 3, 6, 12, ... months when those crowd;
+// evenly spaced dates when the window holds fewer than two month starts.
+std::vector<std::size_t> date_ticks(std::span<const domain::Date> dates,
+                                    std::span<const double> positions,
+                                    double label_width,
+                                    double gap,
+                                    double limit);
+
+// A chart's size in the terminal.
+struct TerminalSize {
+  int columns = 100;
+  int rows = 30;
+};
+
+inline constexpr int k_min_terminal_columns = 30;
+inline constexpr int k_min_terminal_rows = 10;
+
+// One candle in the terminal. Rows count half rows ("halves") from the top of the price pane, so
+// half blocks can draw it at twice the row precision: text row r holds halves 2r and 2r + 1.
+struct CandleCells {
+  int column = 0;
+  int body_top = 0;       // the half of max(open, close)
+  int body_bottom = 0;    // the half of min(open, close)
+  int wick_top = 0;       // the half of high
+  int wick_bottom = 0;    // the half of low
+  int volume_eighths = 0; // volume bar height in eighths of a row, proportional to the volume
+  bool up = true;
+};
+
+// A point of an overlay line: plot column, text row of the price pane, overlay index.
+struct OverlayCell {
+  int column = 0;
+  int row = 0;
+  std::size_t overlay = 0;
+};
+
+struct RowTick {
+  int row = 0;
+  std::string label;
+};
+
+struct ColumnTick {
+  int column = 0;
+  std::string label;
+};
+
+// The terminal chart, top to bottom: the title row, `price_rows` of candles, a separator row,
+// `volume_rows` of volume bars, the date axis row and the date label row. The plot takes
+// `plot_columns` on the left; the price axis and its labels take the rest.
+struct TerminalLayout {
+  TerminalSize size;
+  int plot_columns = 0;
+  int price_rows = 0;
+  int volume_rows = 0;
+  int group = 1; // bars per candle
+  PriceScale scale;
+  std::vector<Candle> candles;
+  std::vector<CandleCells> cells; // one per candle
+  std::vector<OverlayCell> overlay_cells;
+  std::vector<RowTick> price_ticks;   // rows of the price pane
+  std::string volume_label;           // the highest volume, at the volume pane's top row
+  std::vector<ColumnTick> date_ticks; // plot columns
+};
+
+// Return the half (see CandleCells) of `price` in a price pane of `price_rows` rows; monotonic:
+// a higher price never has a larger half. Prices outside `scale` are clamped to the pane.
+int half_of(double price, const PriceScale& scale, int price_rows);
+
+// Return the text row of `price`: half_of(...) / 2.
+int row_of(double price, const PriceScale& scale, int price_rows);
+
+// Return the terminal model of `data` (at least one bar) in `size` (at least
+// k_min_terminal_columns by k_min_terminal_rows). The candles spread evenly over the plot
+// columns, one column each; when there are more bars than plot columns, bars_per_candle()
+// consecutive bars share one candle.
+TerminalLayout layout_terminal(const ChartData& data, TerminalSize size);
+
+} // namespace ashare::cli

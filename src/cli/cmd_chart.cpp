@@ -1,0 +1,275 @@
+// ashare chart SYMBOL [FROM] [TO]: a candlestick chart with a volume pane and optional moving
+// averages, drawn in the terminal or written as SVG. Bars come from the local store or the remote
+// exactly as `ashare bars` gets them (D8), with the same errors and exit statuses.
+#include "cli/chart_layout.hpp"
+#include "cli/chart_overlay.hpp"
+#include "cli/chart_svg.hpp"
+#include "cli/chart_terminal.hpp"
+#include "cli/query_run.hpp"
+#include "core/api/query_params.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <cerrno>
+#include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+namespace ashare::cli {
+namespace {
+
+constexpr TerminalSize k_default_terminal{100, 30};
+constexpr std::int64_t k_indicator_page = 500; // the Free plan's limit, so every plan takes it
+
+constexpr const char* k_footer =
+    "Up candles (close >= open) are red, down candles green, as on A-share screens; plain when\n"
+    "NO_COLOR is set or stdout is not a terminal. When the bars outnumber the columns, "
+    "consecutive\n"
+    "bars share one candle: the open of the first, the close of the last, the highest high, the\n"
+    "lowest low and the summed volume. The SVG draws one candle per bar. In the terminal the "
+    "chart\n"
+    "leaves one row for the prompt.";
+
+struct ChartArgs {
+  std::string symbol;
+  std::optional<std::string> from;
+  std::optional<std::string> to;
+  bool raw = false;
+  std::optional<std::string> overlay;
+  std::optional<std::string> svg;
+  std::optional<int> width;
+  std::optional<int> height;
+};
+
+// The same day six months earlier; the 31st falls back to the month's last day.
+domain::Date six_months_before(domain::Date to) {
+  auto ymd = to.ymd() - std::chrono::months{6};
+  if (!ymd.ok()) {
+    ymd = ymd.year() / ymd.month() / std::chrono::last;
+  }
+  return domain::Date{std::chrono::sys_days{ymd}};
+}
+
+std::optional<int> positive_env(const char* name) {
+  const char* text = std::getenv(name);
+  int value = 0;
+  if (text == nullptr || std::from_chars(text, text + std::strlen(text), value).ec != std::errc{}
+      || value <= 0) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+// The terminal's size (ioctl, else COLUMNS and LINES, else 100x30), one row left for the prompt,
+// under --width and --height, and never below the minimum.
+TerminalSize terminal_size(const ChartArgs& args) {
+  TerminalSize size = k_default_terminal;
+  winsize window{};
+  if (::ioctl(STDOUT_FILENO, TIOCGWINSZ, &window) == 0 && window.ws_col > 0 && window.ws_row > 1) {
+    size = TerminalSize{window.ws_col, window.ws_row - 1};
+  } else {
+    size.columns = positive_env("COLUMNS").value_or(size.columns);
+    size.rows = positive_env("LINES").has_value() ? *positive_env("LINES") - 1 : size.rows;
+  }
+  size.columns = std::max(args.width.value_or(size.columns), k_min_terminal_columns);
+  size.rows = std::max(args.height.value_or(size.rows), k_min_terminal_rows);
+  return size;
+}
+
+// A usage error for what `args` asks that no chart can do; empty when all is well.
+std::string usage_problem(const ChartArgs& args) {
+  if (args.symbol.find(',') != std::string::npos) {
+    return "chart draws one symbol, not \"" + args.symbol + "\"";
+  }
+  const int min_width = args.svg ? k_min_svg_width : k_min_terminal_columns;
+  const int min_height = args.svg ? k_min_svg_height : k_min_terminal_rows;
+  if (args.width.value_or(min_width) < min_width || args.height.value_or(min_height) < min_height) {
+    return std::string("the chart needs --width ") + std::to_string(min_width) + " and --height "
+           + std::to_string(min_height) + " at least"
+           + (args.svg ? " (pixels)" : " (terminal cells)");
+  }
+  return "";
+}
+
+std::string bars_target(const ChartArgs& args, const Window& window) {
+  return "/v1/ohlc/range/1/day/" + api::percent_encode(window.from) + "/"
+         + api::percent_encode(window.to) + "?symbol=" + api::percent_encode(args.symbol)
+         + (args.raw ? "&adjusted=false" : "") + "&sort=asc";
+}
+
+// Fetch every bar of the window into `data`, following next_url; return the exit status, having
+// said what went wrong as `ashare bars` says it.
+int fetch_bars(Transport& transport, const ChartArgs& args, const Window& window, ChartData& data) {
+  const auto reply = transport.get(bars_target(args, window));
+  if (reply.status != 200) {
+    return report_query_error(reply, transport);
+  }
+  auto response = api::bars_from_json(reply.body);
+  if (!response) {
+    std::cerr << "ashare: error: " << response.error().message << "\n";
+    return k_exit_error;
+  }
+  if (auto paged = follow_bar_pages(transport, *response, 0); !paged) {
+    std::cerr << "ashare: error: " << paged.error().message << "\n";
+    return k_exit_error;
+  }
+  const auto& item = response->items.front();
+  if (!item.known && explain_if_empty(transport)) {
+    return k_exit_error;
+  }
+  if (!response->errors.empty() && response->errors.front()) {
+    const auto& error = *response->errors.front();
+    std::cerr << "ashare: error: " << error_info(error.code).wire_name << ": " << error.message
+              << "\n";
+    return k_exit_error;
+  }
+  data.symbol = item.symbol;
+  data.adjusted = response->adjusted;
+  data.bars = item.bars;
+  return k_exit_ok;
+}
+
+std::string
+overlay_target(const ChartArgs& args, const OverlaySpec& spec, const std::string& bound) {
+  return "/v1/indicators/" + spec.indicator + "?symbol=" + api::percent_encode(args.symbol)
+         + "&window=" + std::to_string(spec.window) + "&series_type=close"
+         + (args.raw ? "&adjusted=false" : "")
+         + "&order=asc&limit=" + std::to_string(k_indicator_page) + bound;
+}
+
+// D9 computes an indicator over the symbol's whole stored history before any filter. Asking the
+// indicator endpoint for the window gives exactly those values (of the unrounded closes, as
+// `ashare sma` prints them) in both modes, without fetching the history before the window, which
+// a Free plan's history limit could refuse. Pages of k_indicator_page values follow each other.
+int fetch_overlay(Transport& transport,
+                  const ChartArgs& args,
+                  const Window& window,
+                  const OverlaySpec& spec,
+                  ChartData& data) {
+  std::vector<query::IndicatorValue> values;
+  std::string bound = "&timestamp.gte=" + api::percent_encode(window.from);
+  bound += "&timestamp.lte=" + api::percent_encode(window.to);
+  while (true) {
+    const auto reply = transport.get(overlay_target(args, spec, bound));
+    if (reply.status != 200) {
+      return report_query_error(reply, transport);
+    }
+    const auto response = api::indicators_from_json(reply.body);
+    if (!response) {
+      std::cerr << "ashare: error: " << response.error().message << "\n";
+      return k_exit_error;
+    }
+    const auto& page = response->items.front().values;
+    values.insert(values.end(), page.begin(), page.end());
+    if (static_cast<std::int64_t>(page.size()) < k_indicator_page) {
+      break;
+    }
+    bound = "&timestamp.gt=" + std::to_string(page.back().timestamp)
+            + "&timestamp.lte=" + api::percent_encode(window.to);
+  }
+  data.overlays.push_back({overlay_label(spec), align_values(data.bars, values)});
+  return k_exit_ok;
+}
+
+int write_svg(const std::string& path, const ChartData& data, const ChartArgs& args) {
+  const SvgSize size{args.width.value_or(SvgSize{}.width), args.height.value_or(SvgSize{}.height)};
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << render_svg(data, size);
+  out.flush();
+  if (!out) {
+    std::cerr << "ashare: error: cannot write \"" << path << "\": " << std::strerror(errno) << "\n";
+    return k_exit_error;
+  }
+  return k_exit_ok;
+}
+
+int draw(const ChartData& data, const ChartArgs& args, const Window& window) {
+  if (data.bars.empty()) {
+    // As `ashare bars` prints no rows for such a window and exits 0.
+    std::cerr << "ashare: note: " << data.symbol << " has no bars from " << window.from << " to "
+              << window.to << (args.svg ? ": the SVG says so" : ": nothing to draw") << "\n";
+  }
+  if (args.svg) {
+    return write_svg(*args.svg, data, args);
+  }
+  if (!data.bars.empty()) {
+    std::cout << render_terminal(data, layout_terminal(data, terminal_size(args)), use_color());
+  }
+  return k_exit_ok;
+}
+
+int run_chart(const ChartArgs& args, const Config& config) {
+  std::vector<OverlaySpec> overlays;
+  if (args.overlay) {
+    auto parsed = parse_overlays(*args.overlay);
+    if (!parsed) {
+      std::cerr << "ashare: error: " << parsed.error().message << "\n";
+      return k_exit_usage;
+    }
+    overlays = *parsed;
+  }
+  if (const auto problem = usage_problem(args); !problem.empty()) {
+    std::cerr << "ashare: error: " << problem << "\n";
+    return k_exit_usage;
+  }
+  auto transport = open_transport(config, config.remote);
+  // TO defaults to as_of, FROM to six months before TO.
+  const auto window = resolve_window(*transport, args.from, args.to, six_months_before);
+  if (!window) {
+    std::cerr << "ashare: error: " << window.error().message << "\n";
+    return k_exit_error;
+  }
+  ChartData data;
+  if (const int status = fetch_bars(*transport, args, *window, data); status != k_exit_ok) {
+    return status;
+  }
+  for (const auto& spec : overlays) {
+    if (data.bars.empty()) {
+      break;
+    }
+    if (const int status = fetch_overlay(*transport, args, *window, spec, data);
+        status != k_exit_ok) {
+      return status;
+    }
+  }
+  return draw(data, args, *window);
+}
+
+} // namespace
+
+Action setup_chart(CLI::App& command, GlobalFlags&) {
+  auto args = std::make_shared<ChartArgs>();
+  command.footer(k_footer);
+  command.add_option("SYMBOL", args->symbol, "One symbol, e.g. 600519.SH")->required();
+  command.add_option("FROM,--from", args->from, "First date (default: six months before TO)")
+      ->type_name("DATE");
+  command.add_option("TO,--to", args->to, "Last date (default: as_of, the latest data)")
+      ->type_name("DATE");
+  command.add_flag("--raw", args->raw,
+                   "Raw prices (adjusted=false); default forward-adjusted (D8)");
+  command
+      .add_option(
+          "--overlay", args->overlay,
+          "Moving averages of the closes, comma-separated sma:N or ema:N, e.g. sma:20,ema:50")
+      ->type_name("SPEC");
+  command.add_option("--svg", args->svg, "Write the chart as a standalone SVG file instead")
+      ->type_name("FILE");
+  command
+      .add_option("--width", args->width,
+                  "Terminal columns (default: the terminal's, else COLUMNS, else 100); "
+                  "SVG pixels (default 1000)")
+      ->type_name("N");
+  command
+      .add_option("--height", args->height,
+                  "Terminal rows (default: the terminal's, else LINES, else 30); "
+                  "SVG pixels (default 600)")
+      ->type_name("N");
+  return [args](const Config& config) { return run_chart(*args, config); };
+}
+
+} // namespace ashare::cli

@@ -1,0 +1,189 @@
+// The SVG chart (cli/chart_svg): a well-formed standalone SVG 1.1 document with one candle group
+// per bar (classed up or down, dated), the volume pane, overlays as polylines broken at gaps,
+// escaped text and numbers without exponents.
+#include "cli/chart_svg.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <regex>
+#include <string>
+#include <vector>
+
+using namespace ashare;
+using namespace ashare::cli;
+
+namespace {
+
+domain::Bar bar(const std::string& iso,
+                double open,
+                double high,
+                double low,
+                double close,
+                std::int64_t volume) {
+  domain::Bar out;
+  out.trade_date = *domain::parse_iso_date(iso, "date");
+  out.open = open;
+  out.high = high;
+  out.low = low;
+  out.close = close;
+  out.volume = volume;
+  return out;
+}
+
+ChartData sample() {
+  ChartData data;
+  data.symbol = "600519.SH";
+  data.bars = {bar("2024-01-02", 10, 12, 9, 11, 100), bar("2024-01-03", 11, 11.5, 9.5, 10, 200),
+               bar("2024-01-04", 10, 10.5, 9.8, 10, 50),
+               bar("2024-01-05", 10, 10.4, 9.9, 10.2, 80)};
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  data.overlays.push_back({"SMA 2", {nan, 10.5, 10, 10.1}});
+  data.overlays.push_back({"EMA 1", {11, nan, 10, 10.2}});
+  return data;
+}
+
+std::size_t count(const std::string& text, const std::string& needle) {
+  std::size_t n = 0;
+  for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) {
+    ++n;
+  }
+  return n;
+}
+
+// Whether the elements of `xml` nest properly (a small check of well-formedness: every start tag
+// closed in order, attributes quoted, no stray '<' or '&').
+bool well_formed(const std::string& xml) {
+  static const std::regex k_tag(R"(<(/?)([A-Za-z][\w:-]*)((?:\s+[\w:-]+="[^"<&]*")*)\s*(/?)>)");
+  static const std::regex k_text(R"(^(?:[^<&]|&(?:amp|lt|gt|quot|apos);)*$)");
+  std::vector<std::string> open;
+  std::size_t at = xml.find("?>");
+  if (!xml.starts_with("<?xml ") || at == std::string::npos) {
+    return false;
+  }
+  at += 2;
+  while (at < xml.size()) {
+    const auto next = xml.find('<', at);
+    if (!std::regex_match(xml.substr(at, next - at), k_text)) {
+      return false;
+    }
+    if (next == std::string::npos) {
+      break;
+    }
+    const auto end = xml.find('>', next);
+    std::smatch tag;
+    const std::string text = xml.substr(next, end - next + 1);
+    if (end == std::string::npos || !std::regex_match(text, tag, k_tag)) {
+      return false;
+    }
+    if (tag[1] == "/") {
+      if (open.empty() || open.back() != tag[2]) {
+        return false;
+      }
+      open.pop_back();
+    } else if (tag[4] != "/") {
+      open.push_back(tag[2]);
+    }
+    at = end + 1;
+  }
+  return open.empty();
+}
+
+} // namespace
+
+TEST_CASE("cli::svg_number") {
+  struct Row {
+    double value;
+    const char* text;
+  };
+  for (const auto& row : std::vector<Row>{{12.5, "12.5"},
+                                          {3, "3"},
+                                          {0, "0"},
+                                          {0.004, "0"},
+                                          {-0.001, "0"},
+                                          {1e-7, "0"},
+                                          {-2.25, "-2.25"},
+                                          {401.146, "401.15"},
+                                          {123456789.123, "123456789.12"},
+                                          {1e20, "100000000000000000000"}}) {
+    CHECK(svg_number(row.value) == row.text);
+  }
+}
+
+TEST_CASE("cli::xml_escape") {
+  CHECK(xml_escape("a&b<c>d\"e'f") == "a&amp;b&lt;c&gt;d&quot;e&apos;f");
+  CHECK(xml_escape("600519.SH · 2024") == "600519.SH · 2024");
+}
+
+TEST_CASE("cli::render_svg") {
+  const auto data = sample();
+  const auto svg = render_svg(data, {800, 400});
+
+  SUBCASE("a standalone SVG 1.1 document") {
+    CHECK(well_formed(svg));
+    CHECK(svg.find("<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"800\" "
+                   "height=\"400\" viewBox=\"0 0 800 400\">")
+          != std::string::npos);
+    CHECK(svg.find("<title>600519.SH, 2024-01-02 .. 2024-01-05, forward-adjusted</title>")
+          != std::string::npos);
+  }
+  SUBCASE("one candle per bar, classed up or down and dated, each with a wick and a body") {
+    CHECK(count(svg, "<g class=\"candle ") == data.bars.size());
+    CHECK(count(svg, "<g class=\"candle up\" data-date=\"2024-01-02\">") == 1);
+    CHECK(count(svg, "<g class=\"candle down\" data-date=\"2024-01-03\">") == 1);
+    CHECK(count(svg, "<g class=\"candle up\" data-date=\"2024-01-04\">") == 1); // doji: up
+    CHECK(count(svg, "<line class=\"wick\"") == data.bars.size());
+    CHECK(count(svg, "<rect class=\"body\"") == data.bars.size());
+    CHECK(count(svg, "<rect class=\"volume ") == data.bars.size());
+    CHECK(svg.find("data-date=\"2024-01-02\"") < svg.find("data-date=\"2024-01-05\""));
+  }
+  SUBCASE("overlays: a legend entry each, polylines broken where values are missing") {
+    CHECK(count(svg, "<g class=\"overlay\" data-label=\"SMA 2\">") == 1);
+    CHECK(count(svg, "<g class=\"overlay\" data-label=\"EMA 1\">") == 1);
+    CHECK(count(svg, "<polyline ") == 3); // SMA: 1 run; EMA: 2 runs
+    CHECK(svg.find(">SMA 2</text>") != std::string::npos);
+  }
+  SUBCASE("numbers never use exponent notation") {
+    static const std::regex k_attribute(R"rx(="([^"]*)")rx");
+    static const std::regex k_exponent(R"(\d[eE][+-]?\d)");
+    std::size_t attributes = 0;
+    for (std::sregex_iterator it(svg.begin(), svg.end(), k_attribute), end; it != end; ++it) {
+      CHECK_FALSE(std::regex_search((*it)[1].str(), k_exponent));
+      ++attributes;
+    }
+    CHECK(attributes > 50);
+  }
+  SUBCASE("a body spans the y of its open and close, a wick those of its high and low") {
+    // Price pane: y = top + (high - price) / (high - low) * height; check the order only.
+    static const std::regex k_candle(
+        R"rx(data-date="2024-01-02"><line class="wick" x1="[\d.]+" y1="([\d.]+)" x2="[\d.]+" y2="([\d.]+)"/>\n<rect class="body" x="[\d.]+" y="([\d.]+)" width="[\d.]+" height="([\d.]+)"/>)rx");
+    std::smatch match;
+    REQUIRE(std::regex_search(svg, match, k_candle));
+    const double high_y = std::stod(match[1]);
+    const double low_y = std::stod(match[2]);
+    const double close_y = std::stod(match[3]);
+    const double open_y = close_y + std::stod(match[4]);
+    CHECK(high_y < close_y);
+    CHECK(close_y < open_y);
+    CHECK(open_y < low_y);
+    // 12 -> 11 is a third of 12 -> 9, as 11 -> 10 is.
+    CHECK((close_y - high_y) == doctest::Approx((open_y - close_y)).epsilon(0.01));
+    CHECK((low_y - open_y) == doctest::Approx((open_y - close_y)).epsilon(0.01));
+  }
+  SUBCASE("text is escaped") {
+    auto odd = data;
+    odd.symbol = "A&B<C>";
+    const auto escaped = render_svg(odd, {800, 400});
+    CHECK(well_formed(escaped));
+    CHECK(escaped.find("A&amp;B&lt;C&gt;") != std::string::npos);
+  }
+  SUBCASE("no bars: the title and a note, no candles") {
+    ChartData empty;
+    empty.symbol = "600519.SH";
+    const auto none = render_svg(empty, {800, 400});
+    CHECK(well_formed(none));
+    CHECK(count(none, "<g class=\"candle ") == 0);
+    CHECK(none.find(">no bars in this window</text>") != std::string::npos);
+  }
+}

@@ -1,0 +1,98 @@
+// The terminal chart (cli/chart_terminal): a tiny hand-made series drawn verbatim, plain; with
+// colour, red up and green down candles and a colour per overlay; the size asked, exactly.
+#include "cli/chart_terminal.hpp"
+
+#include <doctest/doctest.h>
+
+#include <limits>
+#include <string>
+#include <vector>
+
+using namespace ashare;
+using namespace ashare::cli;
+
+namespace {
+
+domain::Bar bar(const std::string& iso,
+                double open,
+                double high,
+                double low,
+                double close,
+                std::int64_t volume) {
+  domain::Bar out;
+  out.trade_date = *domain::parse_iso_date(iso, "date");
+  out.open = open;
+  out.high = high;
+  out.low = low;
+  out.close = close;
+  out.volume = volume;
+  return out;
+}
+
+// Up 10 -> 11 (high 12, low 9), down 11 -> 10, a doji at 10, up 10 -> 10.2.
+ChartData tiny() {
+  ChartData data;
+  data.symbol = "600519.SH";
+  data.bars = {bar("2024-01-02", 10, 12, 9, 11, 100), bar("2024-01-03", 11, 11.5, 9.5, 10, 200),
+               bar("2024-01-04", 10, 10.5, 9.8, 10, 50),
+               bar("2024-01-05", 10, 10.4, 9.9, 10.2, 80)};
+  return data;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (auto end = text.find('\n'); end != std::string::npos; end = text.find('\n', start)) {
+    out.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("cli::render_terminal: a tiny series, plain") {
+  const auto data = tiny();
+  const auto text = render_terminal(data, layout_terminal(data, {40, 14}), false);
+  // Halves of 0.2025 (8 rows over 8.88..12.12): the first candle's wick starts in row 0 (12), its
+  // body runs from the lower half of row 2 (11) to the upper half of row 5 (10); the doji is a
+  // half-row body on row 5 with wicks above and below.
+  CHECK(text
+        == "600519.SH  2024-01-02 .. 2024-01-05  for\n"
+           "    │                            ┤ 12\n"
+           "    │       ╷                    │\n"
+           "    ╽       ╽                    │\n"
+           "    ┃       ┃                    │\n"
+           "    ┃       ┃       │       ╽    │\n"
+           "    ╿       ╿       ╿       ╹    ┤ 10\n"
+           "    │       ╵                    │\n"
+           "    │                            │\n"
+           "─────────────────────────────────┼\n"
+           "            █                    ┤ 200\n"
+           "    █       █       ▄       ▆    │\n"
+           "────┬───────────────┬────────────┘\n"
+           "    2024-01-02      2024-01-04\n");
+}
+
+TEST_CASE("cli::render_terminal: the size asked") {
+  const auto data = tiny();
+  const auto lines = lines_of(render_terminal(data, layout_terminal(data, {40, 14}), false));
+  CHECK(lines.size() == 14);
+}
+
+TEST_CASE("cli::render_terminal: red up, green down, a colour per overlay, none when plain") {
+  auto data = tiny();
+  data.overlays.push_back({"SMA 2", {std::numeric_limits<double>::quiet_NaN(), 10.5, 10, 10.1}});
+  const auto layout = layout_terminal(data, {40, 14});
+  const auto coloured = render_terminal(data, layout, true);
+  const auto lines = lines_of(coloured);
+  REQUIRE(lines.size() == 14);
+  CHECK(lines[1] == "    \x1b[31m│                            \x1b[0m┤ 12");
+  CHECK(lines[2].find("\x1b[32m╷") != std::string::npos); // the down candle
+  CHECK(coloured.find("\x1b[33m•") != std::string::npos); // the overlay's points
+  const auto wide = lines_of(render_terminal(data, layout_terminal(data, {80, 14}), true));
+  CHECK(wide[0] == "600519.SH  2024-01-02 .. 2024-01-05  forward-adjusted  \x1b[33m• \x1b[0mSMA 2");
+  const auto plain = render_terminal(data, layout, false);
+  CHECK(plain.find('\x1b') == std::string::npos);
+  CHECK(lines_of(plain)[0] == "600519.SH  2024-01-02 .. 2024-01-05  for");
+}
