@@ -62,7 +62,8 @@ Result<domain::Date> fetch_as_of(Transport& transport) {
   if (!*as_of) {
     return make_error(ErrorCode::invalid_symbol,
                       "no data in " + transport.describe()
-                        + ": import some first (ashare import FILE...) or set a base URL "
+                        + ": import some first (ashare import FILE..., or scripts/load-sample.sh "
+                          "of the source tree for the bundled sample) or set a base URL "
                           "(--base-url or ASHARE_BASE_URL)");
   }
   return **as_of;

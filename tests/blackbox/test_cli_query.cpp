@@ -1247,7 +1247,8 @@ TEST_CASE("cli query: an empty store says to import data or set a base URL") {
     const auto result = store.cli(command);
     CHECK(result.status == 1);
     CHECK(result.err.find("ashare: error: no data in " + store.db().string()
-                          + ": import some first (ashare import FILE...) or set a base URL")
+                          + ": import some first (ashare import FILE..., or scripts/load-sample.sh "
+                            "of the source tree for the bundled sample) or set a base URL")
           != std::string::npos);
     CHECK(result.err.find("INVALID_SYMBOL") == std::string::npos);
   }

@@ -2,6 +2,8 @@
 // and its ticks, rows of prices, the date ticks, and the terminal model: a candle's body spans
 // the rows of its open and close, its wick those of its high and low, volume bars are
 // proportional, and the panes add up to the size asked.
+#include "testutil.hpp"
+
 #include "cli/chart_layout.hpp"
 
 #include <doctest/doctest.h>
@@ -16,9 +18,7 @@ using namespace ashare::cli;
 
 namespace {
 
-domain::Date date(const std::string& iso) {
-  return *domain::parse_iso_date(iso, "date");
-}
+using test::date;
 
 domain::Bar bar(const std::string& iso,
                 double open,
@@ -26,14 +26,7 @@ domain::Bar bar(const std::string& iso,
                 double low,
                 double close,
                 std::int64_t volume) {
-  domain::Bar out;
-  out.trade_date = date(iso);
-  out.open = open;
-  out.high = high;
-  out.low = low;
-  out.close = close;
-  out.volume = volume;
-  return out;
+  return test::make_bar(iso, open, high, low, close, 1.0, volume);
 }
 
 // `count` bars on consecutive calendar days from 2024-01-01, zig-zagging around 100.

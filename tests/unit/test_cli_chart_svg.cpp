@@ -1,6 +1,8 @@
 // The SVG chart (cli/chart_svg): a well-formed standalone SVG 1.1 document with one candle group
 // per bar (classed up or down, dated), the volume pane, overlays as polylines broken at gaps,
 // escaped text and numbers without exponents.
+#include "chart_testdata.hpp"
+
 #include "cli/chart_svg.hpp"
 
 #include <doctest/doctest.h>
@@ -16,28 +18,9 @@ using namespace ashare::cli;
 
 namespace {
 
-domain::Bar bar(const std::string& iso,
-                double open,
-                double high,
-                double low,
-                double close,
-                std::int64_t volume) {
-  domain::Bar out;
-  out.trade_date = *domain::parse_iso_date(iso, "date");
-  out.open = open;
-  out.high = high;
-  out.low = low;
-  out.close = close;
-  out.volume = volume;
-  return out;
-}
 
 ChartData sample() {
-  ChartData data;
-  data.symbol = "600519.SH";
-  data.bars = {bar("2024-01-02", 10, 12, 9, 11, 100), bar("2024-01-03", 11, 11.5, 9.5, 10, 200),
-               bar("2024-01-04", 10, 10.5, 9.8, 10, 50),
-               bar("2024-01-05", 10, 10.4, 9.9, 10.2, 80)};
+  ChartData data = test::four_bar_chart();
   const double nan = std::numeric_limits<double>::quiet_NaN();
   data.overlays.push_back({"SMA 2", {nan, 10.5, 10, 10.1}});
   data.overlays.push_back({"EMA 1", {11, nan, 10, 10.2}});

@@ -1,5 +1,7 @@
 // The terminal chart (cli/chart_terminal): a tiny hand-made series drawn verbatim, plain; with
 // colour, red up and green down candles and a colour per overlay; the size asked, exactly.
+#include "chart_testdata.hpp"
+
 #include "cli/chart_terminal.hpp"
 
 #include <doctest/doctest.h>
@@ -13,30 +15,9 @@ using namespace ashare::cli;
 
 namespace {
 
-domain::Bar bar(const std::string& iso,
-                double open,
-                double high,
-                double low,
-                double close,
-                std::int64_t volume) {
-  domain::Bar out;
-  out.trade_date = *domain::parse_iso_date(iso, "date");
-  out.open = open;
-  out.high = high;
-  out.low = low;
-  out.close = close;
-  out.volume = volume;
-  return out;
-}
 
-// Up 10 -> 11 (high 12, low 9), down 11 -> 10, a doji at 10, up 10 -> 10.2.
 ChartData tiny() {
-  ChartData data;
-  data.symbol = "600519.SH";
-  data.bars = {bar("2024-01-02", 10, 12, 9, 11, 100), bar("2024-01-03", 11, 11.5, 9.5, 10, 200),
-               bar("2024-01-04", 10, 10.5, 9.8, 10, 50),
-               bar("2024-01-05", 10, 10.4, 9.9, 10.2, 80)};
-  return data;
+  return test::four_bar_chart();
 }
 
 std::vector<std::string> lines_of(const std::string& text) {

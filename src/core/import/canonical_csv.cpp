@@ -3,6 +3,7 @@
 #include "core/domain/number.hpp"
 #include "core/domain/symbol.hpp"
 #include "core/import/csv_reader.hpp"
+#include "core/import/vendor_csv.hpp"
 
 #include <array>
 #include <cmath>
@@ -42,27 +43,6 @@ std::string normalised_header(std::string_view text) {
     }
   }
   return out;
-}
-
-// Return `text` in double quotes. (Built by appending: GCC 12 -O2 reports a bogus -Wrestrict for
-// `"\"" + std::string(..)`.)
-std::string quoted(std::string_view text) {
-  std::string out;
-  out.reserve(text.size() + 2);
-  out += '"';
-  out += text;
-  out += '"';
-  return out;
-}
-
-Error file_error(std::int64_t line, std::string_view column, const std::string& message) {
-  // Appended piecewise: GCC 12 -O2 reports a bogus -Wrestrict for `to_string(..) + ": " + ..`.
-  std::string text = std::to_string(line);
-  text += ": ";
-  text += column;
-  text += ": ";
-  text += message;
-  return make_error(ErrorCode::invalid_input, std::move(text));
 }
 
 // Parses one row's fields; the first problem found wins.
@@ -118,16 +98,6 @@ private:
   std::int64_t m_line;
 };
 
-std::optional<domain::Date> parse_trade_date(std::string_view text) {
-  if (auto iso = domain::parse_iso_date(text, "trade_date")) {
-    return *iso;
-  }
-  if (text.size() == 8 && text.find_first_not_of("0123456789") == text.npos) {
-    return domain::Date::from_yyyymmdd(std::stoll(std::string(text)));
-  }
-  return std::nullopt;
-}
-
 std::variant<ParsedRow, RowProblem> parse_row(const CsvRecord& record,
                                               const std::array<std::optional<std::size_t>,
                                                                k_columns.size()>& index) {
@@ -141,7 +111,7 @@ std::variant<ParsedRow, RowProblem> parse_row(const CsvRecord& record,
     parsed.symbol = parsed_symbol->str();
   }
   if (!row.problem) {
-    const auto date = parse_trade_date(row.text(trade_date));
+    const auto date = parse_date_text(row.text(trade_date));
     if (!date) {
       row.fail(trade_date,
                quoted(row.text(trade_date)) + " is not a date YYYY-MM-DD");

@@ -55,16 +55,6 @@ Result<std::vector<std::optional<std::size_t>>> find_columns(const CsvRecord& he
   return index;
 }
 
-std::optional<domain::Date> parse_date_text(std::string_view text) {
-  if (auto iso = domain::parse_iso_date(text, "trade_date")) {
-    return *iso;
-  }
-  if (text.size() == 8 && text.find_first_not_of("0123456789") == text.npos) {
-    return domain::Date::from_yyyymmdd(std::stoll(std::string(text)));
-  }
-  return std::nullopt;
-}
-
 } // namespace
 
 std::string quoted(std::string_view text) {
@@ -84,6 +74,16 @@ Error file_error(std::int64_t line, std::string_view column, const std::string& 
   text += ": ";
   text += message;
   return make_error(ErrorCode::invalid_input, std::move(text));
+}
+
+std::optional<domain::Date> parse_date_text(std::string_view text) {
+  if (auto iso = domain::parse_iso_date(text, "trade_date")) {
+    return *iso;
+  }
+  if (text.size() == 8 && text.find_first_not_of("0123456789") == text.npos) {
+    return domain::Date::from_yyyymmdd(std::stoll(std::string(text)));
+  }
+  return std::nullopt;
 }
 
 bool is_utf8(std::string_view text) {

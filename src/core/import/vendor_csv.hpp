@@ -1,7 +1,7 @@
 // What the vendor CSV formats (Tushare, AkShare, baostock) share: finding columns by header name,
 // reading a row's fields as exact decimals, converting vendor units to shares and CNY in decimal
 // (D12), and the loop that turns a file into a ParsedFile. Each format supplies a column table,
-// its units and a function that reads one row.
+// its units and a function that reads one row. The canonical parser shares the message helpers.
 #pragma once
 
 #include "core/domain/number.hpp"
@@ -107,6 +107,9 @@ std::string quoted(std::string_view text);
 
 // Return an INVALID_INPUT error reading "`line`: `column`: `message`".
 Error file_error(std::int64_t line, std::string_view column, const std::string& message);
+
+// Return the date `text` (YYYY-MM-DD or YYYYMMDD), or nullopt.
+std::optional<domain::Date> parse_date_text(std::string_view text);
 
 // Return whether `text` is valid UTF-8.
 bool is_utf8(std::string_view text);
