@@ -236,7 +236,17 @@ TEST_CASE("import: broken vendor files give file:line errors and store nothing")
     std::string name;
     std::string text;
     std::string message; // the error, or the first problem as "line: column: message"
+    std::optional<import::SourceFormat> format = std::nullopt; // nullopt: detected
   };
+  auto tdx_record = [](std::uint32_t day) {
+    std::string bytes(32, '\0');
+    for (int i = 0; i < 4; ++i) {
+      bytes[static_cast<std::size_t>(i)] = static_cast<char>((day >> (8 * i)) & 0xff);
+    }
+    return bytes;
+  };
+  const std::string baostock_header =
+    "date,code,open,high,low,close,preclose,volume,amount,adjustflag,turn,tradestatus,pctChg,isST\n";
   const std::vector<Case> cases{
     {"missing column", "a.csv",
      "ts_code,trade_date,open,high,low,close,pre_close,pct_chg,vol\n" + good_row,
@@ -244,7 +254,21 @@ TEST_CASE("import: broken vendor files give file:line errors and store nothing")
      "high, low, close, vol, amount)"},
     {"wrong encoding", "600519.SH.csv",
      "\xc8\xd5\xc6\xda,\xbf\xaa\xc5\xcc\n2024-01-02,1715.0\n",
-     "1: header: the header is not UTF-8 (GBK?): save the file as UTF-8 and import it again"},
+     "1: header: the header is not UTF-8 (GBK?): save the file as UTF-8 and import it again",
+     import::SourceFormat::akshare},
+    {"akshare: missing column", "600519.SH.csv",
+     "日期,开盘,收盘,最高,最低,成交量\n2024-01-02,1715.0,1685.01,1718.19,1678.1,32156\n",
+     "1: header: missing column \"成交额\" (an AkShare stock_zh_a_hist file has 日期, 开盘, 收盘, "
+     "最高, 最低, 成交量, 成交额)"},
+    {"baostock: unparseable number", "d.csv",
+     baostock_header
+       + "2024-01-02,sh.600519,1715,1718.19,1678.1,1685.01,1726,3215623,5440082548.00x,3,0.26,1,"
+         "-2.3749,0\n",
+     "2: amount: \"5440082548.00x\" is not a number"},
+    {"tdx: truncated file", "sh600001.day", tdx_record(20240102) + "x",
+     "1: file: size 33 bytes is not a positive multiple of 32: not a TDX .day file"},
+    {"tdx: a record with no valid date", "sh600001.day", tdx_record(20240231),
+     "1: date: 20240231 is not a date YYYYMMDD"},
     {"unparseable number", "b.csv",
      tushare_header + good_row
        + "600519.SH,20240103,1681.11,1695.22,1676.33,1694.0,1685.01,8.99,0.5339,2O229.1,3411400.667\n",
@@ -252,13 +276,13 @@ TEST_CASE("import: broken vendor files give file:line errors and store nothing")
     {"duplicate row", "c.csv", tushare_header + good_row + good_row,
      "3: trade_date: duplicate row for 600519.SH on 2024-01-02 (first on line 2)"},
   };
+  // The store holds data already: a refused file must leave it exactly as it was.
+  REQUIRE(import::import_file(f.store, vendor("sh600000.day"), {})->committed);
   for (const auto& c : cases) {
     CAPTURE(c.what);
     const auto before = test::dump_store(f.db);
     import::ImportOptions options;
-    if (c.name == "600519.SH.csv") {
-      options.format = import::SourceFormat::akshare;
-    }
+    options.format = c.format;
     const auto report = f.import_text(c.name, c.text, options);
     if (!report.ok()) {
       CHECK(report.error().message == (f.dir / c.name).string() + ":" + c.message);
