@@ -2,6 +2,7 @@
 // validation in the documented order, plan checks, the query and its response.
 #pragma once
 
+#include "core/api/bars_cache.hpp"
 #include "core/api/caller.hpp"
 #include "core/api/endpoint.hpp"
 #include "core/api/json.hpp"
@@ -52,12 +53,14 @@ Status check_bars_plan(const BarsRequest& request,
                        const Caller& caller,
                        std::optional<domain::Date> as_of);
 
-// Validate, check and run the request; the body renders with `request_id`.
+// Validate, check and run the request; the body renders with `request_id`. Bars come from
+// `bars_cache` when given, else straight from `store` (the reference the cache is tested against).
 Result<Prepared> prepare_bars(const BarsPath& path,
                               const QueryParams& params,
                               const Caller& caller,
                               store::BarStore& store,
                               query::CatalogCache& catalog,
+                              BarsCache* bars_cache,
                               const std::string& request_id);
 
 } // namespace ashare::api

@@ -2,6 +2,7 @@
 // in the documented order, plan checks, the query and its response.
 #pragma once
 
+#include "core/api/bars_cache.hpp"
 #include "core/api/caller.hpp"
 #include "core/api/endpoint.hpp"
 #include "core/api/query_params.hpp"
@@ -45,12 +46,14 @@ Status check_indicator_plan(IndicatorRequest& request,
                             const Caller& caller,
                             std::optional<domain::Date> as_of);
 
-// Validate, check and run the request; the body renders with `request_id`.
+// Validate, check and run the request; the body renders with `request_id`. Series come from
+// `bars_cache` when given, else straight from `store`.
 Result<Prepared> prepare_indicator(query::Indicator indicator,
                                    const QueryParams& params,
                                    const Caller& caller,
                                    store::BarStore& store,
                                    query::CatalogCache& catalog,
+                                   BarsCache* bars_cache,
                                    const std::string& request_id);
 
 } // namespace ashare::api

@@ -3,6 +3,7 @@
 #include "core/api/json_writer.hpp"
 
 #include <algorithm>
+#include <span>
 
 namespace ashare::api {
 namespace {
@@ -50,12 +51,26 @@ void write_bar(JsonWriter& json, const domain::Bar& bar) {
   json.end_object();
 }
 
-void write_bars(JsonWriter& json, const std::vector<domain::Bar>& bars) {
+// Write `bars`, or `rendered` (their JSON, already written) when it has one entry per bar.
+void write_bars(JsonWriter& json,
+                const std::vector<domain::Bar>& bars,
+                std::span<const std::string_view> rendered = {}) {
   json.begin_array();
-  for (const auto& bar : bars) {
-    write_bar(json, bar);
+  if (rendered.size() == bars.size()) {
+    for (const auto text : rendered) {
+      json.raw(text);
+    }
+  } else {
+    for (const auto& bar : bars) {
+      write_bar(json, bar);
+    }
   }
   json.end_array();
+}
+
+std::span<const std::string_view> rendered_bars(const BarsResponse& response, std::size_t item) {
+  return item < response.bar_json.size() ? std::span<const std::string_view>(response.bar_json[item])
+                                         : std::span<const std::string_view>();
 }
 
 void write_summary(JsonWriter& json, const query::Summary& summary) {
@@ -86,6 +101,7 @@ void write_error_object(JsonWriter& json, const Error& error) {
 
 void write_symbol_result(JsonWriter& json,
                          const query::SymbolBars& item,
+                         std::span<const std::string_view> rendered,
                          const std::optional<std::string>& next_url,
                          const std::optional<Error>& error) {
   json.begin_object();
@@ -94,7 +110,7 @@ void write_symbol_result(JsonWriter& json,
   json.key("resultsCount");
   json.integer(static_cast<std::int64_t>(item.bars.size()));
   json.key("ohlc");
-  write_bars(json, item.bars);
+  write_bars(json, item.bars, rendered);
   if (item.summary) {
     json.key("summary");
     write_summary(json, *item.summary);
@@ -227,6 +243,12 @@ std::string indicators_to_json(const IndicatorResponse& response) {
   return json.take();
 }
 
+std::string bar_to_json(const domain::Bar& bar) {
+  JsonWriter json(200);
+  write_bar(json, bar);
+  return json.take();
+}
+
 std::string bars_to_json(const BarsResponse& response, std::optional<std::int64_t> credits_charged) {
   JsonWriter json(estimated_size(response));
   bool partial = false;
@@ -257,7 +279,7 @@ std::string bars_to_json(const BarsResponse& response, std::optional<std::int64_
     json.key("resultsCount");
     json.integer(static_cast<std::int64_t>(item.bars.size()));
     json.key("ohlc");
-    write_bars(json, item.bars);
+    write_bars(json, item.bars, rendered_bars(response, 0));
     if (item.summary) {
       json.key("summary");
       write_summary(json, *item.summary);
@@ -272,7 +294,8 @@ std::string bars_to_json(const BarsResponse& response, std::optional<std::int64_
     json.key("results");
     json.begin_array();
     for (std::size_t i = 0; i < response.items.size(); ++i) {
-      write_symbol_result(json, response.items[i], response.next_urls[i], item_error(response, i));
+      write_symbol_result(json, response.items[i], rendered_bars(response, i), response.next_urls[i],
+                          item_error(response, i));
     }
     json.end_array();
   }

@@ -8,6 +8,7 @@
 #include "core/store/bar_store.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,7 +28,14 @@ struct BarsResponse {
   std::vector<std::optional<std::string>> next_urls; // one per item (D8)
   std::vector<std::optional<Error>> errors; // one per item when parsed; else derived from `known`
   store::DatasetInfo dataset;
+  // Optional, per item: the JSON of each of its bars, already written (api/bars_cache); an item
+  // whose list does not match its bars is written from the bars. `keep_alive` owns the text.
+  std::vector<std::vector<std::string_view>> bar_json;
+  std::vector<std::shared_ptr<const void>> keep_alive;
 };
+
+// Return `bar` as the JSON object the bars endpoint writes for it.
+std::string bar_to_json(const domain::Bar& bar);
 
 // Return the bars response body; `credits_charged` appears in meta when set (D7).
 std::string bars_to_json(const BarsResponse& response, std::optional<std::int64_t> credits_charged);

@@ -2,6 +2,7 @@
 // for request ids. Built once by `ashare serve` (or by a test) and shared by all worker threads.
 #pragma once
 
+#include "core/api/bars_cache.hpp"
 #include "core/auth/api_key.hpp"
 #include "core/query/catalog.hpp"
 #include "core/store/bar_store.hpp"
@@ -22,6 +23,8 @@ struct Services {
   store::ConnectionPool<store::BarStore> bars;
   store::ConnectionPool<store::KeyStore> keys;
   query::CatalogCache catalog;
+  // Whole histories with their bars' JSON: about 550 bytes a bar, so 256 MiB hold ~480,000 bars.
+  BarsCache bars_cache{256u << 20};
   auth::SystemRandom random; // thread-safe
   // Receives the detail of an unexpected failure answered with 500 (D10: never sent to clients).
   std::function<void(std::string_view detail)> log_error = [](std::string_view) {};

@@ -1,0 +1,170 @@
+// api::BarsCache: slicing a cached history answers exactly what reading the window from SQLite
+// answers (bars, next_url, summary and every byte of each bar's JSON), entries go stale with the
+// store's generation, and the byte budget holds.
+#include "testutil.hpp"
+
+#include "core/api/bars_cache.hpp"
+#include "core/api/dispatch.hpp"
+#include "core/api/json.hpp"
+#include "core/query/catalog.hpp"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+using namespace ashare;
+using test::date;
+
+namespace {
+
+struct Fixture {
+  test::TempDir dir;
+  std::filesystem::path db = dir / "ashare.db";
+  store::BarStore store{db};
+
+  Fixture() {
+    test::import_fixture(store, "bancob_600519.SH.csv"); // factors step 4 times
+    test::import_fixture(store, "jenny_000001.SZ.csv");  // no factors
+  }
+};
+
+query::BarQuery make_query(const char* from, const char* to, bool adjusted, domain::SortOrder sort,
+                           std::int64_t limit) {
+  query::BarQuery query;
+  query.from = date(from);
+  query.to = date(to);
+  query.adjusted = adjusted;
+  query.sort = sort;
+  query.limit = limit;
+  query.include_summary = true;
+  return query;
+}
+
+} // namespace
+
+TEST_CASE("api::slice_history answers what run_bar_query answers") {
+  Fixture f;
+  const auto catalog = query::load_catalog(f.store);
+  const std::vector<std::pair<const char*, const char*>> windows{
+    {"2024-01-01", "2024-06-30"}, {"2023-09-25", "2023-09-25"}, {"1990-01-01", "2099-12-31"},
+    {"2026-01-01", "2026-12-31"}, {"2024-06-19", "2024-06-18"}, {"2020-01-01", "2023-09-24"},
+  };
+  for (const auto* symbol : {"600519.SH", "000001.SZ"}) {
+    const auto* info = catalog->find(symbol);
+    REQUIRE(info != nullptr);
+    const auto history = api::load_symbol_history(f.store, symbol, info->latest_factor);
+    for (const auto& [from, to] : windows) {
+      for (const bool adjusted : {true, false}) {
+        for (const auto sort : {domain::SortOrder::asc, domain::SortOrder::desc}) {
+          for (const std::int64_t limit : {1, 7, 5000}) {
+            CAPTURE(symbol);
+            CAPTURE(from);
+            CAPTURE(to);
+            CAPTURE(adjusted);
+            CAPTURE(limit);
+            auto query = make_query(from, to, adjusted, sort, limit);
+            query.symbols = {*domain::parse_symbol(symbol)};
+            const auto expected = query::run_bar_query(f.store, *catalog, query).front();
+            std::vector<std::string_view> json;
+            const auto got = api::slice_history(*history, symbol, query, info->latest_factor, json);
+            CHECK(got.known);
+            CHECK(got.has_more == expected.has_more);
+            REQUIRE(got.bars.size() == expected.bars.size());
+            REQUIRE(json.size() == expected.bars.size());
+            for (std::size_t i = 0; i < got.bars.size(); ++i) {
+              CHECK(got.bars[i].trade_date == expected.bars[i].trade_date);
+              CHECK(json[i] == api::bar_to_json(expected.bars[i]));
+            }
+            CHECK(got.summary.has_value() == expected.summary.has_value());
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("api::price_series reads what BarStore::load_price_series reads (D9)") {
+  Fixture f;
+  const auto history = api::load_symbol_history(f.store, "600519.SH", 8.305);
+  for (const auto field : {store::PriceField::open, store::PriceField::high, store::PriceField::low,
+                           store::PriceField::close}) {
+    CAPTURE(store::price_field_name(field));
+    const auto expected = f.store.load_price_series("600519.SH", field);
+    const auto got = api::price_series(*history, field);
+    CHECK(got.dates == expected.dates);
+    CHECK(got.prices == expected.prices);
+    CHECK(got.factors == expected.factors);
+  }
+}
+
+TEST_CASE("api::BarsCache") {
+  Fixture f;
+  const auto catalog = query::load_catalog(f.store);
+  const auto* info = catalog->find("600519.SH");
+  const auto generation = catalog->dataset.generation;
+
+  SUBCASE("a hit returns the same history; a new generation loads again") {
+    api::BarsCache cache(64u << 20);
+    const auto first = cache.find_or_load(f.store, "600519.SH", info->latest_factor, generation);
+    CHECK(first->bars.size() == 500);
+    CHECK(cache.bytes() == first->bytes);
+    CHECK(cache.find_or_load(f.store, "600519.SH", info->latest_factor, generation) == first);
+    const auto next = cache.find_or_load(f.store, "600519.SH", info->latest_factor, generation + 1);
+    CHECK(next != first);
+    CHECK(cache.bytes() == next->bytes);
+    // An older generation (a request that began before the change) does not evict the newer.
+    const auto old = cache.find_or_load(f.store, "600519.SH", info->latest_factor, generation);
+    CHECK(old != next);
+    CHECK(cache.find_or_load(f.store, "600519.SH", info->latest_factor, generation + 1) == next);
+  }
+  SUBCASE("the budget holds: least recently used first, too big never kept") {
+    const auto one = api::load_symbol_history(f.store, "600519.SH", info->latest_factor)->bytes;
+    api::BarsCache cache(one + one / 2);
+    const auto* other = catalog->find("000001.SZ");
+    cache.find_or_load(f.store, "600519.SH", info->latest_factor, generation);
+    cache.find_or_load(f.store, "000001.SZ", other->latest_factor, generation);
+    CHECK(cache.bytes() <= one + one / 2);
+    api::BarsCache tiny(one / 2);
+    const auto history = tiny.find_or_load(f.store, "600519.SH", info->latest_factor, generation);
+    CHECK(history->bars.size() == 500);
+    CHECK(tiny.bytes() == 0);
+  }
+}
+
+TEST_CASE("api::dispatch: bars served from the cache follow an import") {
+  test::TempDir dir;
+  const auto data = dir / "ashare.db";
+  const auto keys = dir / "ashare-keys.db";
+  {
+    store::BarStore store(data);
+    REQUIRE(test::import_text(store,
+                              "symbol,trade_date,open,high,low,close,volume,turnover,factor\n"
+                              "600519.SH,2024-01-02,10,11,9,10.5,100,1050,1\n",
+                              test::import_options(false, "unit"))
+              .committed);
+  }
+  api::Services services(data, keys);
+  const auto key = test::create_key(keys, auth::Plan::pro, std::nullopt);
+  const auto get = [&] {
+    const auto response =
+      api::dispatch(api::Request{"GET", "/v1/ohlc/range/1/day/2024-01-01/2024-01-31",
+                                 "symbol=600519.SH", "Bearer " + key.plaintext},
+                    services);
+    REQUIRE(response.status == 200);
+    return nlohmann::json::parse(response.body);
+  };
+  CHECK(get()["ohlc"].size() == 1);
+  CHECK(get()["ohlc"][0]["close"] == 10.5);
+  {
+    store::BarStore store(data);
+    REQUIRE(test::import_text(store,
+                              "symbol,trade_date,open,high,low,close,volume,turnover,factor\n"
+                              "600519.SH,2024-01-02,10,11,9,10.6,100,1060,1\n"
+                              "600519.SH,2024-01-03,5,6,4,5.5,100,550,2\n",
+                              test::import_options(false, "unit"))
+              .committed);
+  }
+  const auto after = get();
+  REQUIRE(after["ohlc"].size() == 2);
+  CHECK(after["ohlc"][0]["close"] == 5.3);  // D8: 10.6 * 1 / 2
+  CHECK(after["ohlc"][1]["close"] == 5.5);
+}
