@@ -13,7 +13,7 @@ namespace ashare::cli {
 api::Request to_api_request(const httplib::Request& request);
 
 // Copy `response` into `out` (status, headers, body with its content type).
-void write_response(const api::Response& response, httplib::Response& out);
+void write_response(api::Response response, httplib::Response& out);
 
 // Route every request of `server` through api::dispatch on `services`, answer exceptions with
 // 500 INTERNAL_ERROR (detail logged, never sent), fill bodies of errors cpp-httplib raises itself,
