@@ -1,6 +1,9 @@
 #include "core/store/schema.hpp"
 
 #include <SQLiteCpp/Transaction.h>
+#include <chrono>
+#include <sqlite3.h>
+#include <thread>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -143,6 +146,22 @@ void migrate(SQLite::Database& db, StoreKind kind, const std::filesystem::path& 
   transaction.commit();
 }
 
+// Run `sql` on `db`, retrying while SQLite reports the database locked, for up to `timeout_ms`.
+void exec_when_unlocked(SQLite::Database& db, const char* sql, int timeout_ms) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  while (true) {
+    try {
+      db.exec(sql);
+      return;
+    } catch (const SQLite::Exception& error) {
+      if (error.getErrorCode() != SQLITE_BUSY || std::chrono::steady_clock::now() > deadline) {
+        throw;
+      }
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
 } // namespace
 
 int current_schema_version(StoreKind kind) {
@@ -156,7 +175,9 @@ SQLite::Database open_database(const std::filesystem::path& path, StoreKind kind
   constexpr int k_busy_timeout_ms = 10'000;
   SQLite::Database db(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE | SQLite::OPEN_NOMUTEX,
                       k_busy_timeout_ms);
-  db.exec("PRAGMA journal_mode = WAL");
+  // Switching a new file to WAL needs an exclusive lock, and SQLite answers SQLITE_BUSY at once
+  // instead of waiting when another connection is opening the same new store: retry for a while.
+  exec_when_unlocked(db, "PRAGMA journal_mode = WAL", k_busy_timeout_ms);
   // NORMAL in WAL mode: commits survive a process crash; only an OS crash can lose the last ones.
   db.exec("PRAGMA synchronous = NORMAL");
   migrate(db, kind, path);
