@@ -19,12 +19,24 @@ struct Setting {
 constexpr std::array k_settings{
   Setting{&GlobalFlags::db, "ASHARE_DB", "db"},
   Setting{&GlobalFlags::keys_db, "ASHARE_KEYS_DB", "keys_db"},
-  Setting{&GlobalFlags::cache_db, "ASHARE_CACHE_DB", ""},
+  Setting{&GlobalFlags::cache_db, "ASHARE_CACHE_DB", "cache_db"},
   Setting{&GlobalFlags::base_url, "ASHARE_BASE_URL", "base_url"},
   Setting{&GlobalFlags::api_key, "ASHARE_API_KEY", "api_key"},
   Setting{&GlobalFlags::format, "ASHARE_FORMAT", "format"},
   Setting{&GlobalFlags::plan, "ASHARE_PLAN", "plan"},
 };
+
+// Return the config-file keys, comma-separated, in table order.
+std::string known_keys() {
+  std::string out;
+  for (const auto& setting : k_settings) {
+    if (!setting.file_key.empty()) {
+      out += out.empty() ? "" : ", ";
+      out += setting.file_key;
+    }
+  }
+  return out;
+}
 
 std::optional<std::string> non_empty(std::optional<std::string> value) {
   if (value && value->empty()) {
@@ -144,9 +156,7 @@ Result<ConfigFile> parse_config_file(std::string_view text, const std::string& p
       known = known || (!setting.file_key.empty() && setting.file_key == key);
     }
     if (!known) {
-      return config_error(path, line,
-                          "unknown key \"" + key
-                            + "\" (known: base_url, api_key, db, keys_db, format, plan)");
+      return config_error(path, line, "unknown key \"" + key + "\" (known: " + known_keys() + ")");
     }
     file[key] = std::string(value.substr(1, close - 1));
   }

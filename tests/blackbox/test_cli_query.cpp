@@ -971,8 +971,8 @@ TEST_CASE("cli query: the config file, under the environment and the flags") {
     CHECK(run.status == 2);
     CHECK(run.err
           == "ashare: error: " + path.string()
-                 + ":3: unknown key \"colour\" (known: base_url, api_key, db, keys_db, format, "
-                   "plan)\n");
+                 + ":3: unknown key \"colour\" (known: db, keys_db, cache_db, base_url, api_key, "
+                   "format, plan)\n");
   }
 }
 

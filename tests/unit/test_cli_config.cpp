@@ -81,6 +81,9 @@ const Setting k_settings[] = {
     {"keys_db", &GlobalFlags::keys_db, "ASHARE_KEYS_DB", "keys_db",
      [](const Config& c) -> std::optional<std::string> { return c.keys_db.string(); },
      "/home/u/.local/share/ashare/ashare-keys.db"},
+    {"cache_db", &GlobalFlags::cache_db, "ASHARE_CACHE_DB", "cache_db",
+     [](const Config& c) -> std::optional<std::string> { return c.cache_db.string(); },
+     "/home/u/.local/share/ashare/ashare-cache.db"},
     {"base_url", &GlobalFlags::base_url, "ASHARE_BASE_URL", "base_url",
      [](const Config& c) { return c.base_url; }, std::nullopt},
     {"api_key", &GlobalFlags::api_key, "ASHARE_API_KEY", "api_key",
@@ -331,8 +334,8 @@ TEST_CASE("cli::parse_config_file") {
     };
     const Row rows[] = {
         {"# colour\ndb = \"x\"\ncolour = \"red\"\n",
-         "/c/config.toml:3: unknown key \"colour\" (known: base_url, api_key, db, keys_db, "
-         "format, plan)"},
+         "/c/config.toml:3: unknown key \"colour\" (known: db, keys_db, cache_db, base_url, "
+         "api_key, format, plan)"},
         {"db = /a/b.db\n", "/c/config.toml:1: the value of \"db\" must be a quoted string"},
         {"\nplan = pro\n", "/c/config.toml:2: the value of \"plan\" must be a quoted string"},
         {"db = \"unterminated\n", "/c/config.toml:1: the value of \"db\" must be a quoted string"},
@@ -404,5 +407,5 @@ TEST_CASE("cli::load_config_file: an absent file is empty, a malformed one names
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.error().message
         == path.string()
-               + ":2: unknown key \"bogus\" (known: base_url, api_key, db, keys_db, format, plan)");
+               + ":2: unknown key \"bogus\" (known: db, keys_db, cache_db, base_url, api_key, format, plan)");
 }
