@@ -7,6 +7,7 @@
 #include "core/store/bar_store.hpp"
 
 #include <CLI/CLI.hpp>
+
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -51,7 +52,8 @@ void print_report(const std::string& file, const import::ImportReport& report) {
     std::cout << ", skipped " << plural(report.rows_skipped, "invalid row", "invalid rows");
   }
   if (report.suspended_skipped > 0) {
-    std::cout << ", skipped " << plural(report.suspended_skipped, "suspended day", "suspended days");
+    std::cout << ", skipped "
+              << plural(report.suspended_skipped, "suspended day", "suspended days");
   }
   std::cout << ", " << factor_summary(report) << "; as_of "
             << (report.as_of ? report.as_of->iso() : "none") << "\n";
@@ -78,7 +80,7 @@ bool import_one(store::BarStore& store,
   options.progress = [&](std::int64_t done, std::int64_t total) {
     bar.show(done, total,
              counter + file + ": " + with_thousands(std::to_string(done)) + " of "
-               + with_thousands(std::to_string(total)) + " rows");
+                 + with_thousands(std::to_string(total)) + " rows");
   };
   auto report = import::import_file(store, file, options);
   bar.finish();
@@ -126,9 +128,10 @@ int run_import(const ImportArgs& args, const Config& config) {
   store::BarStore store(config.db);
   int status = k_exit_ok;
   for (std::size_t i = 0; i < args.files.size(); ++i) {
-    const std::string counter = args.files.size() > 1 ? "[" + std::to_string(i + 1) + "/"
-                                                          + std::to_string(args.files.size()) + "] "
-                                                      : "";
+    const std::string counter =
+        args.files.size() > 1
+            ? "[" + std::to_string(i + 1) + "/" + std::to_string(args.files.size()) + "] "
+            : "";
     if (!import_one(store, args.files[i], options, counter)) {
       status = k_exit_error;
     }
@@ -142,29 +145,31 @@ Action setup_import(CLI::App& command, GlobalFlags&) {
   auto args = std::make_shared<ImportArgs>();
   command.add_option("FILE", args->files, "Files to load, one transaction each")->required();
   command
-    .add_option("--format", args->format,
-                "File format: auto (detected from the header or file signature), canonical, "
-                "tushare (daily), akshare (stock_zh_a_hist), baostock (query_history_k_data_plus), "
-                "tdx (.day)")
-    ->check(CLI::IsMember({"auto", "canonical", "tushare", "akshare", "baostock", "tdx"}))
-    ->default_str("auto")
-    ->type_name("FORMAT");
+      .add_option(
+          "--format", args->format,
+          "File format: auto (detected from the header or file signature), canonical, "
+          "tushare (daily), akshare (stock_zh_a_hist), baostock (query_history_k_data_plus), "
+          "tdx (.day)")
+      ->check(CLI::IsMember({"auto", "canonical", "tushare", "akshare", "baostock", "tdx"}))
+      ->default_str("auto")
+      ->type_name("FORMAT");
   command
-    .add_option("--adj-factor", args->adj_factor,
-                "Tushare adj_factor CSV (ts_code,trade_date,adj_factor) to join on symbol and date; "
-                "without it the factor follows the pre_close chain")
-    ->type_name("FILE");
+      .add_option(
+          "--adj-factor", args->adj_factor,
+          "Tushare adj_factor CSV (ts_code,trade_date,adj_factor) to join on symbol and date; "
+          "without it the factor follows the pre_close chain")
+      ->type_name("FILE");
   command.add_flag("--adjusted-input", args->adjusted_input,
                    "The prices are already adjusted (qfq/hfq): store them as given, factor 1.0 "
                    "(or --adj-factor's)");
   command
-    .add_option("--symbol", args->symbol,
-                "Symbol of akshare/tdx files whose name does not carry it (e.g. 600519.SH)")
-    ->type_name("SYMBOL");
+      .add_option("--symbol", args->symbol,
+                  "Symbol of akshare/tdx files whose name does not carry it (e.g. 600519.SH)")
+      ->type_name("SYMBOL");
   command.add_flag("--skip-invalid", args->skip_invalid,
                    "Report invalid rows and load the rest instead of refusing the file");
   command.add_option("--source", args->source, "Source name recorded (default: the format's name)")
-    ->type_name("NAME");
+      ->type_name("NAME");
   return [args](const Config& config) { return run_import(*args, config); };
 }
 

@@ -6,7 +6,7 @@
 namespace ashare::cli {
 
 ProgressBar::ProgressBar(std::string label)
-  : m_label(std::move(label)), m_terminal(::isatty(STDERR_FILENO) == 1) {}
+    : m_label(std::move(label)), m_terminal(::isatty(STDERR_FILENO) == 1) {}
 
 void ProgressBar::show(std::int64_t done, std::int64_t total, std::string_view detail) {
   if (!m_terminal) {

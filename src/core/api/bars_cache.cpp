@@ -6,10 +6,29 @@
 #include <algorithm>
 
 namespace ashare::api {
+namespace {
 
-std::shared_ptr<const SymbolHistory> load_symbol_history(store::BarStore& store,
-                                                         const std::string& symbol,
-                                                         double latest_factor) {
+// Return the `field` prices, dates and factors of `bars`.
+store::PriceSeries series_of(const std::vector<domain::Bar>& bars, store::PriceField field) {
+  store::PriceSeries series;
+  series.dates.reserve(bars.size());
+  series.prices.reserve(bars.size());
+  series.factors.reserve(bars.size());
+  for (const auto& bar : bars) {
+    series.dates.push_back(bar.trade_date);
+    series.prices.push_back(field == store::PriceField::open   ? bar.open
+                            : field == store::PriceField::high ? bar.high
+                            : field == store::PriceField::low  ? bar.low
+                                                               : bar.close);
+    series.factors.push_back(bar.factor);
+  }
+  return series;
+}
+
+} // namespace
+
+std::shared_ptr<const SymbolHistory>
+load_symbol_history(store::BarStore& store, const std::string& symbol, double latest_factor) {
   auto history = std::make_shared<SymbolHistory>();
   history->bars = store.load_bars(symbol, domain::Date::from_ymd(1900, 1, 1).value(),
                                   domain::Date::from_ymd(2999, 12, 31).value(),
@@ -24,6 +43,11 @@ std::shared_ptr<const SymbolHistory> load_symbol_history(store::BarStore& store,
     bytes += history->raw_json.back().capacity() + history->adjusted_json.back().capacity()
              + 2 * sizeof(std::string);
   }
+  for (const auto field : {store::PriceField::open, store::PriceField::high, store::PriceField::low,
+                           store::PriceField::close}) {
+    history->series[static_cast<std::size_t>(field)] = series_of(history->bars, field);
+  }
+  bytes += 4 * history->bars.size() * (sizeof(domain::Date) + 2 * sizeof(double));
   history->bytes = bytes;
   return history;
 }
@@ -34,17 +58,21 @@ query::SymbolBars slice_history(const SymbolHistory& history,
                                 double latest_factor,
                                 std::vector<std::string_view>& bar_json) {
   const auto& bars = history.bars;
-  const auto by_date = [](const domain::Bar& bar, domain::Date date) { return bar.trade_date < date; };
+  const auto by_date = [](const domain::Bar& bar, domain::Date date) {
+    return bar.trade_date < date;
+  };
   const auto first = static_cast<std::size_t>(
-    std::lower_bound(bars.begin(), bars.end(), query.from, by_date) - bars.begin());
-  const auto end = static_cast<std::size_t>(
-    std::upper_bound(bars.begin(), bars.end(), query.to,
-                     [](domain::Date date, const domain::Bar& bar) { return date < bar.trade_date; })
-    - bars.begin());
+      std::lower_bound(bars.begin(), bars.end(), query.from, by_date) - bars.begin());
+  const auto end =
+      static_cast<std::size_t>(std::upper_bound(bars.begin(), bars.end(), query.to,
+                                                [](domain::Date date, const domain::Bar& bar) {
+                                                  return date < bar.trade_date;
+                                                })
+                               - bars.begin());
   const std::size_t count = end > first ? end - first : 0;
   // One row more than asked, as run_bar_query loads, tells make_symbol_bars about next_url.
   const auto take = static_cast<std::size_t>(
-    std::min<std::int64_t>(static_cast<std::int64_t>(count), query.limit + 1));
+      std::min<std::int64_t>(static_cast<std::int64_t>(count), query.limit + 1));
   std::vector<std::size_t> index(take);
   std::vector<domain::Bar> loaded(take);
   for (std::size_t k = 0; k < take; ++k) {
@@ -61,20 +89,8 @@ query::SymbolBars slice_history(const SymbolHistory& history,
   return item;
 }
 
-store::PriceSeries price_series(const SymbolHistory& history, store::PriceField field) {
-  store::PriceSeries series;
-  series.dates.reserve(history.bars.size());
-  series.prices.reserve(history.bars.size());
-  series.factors.reserve(history.bars.size());
-  for (const auto& bar : history.bars) {
-    series.dates.push_back(bar.trade_date);
-    series.prices.push_back(field == store::PriceField::open   ? bar.open
-                            : field == store::PriceField::high ? bar.high
-                            : field == store::PriceField::low  ? bar.low
-                                                                : bar.close);
-    series.factors.push_back(bar.factor);
-  }
-  return series;
+const store::PriceSeries& price_series(const SymbolHistory& history, store::PriceField field) {
+  return history.series[static_cast<std::size_t>(field)];
 }
 
 std::shared_ptr<const SymbolHistory> BarsCache::find_or_load(store::BarStore& store,

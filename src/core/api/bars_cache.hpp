@@ -9,6 +9,7 @@
 #include "core/query/bar_query.hpp"
 #include "core/store/bar_store.hpp"
 
+#include <array>
 #include <cstdint>
 #include <list>
 #include <memory>
@@ -21,16 +22,16 @@
 namespace ashare::api {
 
 struct SymbolHistory {
-  std::vector<domain::Bar> bars;          // raw, ascending by date
-  std::vector<std::string> raw_json;      // bars[i] as a JSON object
-  std::vector<std::string> adjusted_json; // bars[i] forward-adjusted (D8), as a JSON object
-  std::size_t bytes = 0;                  // roughly what the entry holds
+  std::vector<domain::Bar> bars;            // raw, ascending by date
+  std::vector<std::string> raw_json;        // bars[i] as a JSON object
+  std::vector<std::string> adjusted_json;   // bars[i] forward-adjusted (D8), as a JSON object
+  std::array<store::PriceSeries, 4> series; // by PriceField: what indicator requests read (D9)
+  std::size_t bytes = 0;                    // roughly what the entry holds
 };
 
 // Return the history of `symbol` read from `store`, rendered against its `latest_factor`.
-std::shared_ptr<const SymbolHistory> load_symbol_history(store::BarStore& store,
-                                                         const std::string& symbol,
-                                                         double latest_factor);
+std::shared_ptr<const SymbolHistory>
+load_symbol_history(store::BarStore& store, const std::string& symbol, double latest_factor);
 
 // Return what run_bar_query returns for `symbol` under `query`, taken from `history`, and put the
 // JSON of each returned bar (raw or adjusted as `query` asks) in `bar_json`.
@@ -41,7 +42,7 @@ query::SymbolBars slice_history(const SymbolHistory& history,
                                 std::vector<std::string_view>& bar_json);
 
 // Return the `field` prices and factors of `history`, as BarStore::load_price_series would (D9).
-store::PriceSeries price_series(const SymbolHistory& history, store::PriceField field);
+const store::PriceSeries& price_series(const SymbolHistory& history, store::PriceField field);
 
 class BarsCache {
 public:

@@ -13,6 +13,35 @@ namespace {
 using domain::Date;
 using domain::SortOrder;
 
+
+// Answer `request` from `cache`: the items run_bar_query would read from SQLite, with each bar's
+// JSON already written.
+BarsResponse cached_bars_response(const BarsRequest& request,
+                                  const std::string& request_id,
+                                  store::BarStore& store,
+                                  const query::Catalog& catalog,
+                                  BarsCache& cache) {
+  std::vector<query::SymbolBars> items;
+  std::vector<std::vector<std::string_view>> bar_json(request.query.symbols.size());
+  std::vector<std::shared_ptr<const void>> keep_alive;
+  for (std::size_t i = 0; i < request.query.symbols.size(); ++i) {
+    const auto* info = catalog.find(request.query.symbols[i].str());
+    if (info == nullptr) {
+      items.push_back(query::SymbolBars{request.query.symbols[i].str(), false, {}, false, {}});
+      continue;
+    }
+    auto history =
+      cache.find_or_load(store, info->symbol, info->latest_factor, catalog.dataset.generation);
+    items.push_back(
+      slice_history(*history, info->symbol, request.query, info->latest_factor, bar_json[i]));
+    keep_alive.push_back(std::move(history));
+  }
+  auto response = make_bars_response(request, request_id, catalog.dataset, std::move(items));
+  response.bar_json = std::move(bar_json);
+  response.keep_alive = std::move(keep_alive);
+  return response;
+}
+
 } // namespace
 
 std::string next_url(const BarsRequest& request, const query::SymbolBars& item) {
@@ -125,40 +154,12 @@ BarsResponse make_bars_response(const BarsRequest& request,
   return response;
 }
 
-// Answer `request` from `cache` instead of SQLite reads: the same items as run_bar_query, with
-// each bar's JSON already written.
-BarsResponse cached_bars_response(const BarsRequest& request,
-                                  const std::string& request_id,
-                                  store::BarStore& store,
-                                  const query::Catalog& catalog,
-                                  BarsCache& cache) {
-  std::vector<query::SymbolBars> items;
-  std::vector<std::vector<std::string_view>> bar_json(request.query.symbols.size());
-  std::vector<std::shared_ptr<const void>> keep_alive;
-  for (std::size_t i = 0; i < request.query.symbols.size(); ++i) {
-    const auto* info = catalog.find(request.query.symbols[i].str());
-    if (info == nullptr) {
-      items.push_back(query::SymbolBars{request.query.symbols[i].str(), false, {}, false, {}});
-      continue;
-    }
-    auto history =
-      cache.find_or_load(store, info->symbol, info->latest_factor, catalog.dataset.generation);
-    items.push_back(
-      slice_history(*history, info->symbol, request.query, info->latest_factor, bar_json[i]));
-    keep_alive.push_back(std::move(history));
-  }
-  auto response = make_bars_response(request, request_id, catalog.dataset, std::move(items));
-  response.bar_json = std::move(bar_json);
-  response.keep_alive = std::move(keep_alive);
-  return response;
-}
-
 Result<Prepared> prepare_bars(const BarsPath& path,
                               const QueryParams& params,
                               const Caller& caller,
                               store::BarStore& store,
                               query::CatalogCache& catalog_cache,
-                              BarsCache* bars_cache,
+                              BarsCache& bars_cache,
                               const std::string& request_id) {
   auto parsed = parse_bars_request(path, params);
   if (!parsed) {
@@ -176,10 +177,7 @@ Result<Prepared> prepare_bars(const BarsPath& path,
   }
   request.query.limit = request.limit.value_or(auth::plan_limits(caller.plan).max_limit);
 
-  auto response = bars_cache ? cached_bars_response(request, request_id, store, *catalog,
-                                                    *bars_cache)
-                            : make_bars_response(request, request_id, catalog->dataset,
-                                                 query::run_bar_query(store, *catalog, request.query));
+  auto response = cached_bars_response(request, request_id, store, *catalog, bars_cache);
   const auto cost = std::count_if(response.items.begin(), response.items.end(),
                                   [](const auto& item) { return item.known; });
   return Prepared{cost, [response = std::move(response)](std::optional<std::int64_t> charged) {

@@ -54,13 +54,13 @@ Status check_bars_plan(const BarsRequest& request,
                        std::optional<domain::Date> as_of);
 
 // Validate, check and run the request; the body renders with `request_id`. Bars come from
-// `bars_cache` when given, else straight from `store` (the reference the cache is tested against).
+// `bars_cache`, loaded from `store` when missing.
 Result<Prepared> prepare_bars(const BarsPath& path,
                               const QueryParams& params,
                               const Caller& caller,
                               store::BarStore& store,
                               query::CatalogCache& catalog,
-                              BarsCache* bars_cache,
+                              BarsCache& bars_cache,
                               const std::string& request_id);
 
 } // namespace ashare::api

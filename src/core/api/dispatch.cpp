@@ -52,13 +52,13 @@ Result<Prepared> handle_bars(const RouteContext& context) {
                       std::string(context.captures[2]), std::string(context.captures[3])};
   auto bars = context.services.bars.acquire();
   return prepare_bars(path, context.params, context.caller, *bars, context.services.catalog,
-                      &context.services.bars_cache, context.request_id);
+                      context.services.bars_cache, context.request_id);
 }
 
 template <query::Indicator indicator> Result<Prepared> handle_indicator(const RouteContext& context) {
   auto bars = context.services.bars.acquire();
   return prepare_indicator(indicator, context.params, context.caller, *bars,
-                           context.services.catalog, &context.services.bars_cache,
+                           context.services.catalog, context.services.bars_cache,
                            context.request_id);
 }
 

@@ -23,6 +23,29 @@ Result<store::PriceField> to_price_field(const std::string& name) {
   return make_error(ErrorCode::internal, "unknown series_type " + name);
 }
 
+
+// Run `query`: one item per symbol, in order, each over its whole history (D9) from `cache`.
+std::vector<query::SymbolValues> cached_indicator_items(store::BarStore& store,
+                                                       const query::Catalog& catalog,
+                                                       const query::IndicatorQuery& query,
+                                                       BarsCache& cache) {
+  std::vector<query::SymbolValues> items;
+  items.reserve(query.symbols.size());
+  for (const auto& symbol : query.symbols) {
+    const auto* info = catalog.find(symbol.str());
+    if (info == nullptr) {
+      items.push_back(query::SymbolValues{symbol.str(), false, {}});
+      continue;
+    }
+    const auto history =
+      cache.find_or_load(store, info->symbol, info->latest_factor, catalog.dataset.generation);
+    items.push_back(query::values_from_series(info->symbol,
+                                              price_series(*history, query.series_type), query,
+                                              info->latest_factor));
+  }
+  return items;
+}
+
 } // namespace
 
 int default_window(Indicator indicator) {
@@ -177,34 +200,12 @@ Status check_indicator_plan(IndicatorRequest& request,
   return Ok{};
 }
 
-// Run `query` as run_indicator_query does, reading each series from `cache` instead of SQLite.
-std::vector<query::SymbolValues> cached_indicator_items(store::BarStore& store,
-                                                       const query::Catalog& catalog,
-                                                       const query::IndicatorQuery& query,
-                                                       BarsCache& cache) {
-  std::vector<query::SymbolValues> items;
-  items.reserve(query.symbols.size());
-  for (const auto& symbol : query.symbols) {
-    const auto* info = catalog.find(symbol.str());
-    if (info == nullptr) {
-      items.push_back(query::SymbolValues{symbol.str(), false, {}});
-      continue;
-    }
-    const auto history =
-      cache.find_or_load(store, info->symbol, info->latest_factor, catalog.dataset.generation);
-    items.push_back(query::values_from_series(info->symbol,
-                                              price_series(*history, query.series_type), query,
-                                              info->latest_factor));
-  }
-  return items;
-}
-
 Result<Prepared> prepare_indicator(Indicator indicator,
                                    const QueryParams& params,
                                    const Caller& caller,
                                    store::BarStore& store,
                                    query::CatalogCache& catalog_cache,
-                                   BarsCache* bars_cache,
+                                   BarsCache& bars_cache,
                                    const std::string& request_id) {
   auto parsed = parse_indicator_request(indicator, params);
   if (!parsed) {
@@ -228,8 +229,7 @@ Result<Prepared> prepare_indicator(Indicator indicator,
   response.expand_underlying = request.expand_underlying;
   response.series_type = std::string(store::price_field_name(request.query.series_type));
   response.adjusted = request.query.adjusted;
-  response.items = bars_cache ? cached_indicator_items(store, *catalog, request.query, *bars_cache)
-                              : query::run_indicator_query(store, *catalog, request.query);
+  response.items = cached_indicator_items(store, *catalog, request.query, bars_cache);
   const auto cost = std::count_if(response.items.begin(), response.items.end(),
                                   [](const auto& item) { return item.known; });
   return Prepared{cost, [response = std::move(response)](std::optional<std::int64_t>) {

@@ -47,13 +47,13 @@ Status check_indicator_plan(IndicatorRequest& request,
                             std::optional<domain::Date> as_of);
 
 // Validate, check and run the request; the body renders with `request_id`. Series come from
-// `bars_cache` when given, else straight from `store`.
+// `bars_cache`, loaded from `store` when missing.
 Result<Prepared> prepare_indicator(query::Indicator indicator,
                                    const QueryParams& params,
                                    const Caller& caller,
                                    store::BarStore& store,
                                    query::CatalogCache& catalog,
-                                   BarsCache* bars_cache,
+                                   BarsCache& bars_cache,
                                    const std::string& request_id);
 
 } // namespace ashare::api

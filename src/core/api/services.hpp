@@ -23,7 +23,8 @@ struct Services {
   store::ConnectionPool<store::BarStore> bars;
   store::ConnectionPool<store::KeyStore> keys;
   query::CatalogCache catalog;
-  // Whole histories with their bars' JSON: about 550 bytes a bar, so 256 MiB hold ~480,000 bars.
+  // Whole histories with their bars' JSON and series: about 650 bytes a bar, so 256 MiB hold
+  // about 400,000 bars.
   BarsCache bars_cache{256u << 20};
   auth::SystemRandom random; // thread-safe
   // Receives the detail of an unexpected failure answered with 500 (D10: never sent to clients).

@@ -10,7 +10,14 @@ namespace {
 enum Column { date, open, close, high, low, volume, turnover, change_pct };
 
 constexpr std::array<ColumnName, 8> k_columns{{
-  {"日期"}, {"开盘"}, {"收盘"}, {"最高"}, {"最低"}, {"成交量"}, {"成交额"}, {"涨跌幅", false},
+    {"日期"},
+    {"开盘"},
+    {"收盘"},
+    {"最高"},
+    {"最低"},
+    {"成交量"},
+    {"成交额"},
+    {"涨跌幅", false},
 }};
 
 } // namespace

@@ -8,12 +8,34 @@
 namespace ashare::import {
 namespace {
 
-enum Column { date, code, open, high, low, close, preclose, volume, amount, adjustflag,
-              tradestatus, pct_chg };
+enum Column {
+  date,
+  code,
+  open,
+  high,
+  low,
+  close,
+  preclose,
+  volume,
+  amount,
+  adjustflag,
+  tradestatus,
+  pct_chg
+};
 
 constexpr std::array<ColumnName, 12> k_columns{{
-  {"date"}, {"code"}, {"open"}, {"high"}, {"low"}, {"close"}, {"preclose", false}, {"volume"},
-  {"amount"}, {"adjustflag", false}, {"tradestatus", false}, {"pctChg", false},
+    {"date"},
+    {"code"},
+    {"open"},
+    {"high"},
+    {"low"},
+    {"close"},
+    {"preclose", false},
+    {"volume"},
+    {"amount"},
+    {"adjustflag", false},
+    {"tradestatus", false},
+    {"pctChg", false},
 }};
 
 // Return the canonical symbol of a baostock code such as "sh.600000", or the error.
@@ -41,10 +63,10 @@ Result<ParsedFile> parse_baostock_k(std::istream& in, bool adjusted_input) {
     const auto flag = fields.text(adjustflag);
     if ((flag == "1" || flag == "2") && !adjusted_input) {
       return file_error(fields.line(), "adjustflag",
-                        "the file holds " + std::string(adjustment_name(flag)) + " prices (adjustflag "
-                          + std::string(flag)
-                          + "); ashare stores raw prices plus factors: export with adjustflag=3, "
-                            "or pass --adjusted-input to store the prices as given");
+                        "the file holds " + std::string(adjustment_name(flag))
+                            + " prices (adjustflag " + std::string(flag)
+                            + "); ashare stores raw prices plus factors: export with adjustflag=3, "
+                              "or pass --adjusted-input to store the prices as given");
     }
     auto symbol = parse_code(fields.text(code));
     if (!symbol) {

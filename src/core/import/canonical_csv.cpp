@@ -173,11 +173,8 @@ Result<ParsedFile> parse_canonical_csv(std::istream& in) {
   std::int64_t last_line = header.line; // where the last record starts
   while (reader.next(record)) {
     last_line = record.line;
-    if (record.fields.size() != header.fields.size()) {
-      file.problems.push_back(RowProblem{record.line, "row",
-                                         "has " + std::to_string(record.fields.size())
-                                           + " fields, the header has "
-                                           + std::to_string(header.fields.size())});
+    if (auto problem = field_count_problem(record, header.fields.size())) {
+      file.problems.push_back(std::move(*problem));
       continue;
     }
     auto row = parse_row(record, index);

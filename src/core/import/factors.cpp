@@ -30,18 +30,6 @@ double backward(double next_factor, const ParsedRow& row, const ParsedRow& next)
   return next_factor * (*next.pre_close / row.bar.close);
 }
 
-// Call `each` with the rows of every symbol of `file` (sorted), one span per symbol.
-template<class Each>
-void for_each_symbol(ParsedFile& file, Each each) {
-  auto begin = file.rows.begin();
-  while (begin != file.rows.end()) {
-    auto end = std::find_if(begin, file.rows.end(),
-                            [&](const ParsedRow& row) { return row.symbol != begin->symbol; });
-    each(std::span<ParsedRow>(&*begin, static_cast<std::size_t>(end - begin)));
-    begin = end;
-  }
-}
-
 } // namespace
 
 Result<AdjFactorTable> parse_adj_factor_csv(std::istream& in) {
@@ -50,30 +38,17 @@ Result<AdjFactorTable> parse_adj_factor_csv(std::istream& in) {
   if (!reader.next(header)) {
     return file_error(1, "header", "the file is empty: expected ts_code,trade_date,adj_factor");
   }
-  std::vector<std::optional<std::size_t>> index(k_columns.size());
-  for (std::size_t i = 0; i < header.fields.size(); ++i) {
-    for (std::size_t c = 0; c < k_columns.size(); ++c) {
-      if (header.fields[i] == k_columns[c].name) {
-        index[c] = i;
-      }
-    }
-  }
-  for (std::size_t c = 0; c < k_columns.size(); ++c) {
-    if (!index[c]) {
-      return file_error(header.line, "header",
-                        "missing column " + quoted(k_columns[c].name)
-                          + " (a Tushare adj_factor file has ts_code, trade_date, adj_factor)");
-    }
+  const auto index = find_columns(header, k_columns, "a Tushare adj_factor file");
+  if (!index) {
+    return index.error();
   }
   AdjFactorTable table;
   CsvRecord record;
   while (reader.next(record)) {
-    if (record.fields.size() != header.fields.size()) {
-      return file_error(record.line, "row",
-                        "has " + std::to_string(record.fields.size()) + " fields, the header has "
-                          + std::to_string(header.fields.size()));
+    if (auto problem = field_count_problem(record, header.fields.size())) {
+      return file_error(problem->line, problem->column, problem->message);
     }
-    RowFields fields(record, k_columns, index);
+    RowFields fields(record, k_columns, *index);
     const auto symbol = domain::parse_symbol(fields.text(ts_code));
     if (!symbol) {
       return file_error(record.line, "ts_code", symbol.error().message);
@@ -87,7 +62,7 @@ Result<AdjFactorTable> parse_adj_factor_csv(std::istream& in) {
       return file_error(record.line, fields.problem->column, fields.problem->message);
     }
     const auto [it, inserted] =
-      table.factors.emplace(std::make_pair(symbol->str(), date.yyyymmdd()), factor);
+        table.factors.emplace(std::make_pair(symbol->str(), date.yyyymmdd()), factor);
     if (!inserted) {
       return file_error(record.line, "trade_date",
                         "duplicate row for " + symbol->str() + " on " + date.iso());
@@ -119,8 +94,7 @@ double chain_start(const domain::Bar& previous, const ParsedRow& first) {
 
 AdjFactorJoin join_adj_factors(ParsedFile& file, const AdjFactorTable& table) {
   AdjFactorJoin join;
-  for_each_symbol(file, [&](std::span<ParsedRow> rows) {
-    const std::string& symbol = rows.front().symbol;
+  for (const auto& [symbol, rows] : rows_by_symbol(file)) {
     std::vector<bool> known(rows.size(), false);
     for (std::size_t i = 0; i < rows.size(); ++i) {
       const auto it = table.factors.find({symbol, rows[i].bar.trade_date.yyyymmdd()});
@@ -129,7 +103,8 @@ AdjFactorJoin join_adj_factors(ParsedFile& file, const AdjFactorTable& table) {
         known[i] = true;
       } else {
         ++join.bars_without_factor;
-        if (!join.first_bar_without_factor || rows[i].bar.trade_date < *join.first_bar_without_factor) {
+        if (!join.first_bar_without_factor
+            || rows[i].bar.trade_date < *join.first_bar_without_factor) {
           join.first_bar_without_factor = rows[i].bar.trade_date;
         }
       }
@@ -137,7 +112,7 @@ AdjFactorJoin join_adj_factors(ParsedFile& file, const AdjFactorTable& table) {
     const auto first_known = std::find(known.begin(), known.end(), true);
     if (first_known == known.end()) {
       join.symbols_without_factors.push_back(symbol);
-      return;
+      continue;
     }
     const auto first = static_cast<std::size_t>(first_known - known.begin());
     for (std::size_t i = first; i-- > 0;) {
@@ -152,7 +127,7 @@ AdjFactorJoin join_adj_factors(ParsedFile& file, const AdjFactorTable& table) {
     const auto lower = table.factors.lower_bound({symbol, 0});
     const auto upper = table.factors.lower_bound({symbol + '\x01', 0});
     join.factors_without_bar += static_cast<std::int64_t>(std::distance(lower, upper)) - matched;
-  });
+  }
   file.has_factor = true;
   return join;
 }

@@ -35,24 +35,6 @@ void reject_duplicates(ParsedFile& file) {
                    [](const RowProblem& a, const RowProblem& b) { return a.line < b.line; });
 }
 
-// The rows of one symbol in a file sorted by symbol and date.
-struct SymbolSpan {
-  std::string symbol;
-  std::span<ParsedRow> rows;
-};
-
-std::vector<SymbolSpan> symbol_spans(ParsedFile& file) {
-  std::vector<SymbolSpan> spans;
-  std::size_t begin = 0;
-  for (std::size_t i = 1; i <= file.rows.size(); ++i) {
-    if (i == file.rows.size() || file.rows[i].symbol != file.rows[begin].symbol) {
-      spans.push_back({file.rows[begin].symbol, std::span<ParsedRow>(&file.rows[begin], i - begin)});
-      begin = i;
-    }
-  }
-  return spans;
-}
-
 std::int64_t count_factor_steps(std::span<const ParsedRow> rows) {
   std::int64_t steps = 0;
   for (std::size_t i = 1; i < rows.size(); ++i) {
@@ -78,7 +60,7 @@ bool same_factor_scale(std::string_view stored, FactorOrigin incoming) {
 // and whose factors are on another scale, or that a pre_close chain cannot reach.
 std::optional<RowProblem> check_factor_scale(store::BarStore& store,
                                              const PreparedFile& prepared,
-                                             const SymbolSpan& span) {
+                                             const SymbolRows& span) {
   const auto first = span.rows.front().bar.trade_date;
   const auto last = span.rows.back().bar.trade_date;
   const auto line = span.rows.front().line;
@@ -110,7 +92,7 @@ std::optional<RowProblem> check_factor_scale(store::BarStore& store,
   return std::nullopt;
 }
 
-// Return the symbol for a file of `format` without a symbol column.
+// Return the symbol for a file without a symbol column: --symbol, else the file's name.
 Result<std::string> file_symbol(const std::filesystem::path& path, const ImportOptions& options) {
   if (!options.symbol) {
     return symbol_from_file_name(path);
@@ -122,9 +104,10 @@ Result<std::string> file_symbol(const std::filesystem::path& path, const ImportO
   return symbol->str();
 }
 
+// Parse `in` as `format`; `symbol` names the rows of formats without a symbol column.
 Result<ParsedFile> parse_format(std::istream& in,
                                 SourceFormat format,
-                                const std::filesystem::path& path,
+                                const std::string& symbol,
                                 const ImportOptions& options) {
   switch (format) {
   case SourceFormat::canonical:
@@ -134,14 +117,9 @@ Result<ParsedFile> parse_format(std::istream& in,
   case SourceFormat::baostock:
     return parse_baostock_k(in, options.adjusted_input);
   case SourceFormat::akshare:
-  case SourceFormat::tdx: {
-    const auto symbol = file_symbol(path, options);
-    if (!symbol) {
-      return symbol.error();
-    }
-    return format == SourceFormat::akshare ? parse_akshare_hist(in, *symbol)
-                                           : parse_tdx_day(in, *symbol);
-  }
+    return parse_akshare_hist(in, symbol);
+  case SourceFormat::tdx:
+    return parse_tdx_day(in, symbol);
   }
   return make_error(ErrorCode::internal, "unknown format");
 }
@@ -217,15 +195,18 @@ Result<PreparedFile> read_file(std::istream& in,
     prepared.format = *detected;
   }
   prepared.adjusted_input = options.adjusted_input;
-  auto parsed = parse_format(in, prepared.format, path, options);
+  std::string symbol;
+  if (prepared.format == SourceFormat::akshare || prepared.format == SourceFormat::tdx) {
+    auto named = file_symbol(path, options);
+    if (!named) {
+      return named.error();
+    }
+    symbol = std::move(*named);
+  }
+  auto parsed = parse_format(in, prepared.format, symbol, options);
   if (!parsed) {
-    const auto& message = parsed.error().message;
-    // Format-level messages start with a line number; symbol and option messages do not.
-    const bool located = !message.empty() && message.front() >= '0' && message.front() <= '9';
-    const bool named = message.rfind(path.string(), 0) == 0 || message.rfind("--", 0) == 0;
-    return make_error(ErrorCode::invalid_input,
-                      named ? message
-                            : path.string() + (located ? ":" : ": ") + message);
+    // Parsers report "line: column: what"; the file name goes in front.
+    return make_error(ErrorCode::invalid_input, path.string() + ":" + parsed.error().message);
   }
   prepared.parsed = std::move(*parsed);
   if (auto settled = settle_factors(prepared, options); !settled) {
@@ -280,7 +261,7 @@ ImportReport load_prepared_file(store::BarStore& store,
   sort_by_symbol_and_date(file);
 
   store::WriteTransaction transaction(store);
-  const auto spans = symbol_spans(file);
+  const auto spans = rows_by_symbol(file);
   for (const auto& span : spans) {
     if (auto refusal = check_factor_scale(store, prepared, span)) {
       report.refusal = std::move(refusal);

@@ -6,6 +6,18 @@
 
 namespace ashare::import {
 
+std::vector<SymbolRows> rows_by_symbol(ParsedFile& file) {
+  std::vector<SymbolRows> runs;
+  std::size_t begin = 0;
+  for (std::size_t i = 1; i <= file.rows.size(); ++i) {
+    if (i == file.rows.size() || file.rows[i].symbol != file.rows[begin].symbol) {
+      runs.push_back({file.rows[begin].symbol, std::span<ParsedRow>(&file.rows[begin], i - begin)});
+      begin = i;
+    }
+  }
+  return runs;
+}
+
 RowProblem check_bar(const domain::Bar& bar, std::int64_t line) {
   using domain::format_number;
   const std::pair<const char*, double> prices[] = {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,16 @@ struct ParsedFile {
   bool has_change_pct = true;       // false: change_pct is computed after the rows are in
   std::int64_t suspended_skipped = 0; // rows of suspended days the format marks and we leave out
 };
+
+// The rows of one symbol: a run of a file's rows.
+struct SymbolRows {
+  std::string symbol;
+  std::span<ParsedRow> rows;
+};
+
+// Return the runs of rows of `file` that share a symbol, in file order (one run per symbol once
+// the file is sorted by symbol). The spans point into `file.rows`.
+std::vector<SymbolRows> rows_by_symbol(ParsedFile& file);
 
 // Return the first problem of `bar`, checking in order: prices > 0, high >= max(open, close),
 // low <= min(open, close), volume >= 0, turnover >= 0, factor > 0; or an empty column when valid.

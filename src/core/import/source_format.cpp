@@ -1,6 +1,7 @@
 #include "core/import/source_format.hpp"
 
 #include "core/domain/symbol.hpp"
+#include "core/import/vendor_formats.hpp"
 
 #include <array>
 
@@ -13,9 +14,11 @@ struct FormatName {
 };
 
 constexpr std::array k_formats{
-  FormatName{SourceFormat::canonical, "canonical"}, FormatName{SourceFormat::tushare, "tushare"},
-  FormatName{SourceFormat::akshare, "akshare"},     FormatName{SourceFormat::baostock, "baostock"},
-  FormatName{SourceFormat::tdx, "tdx"},
+    FormatName{SourceFormat::canonical, "canonical"},
+    FormatName{SourceFormat::tushare, "tushare"},
+    FormatName{SourceFormat::akshare, "akshare"},
+    FormatName{SourceFormat::baostock, "baostock"},
+    FormatName{SourceFormat::tdx, "tdx"},
 };
 
 // The header fields that identify a CSV format, all of which must be present.
@@ -25,10 +28,10 @@ struct HeaderSignature {
 };
 
 constexpr std::array k_signatures{
-  HeaderSignature{SourceFormat::tushare, {"ts_code", "trade_date"}},
-  HeaderSignature{SourceFormat::canonical, {"symbol", "trade_date"}},
-  HeaderSignature{SourceFormat::akshare, {"日期", ""}},
-  HeaderSignature{SourceFormat::baostock, {"date", "code"}},
+    HeaderSignature{SourceFormat::tushare, {"ts_code", "trade_date"}},
+    HeaderSignature{SourceFormat::canonical, {"symbol", "trade_date"}},
+    HeaderSignature{SourceFormat::akshare, {"日期", ""}},
+    HeaderSignature{SourceFormat::baostock, {"date", "code"}},
 };
 
 std::string first_line(std::string_view head) {
@@ -62,13 +65,9 @@ bool looks_like_tdx(std::string_view head) {
   if (head.size() < 32) {
     return false;
   }
-  auto u32 = [&](std::size_t at) {
-    const auto* b = reinterpret_cast<const unsigned char*>(head.data() + at);
-    return static_cast<std::uint32_t>(b[0]) | static_cast<std::uint32_t>(b[1]) << 8
-           | static_cast<std::uint32_t>(b[2]) << 16 | static_cast<std::uint32_t>(b[3]) << 24;
-  };
-  const auto date = u32(0);
-  return date >= 19900101 && date <= 21001231 && u32(12) <= u32(8);
+  const auto record = decode_tdx_record(reinterpret_cast<const unsigned char*>(head.data()));
+  return record.date >= 19900101 && record.date <= 21001231
+         && record.low_cents <= record.high_cents;
 }
 
 } // namespace
@@ -91,15 +90,16 @@ std::optional<SourceFormat> find_source_format(std::string_view name) {
   return std::nullopt;
 }
 
-Result<SourceFormat> detect_source_format(const std::filesystem::path& path, std::string_view head) {
+Result<SourceFormat> detect_source_format(const std::filesystem::path& path,
+                                          std::string_view head) {
   if (path.extension() == ".day" || looks_like_tdx(head)) {
     return SourceFormat::tdx;
   }
   const auto line = first_line(head);
   if (line.empty()) {
-    return make_error(ErrorCode::invalid_input,
-                      path.string()
-                        + ":1: header: the file is empty: expected a header row naming the columns");
+    return make_error(
+        ErrorCode::invalid_input,
+        path.string() + ":1: header: the file is empty: expected a header row naming the columns");
   }
   for (const auto& signature : k_signatures) {
     bool all = true;
@@ -113,7 +113,7 @@ Result<SourceFormat> detect_source_format(const std::filesystem::path& path, std
   std::string shown = line.substr(0, 80);
   return make_error(ErrorCode::invalid_input,
                     path.string() + ":1: header: cannot tell the format from \"" + shown
-                      + "\": pass --format canonical, tushare, akshare, baostock or tdx");
+                        + "\": pass --format canonical, tushare, akshare, baostock or tdx");
 }
 
 Result<std::string> symbol_from_file_name(const std::filesystem::path& path) {
@@ -129,9 +129,10 @@ Result<std::string> symbol_from_file_name(const std::filesystem::path& path) {
     return symbol->str();
   }
   return make_error(ErrorCode::invalid_input,
-                    path.string() + ": the file name does not say the symbol with its exchange "
-                                    "(six digits alone do not name one): name the file like "
-                                    "600519.SH.csv or pass --symbol 600519.SH");
+                    path.string()
+                        + ": the file name does not say the symbol with its exchange "
+                          "(six digits alone do not name one): name the file like "
+                          "600519.SH.csv or pass --symbol 600519.SH");
 }
 
 } // namespace ashare::import

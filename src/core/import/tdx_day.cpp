@@ -27,12 +27,12 @@ domain::Decimal whole(std::uint32_t value, int exponent) {
 domain::Decimal float_amount(float amount) {
   char text[64];
   const auto result =
-    std::trunc(amount) == amount
-      ? std::to_chars(std::begin(text), std::end(text), static_cast<double>(amount),
-                      std::chars_format::fixed, 0)
-      : std::to_chars(std::begin(text), std::end(text), amount, std::chars_format::fixed);
+      std::trunc(amount) == amount
+          ? std::to_chars(std::begin(text), std::end(text), static_cast<double>(amount),
+                          std::chars_format::fixed, 0)
+          : std::to_chars(std::begin(text), std::end(text), amount, std::chars_format::fixed);
   return domain::parse_decimal(std::string_view(text, static_cast<std::size_t>(result.ptr - text)))
-    .value_or(domain::Decimal{});
+      .value_or(domain::Decimal{});
 }
 
 } // namespace
@@ -71,7 +71,7 @@ Result<ParsedFile> parse_tdx_day(std::istream& in, const std::string& symbol) {
   if (bytes.empty() || bytes.size() % k_record_size != 0) {
     return file_error(1, "file",
                       "size " + std::to_string(bytes.size())
-                        + " bytes is not a positive multiple of 32: not a TDX .day file");
+                          + " bytes is not a positive multiple of 32: not a TDX .day file");
   }
   ParsedFile file;
   file.has_factor = false;
@@ -83,7 +83,7 @@ Result<ParsedFile> parse_tdx_day(std::istream& in, const std::string& symbol) {
     const auto row = tdx_vendor_row(record, symbol);
     if (!row) {
       file.problems.push_back(
-        RowProblem{number, "date", std::to_string(record.date) + " is not a date YYYYMMDD"});
+          RowProblem{number, "date", std::to_string(record.date) + " is not a date YYYYMMDD"});
       continue;
     }
     auto converted = convert_vendor_row(*row, VendorUnits{0, 0}, number);

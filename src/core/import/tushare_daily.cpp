@@ -10,8 +10,16 @@ namespace {
 enum Column { ts_code, trade_date, open, high, low, close, pre_close, pct_chg, vol, amount };
 
 constexpr std::array<ColumnName, 10> k_columns{{
-  {"ts_code"}, {"trade_date"}, {"open"}, {"high"}, {"low"}, {"close"},
-  {"pre_close", false}, {"pct_chg", false}, {"vol"}, {"amount"},
+    {"ts_code"},
+    {"trade_date"},
+    {"open"},
+    {"high"},
+    {"low"},
+    {"close"},
+    {"pre_close", false},
+    {"pct_chg", false},
+    {"vol"},
+    {"amount"},
 }};
 
 Result<RowOutcome> read_row(RowFields& fields, VendorRow& row) {

@@ -28,14 +28,16 @@ std::string column_list(std::span<const ColumnName> columns) {
   return out;
 }
 
-// Map each column of `columns` to its position in `header`.
+} // namespace
+
 Result<std::vector<std::optional<std::size_t>>> find_columns(const CsvRecord& header,
-                                                             const VendorCsvFormat& format) {
-  std::vector<std::optional<std::size_t>> index(format.columns.size());
+                                                             std::span<const ColumnName> columns,
+                                                             std::string_view description) {
+  std::vector<std::optional<std::size_t>> index(columns.size());
   for (std::size_t i = 0; i < header.fields.size(); ++i) {
     const auto name = trimmed(header.fields[i]);
-    for (std::size_t c = 0; c < format.columns.size(); ++c) {
-      if (format.columns[c].name != name) {
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      if (columns[c].name != name) {
         continue;
       }
       if (index[c]) {
@@ -44,18 +46,24 @@ Result<std::vector<std::optional<std::size_t>>> find_columns(const CsvRecord& he
       index[c] = i;
     }
   }
-  for (std::size_t c = 0; c < format.columns.size(); ++c) {
-    if (format.columns[c].required && !index[c]) {
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    if (columns[c].required && !index[c]) {
       return file_error(header.line, "header",
-                        "missing column " + quoted(format.columns[c].name) + " ("
-                          + std::string(format.description) + " has "
-                          + column_list(format.columns) + ")");
+                        "missing column " + quoted(columns[c].name) + " ("
+                            + std::string(description) + " has " + column_list(columns) + ")");
     }
   }
   return index;
 }
 
-} // namespace
+std::optional<RowProblem> field_count_problem(const CsvRecord& record, std::size_t expected) {
+  if (record.fields.size() == expected) {
+    return std::nullopt;
+  }
+  return RowProblem{record.line, "row",
+                    "has " + std::to_string(record.fields.size()) + " fields, the header has "
+                        + std::to_string(expected)};
+}
 
 std::string quoted(std::string_view text) {
   // Built by appending: GCC 12 -O2 reports a bogus -Wrestrict for `"\"" + std::string(..)`.
@@ -90,8 +98,11 @@ bool is_utf8(std::string_view text) {
   std::size_t i = 0;
   while (i < text.size()) {
     const auto byte = static_cast<unsigned char>(text[i]);
-    const int length = byte < 0x80 ? 1 : (byte >> 5) == 0x6 ? 2 : (byte >> 4) == 0xe ? 3
-                                       : (byte >> 3) == 0x1e ? 4 : 0;
+    const int length = byte < 0x80           ? 1
+                       : (byte >> 5) == 0x6  ? 2
+                       : (byte >> 4) == 0xe  ? 3
+                       : (byte >> 3) == 0x1e ? 4
+                                             : 0;
     if (length == 0 || i + static_cast<std::size_t>(length) > text.size()) {
       return false;
     }
@@ -143,14 +154,14 @@ domain::Date RowFields::date(int column) {
 
 void RowFields::fail(int column, std::string message) {
   if (!problem) {
-    problem = RowProblem{m_record.line, std::string(m_columns[static_cast<std::size_t>(column)].name),
-                         std::move(message)};
+    problem =
+        RowProblem{m_record.line, std::string(m_columns[static_cast<std::size_t>(column)].name),
+                   std::move(message)};
   }
 }
 
-std::variant<ParsedRow, RowProblem> convert_vendor_row(const VendorRow& row,
-                                                       VendorUnits units,
-                                                       std::int64_t line) {
+std::variant<ParsedRow, RowProblem>
+convert_vendor_row(const VendorRow& row, VendorUnits units, std::int64_t line) {
   ParsedRow parsed;
   parsed.line = line;
   parsed.symbol = row.symbol;
@@ -165,7 +176,7 @@ std::variant<ParsedRow, RowProblem> convert_vendor_row(const VendorRow& row,
   if (!shares) {
     return RowProblem{line, "volume",
                       quoted(domain::format_number(domain::to_double(row.volume)))
-                        + " is not a whole number of shares after conversion"};
+                          + " is not a whole number of shares after conversion"};
   }
   bar.volume = *shares;
   bar.turnover = domain::to_double(domain::scale_decimal(row.turnover, units.turnover_power));
@@ -184,16 +195,18 @@ Result<ParsedFile> parse_vendor_csv(std::istream& in, const VendorCsvFormat& for
   CsvRecord header;
   for (int skipped = 0; skipped <= format.lines_before_header; ++skipped) {
     if (!reader.next(header)) {
-      return file_error(1, "header", "the file is empty: expected " + std::string(format.description));
+      return file_error(1, "header",
+                        "the file is empty: expected " + std::string(format.description));
     }
   }
   for (const auto& field : header.fields) {
     if (!is_utf8(field)) {
-      return file_error(header.line, "header",
-                        "the header is not UTF-8 (GBK?): save the file as UTF-8 and import it again");
+      return file_error(
+          header.line, "header",
+          "the header is not UTF-8 (GBK?): save the file as UTF-8 and import it again");
     }
   }
-  auto index = find_columns(header, format);
+  auto index = find_columns(header, format.columns, format.description);
   if (!index) {
     return index.error();
   }
@@ -205,11 +218,8 @@ Result<ParsedFile> parse_vendor_csv(std::istream& in, const VendorCsvFormat& for
   std::int64_t last_line = header.line;
   while (reader.next(record)) {
     last_line = record.line;
-    if (record.fields.size() != header.fields.size()) {
-      file.problems.push_back(RowProblem{record.line, "row",
-                                         "has " + std::to_string(record.fields.size())
-                                           + " fields, the header has "
-                                           + std::to_string(header.fields.size())});
+    if (auto problem = field_count_problem(record, header.fields.size())) {
+      file.problems.push_back(std::move(*problem));
       continue;
     }
     RowFields fields(record, format.columns, *index);

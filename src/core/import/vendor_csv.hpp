@@ -45,9 +45,8 @@ struct VendorUnits {
 
 // Convert `row` to a bar in shares and CNY, scaling the decimal text exactly (D12); a volume
 // that is not a whole number of shares is a problem on `line`. The factor is left at 1.
-std::variant<ParsedRow, RowProblem> convert_vendor_row(const VendorRow& row,
-                                                       VendorUnits units,
-                                                       std::int64_t line);
+std::variant<ParsedRow, RowProblem>
+convert_vendor_row(const VendorRow& row, VendorUnits units, std::int64_t line);
 
 // One record's fields, read by column id (an index into the format's column table). The first
 // problem found is kept, naming the column by its header name; later reads return zeros.
@@ -56,7 +55,7 @@ public:
   RowFields(const CsvRecord& record,
             std::span<const ColumnName> columns,
             const std::vector<std::optional<std::size_t>>& index)
-    : m_record(record), m_columns(columns), m_index(index) {}
+      : m_record(record), m_columns(columns), m_index(index) {}
 
   // Return whether the file has column `column`.
   bool has(int column) const { return m_index[static_cast<std::size_t>(column)].has_value(); }
@@ -101,6 +100,15 @@ struct VendorCsvFormat {
 // Parse `in` as `format`. File-level failures (not UTF-8, missing column, a refusal of read_row)
 // are INVALID_INPUT errors reading "line: column: what is wrong".
 Result<ParsedFile> parse_vendor_csv(std::istream& in, const VendorCsvFormat& format);
+
+// Map each of `columns` to its field in `header` (names trimmed). A column named twice, or a
+// required one missing, is an INVALID_INPUT error "line: header: ..." naming `description`.
+Result<std::vector<std::optional<std::size_t>>> find_columns(const CsvRecord& header,
+                                                             std::span<const ColumnName> columns,
+                                                             std::string_view description);
+
+// Return the problem of a `record` that does not have `expected` fields, or nullopt.
+std::optional<RowProblem> field_count_problem(const CsvRecord& record, std::size_t expected);
 
 // Return `text` in double quotes.
 std::string quoted(std::string_view text);

@@ -55,21 +55,4 @@ SymbolValues values_from_series(std::string symbol,
   return item;
 }
 
-std::vector<SymbolValues> run_indicator_query(store::BarStore& store,
-                                              const Catalog& catalog,
-                                              const IndicatorQuery& query) {
-  std::vector<SymbolValues> items;
-  items.reserve(query.symbols.size());
-  for (const auto& symbol : query.symbols) {
-    const auto* info = catalog.find(symbol.str());
-    if (info == nullptr) {
-      items.push_back(SymbolValues{symbol.str(), false, {}});
-    } else {
-      const auto series = store.load_price_series(info->symbol, query.series_type);
-      items.push_back(values_from_series(info->symbol, series, query, info->latest_factor));
-    }
-  }
-  return items;
-}
-
 } // namespace ashare::query

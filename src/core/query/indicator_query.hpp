@@ -63,9 +63,4 @@ SymbolValues values_from_series(std::string symbol,
                                 const IndicatorQuery& query,
                                 double latest_factor);
 
-// Run `query` against `store`, whose snapshot `catalog` describes; one item per symbol, in order.
-std::vector<SymbolValues> run_indicator_query(store::BarStore& store,
-                                              const Catalog& catalog,
-                                              const IndicatorQuery& query);
-
 } // namespace ashare::query
