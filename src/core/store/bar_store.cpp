@@ -332,19 +332,32 @@ void BarStore::finish_change(const std::string& source) {
             "WHERE key = 'generation'");
 }
 
-WriteTransaction::WriteTransaction(BarStore& store) : m_db(store.database()) {
-  m_db.exec("BEGIN IMMEDIATE");
+void BarStore::announce_change() {
+  if (!m_changes) {
+    // An in-memory store has no file name, and no other process to tell.
+    const char* file = sqlite3_db_filename(m_db.getHandle(), "main");
+    if (file == nullptr || *file == '\0') {
+      return;
+    }
+    m_changes = std::make_unique<ChangeCounter>(file);
+  }
+  m_changes->bump();
+}
+
+WriteTransaction::WriteTransaction(BarStore& store) : m_store(store) {
+  m_store.database().exec("BEGIN IMMEDIATE");
 }
 
 WriteTransaction::~WriteTransaction() {
   if (!m_done) {
-    m_db.tryExec("ROLLBACK");
+    m_store.database().tryExec("ROLLBACK");
   }
 }
 
 void WriteTransaction::commit() {
-  m_db.exec("COMMIT");
+  m_store.database().exec("COMMIT");
   m_done = true;
+  m_store.announce_change(); // after the commit: a reader that sees the bump sees the data
 }
 
 } // namespace ashare::store

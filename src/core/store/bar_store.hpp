@@ -6,6 +6,7 @@
 #include "core/domain/bar.hpp"
 #include "core/domain/date.hpp"
 #include "core/domain/symbol.hpp"
+#include "core/store/change_counter.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -120,6 +121,10 @@ public:
   // Record `source` (when not empty), recompute as_of and bump the generation.
   void finish_change(const std::string& source);
 
+  // Bump the store's change counter (store/change_counter.hpp), so that servers sharing the
+  // store see what was just committed; WriteTransaction::commit() calls it.
+  void announce_change();
+
   SQLite::Database& database() { return m_db; }
 
 private:
@@ -127,6 +132,7 @@ private:
   SQLite::Database m_db;
   struct Statements;
   std::unique_ptr<Statements> m_statements;
+  std::unique_ptr<ChangeCounter> m_changes; // opened by the first announce_change()
 };
 
 // A read transaction on `store`: the reads made while it lives see one snapshot of the store.
@@ -151,7 +157,7 @@ public:
   void commit();
 
 private:
-  SQLite::Database& m_db;
+  BarStore& m_store;
   bool m_done = false;
 };
 

@@ -3,6 +3,8 @@
 #include "core/store/schema.hpp"
 
 #include <SQLiteCpp/Statement.h>
+#include <SQLiteCpp/Transaction.h>
+#include <sqlite3.h>
 
 namespace ashare::store {
 namespace {
@@ -34,13 +36,18 @@ std::string select_keys(const char* where) {
 struct KeyStore::Statements {
   explicit Statements(SQLite::Database& db)
     : by_digest(db, select_keys("WHERE digest = ?1")),
-      charge(db, "UPDATE api_keys SET credits = credits - ?2 "
-                 "WHERE id = ?1 AND credits IS NOT NULL AND credits >= ?2 RETURNING credits"),
-      balance(db, "SELECT credits FROM api_keys WHERE id = ?1") {}
+      charge(db, "UPDATE api_keys SET credits = credits - ?2 WHERE id = ?1 "
+                 "AND credits IS NOT NULL AND credits >= ?2 AND revoked_at IS NULL "
+                 "RETURNING credits"),
+      balance(db, "SELECT credits FROM api_keys WHERE id = ?1"),
+      state(db, "SELECT credits, revoked_at FROM api_keys WHERE id = ?1"),
+      generation(db, "SELECT value FROM meta WHERE key = 'generation'") {}
 
   SQLite::Statement by_digest;
   SQLite::Statement charge;
   SQLite::Statement balance;
+  SQLite::Statement state;
+  SQLite::Statement generation;
 };
 
 KeyStore::KeyStore(const std::filesystem::path& path)
@@ -64,7 +71,9 @@ std::int64_t KeyStore::insert_key(const NewKeyRecord& key) {
   }
   statement.bind(6, key.created_at);
   statement.exec();
-  return m_db.getLastInsertRowid();
+  const std::int64_t id = m_db.getLastInsertRowid();
+  announce_change();
+  return id;
 }
 
 std::optional<KeyRecord> KeyStore::find_by_digest(const std::string& digest) {
@@ -102,7 +111,11 @@ bool KeyStore::revoke(std::int64_t id, const std::string& at) {
     m_db, "UPDATE api_keys SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL");
   statement.bind(1, static_cast<std::int64_t>(id));
   statement.bind(2, at);
-  return statement.exec() > 0;
+  const bool changed = statement.exec() > 0;
+  if (changed) {
+    announce_change();
+  }
+  return changed;
 }
 
 std::optional<std::int64_t> KeyStore::add_credits(std::int64_t id, std::int64_t credits) {
@@ -130,6 +143,55 @@ std::optional<std::int64_t> KeyStore::charge(std::int64_t id, std::int64_t cost)
   }
   statement.reset(); // ends the statement, and so its write transaction
   return balance;
+}
+
+std::vector<ChargeResult> KeyStore::charge_batch(std::span<const ChargeRequest> requests) {
+  std::vector<ChargeResult> results;
+  results.reserve(requests.size());
+  SQLite::Transaction transaction(m_db, SQLite::TransactionBehavior::IMMEDIATE);
+  auto& state = m_statements->state;
+  for (const auto& request : requests) {
+    ChargeResult result;
+    if (request.cost > 0) {
+      result.balance = charge(request.key_id, request.cost);
+      result.charged = result.balance.has_value();
+    }
+    if (!result.charged) {
+      state.reset();
+      state.bind(1, static_cast<std::int64_t>(request.key_id));
+      if (state.executeStep()) {
+        if (!state.getColumn(0).isNull()) {
+          result.balance = state.getColumn(0).getInt64();
+        }
+        result.revoked = !state.getColumn(1).isNull();
+        result.charged = request.cost == 0 && result.balance && !result.revoked;
+      }
+      state.reset();
+    }
+    results.push_back(result);
+  }
+  transaction.commit();
+  return results;
+}
+
+std::int64_t KeyStore::load_generation() {
+  auto& statement = m_statements->generation;
+  statement.reset();
+  const std::int64_t generation =
+    statement.executeStep() ? std::stoll(statement.getColumn(0).getString()) : 0;
+  statement.reset();
+  return generation;
+}
+
+void KeyStore::announce_change() {
+  if (!m_changes) {
+    const char* file = sqlite3_db_filename(m_db.getHandle(), "main");
+    if (file == nullptr || *file == '\0') {
+      return; // in memory: no other process to tell
+    }
+    m_changes = std::make_unique<ChangeCounter>(file);
+  }
+  m_changes->bump();
 }
 
 std::optional<std::int64_t> KeyStore::load_balance(std::int64_t id) {

@@ -1,14 +1,17 @@
 // The key store: API keys (as SHA-256 digests, never plaintext), their plans and credit balances,
 // in a SQLite file of its own. Credits are charged by one conditional UPDATE, so concurrent
-// requests, in one process or several, never spend more than the balance.
+// requests, in one process or several, never spend more than the balance. Creating or revoking a
+// key bumps the store's generation and its change counter, so servers drop what they cached.
 #pragma once
 
 #include "core/auth/plan.hpp"
+#include "core/store/change_counter.hpp"
 
 #include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 #include <SQLiteCpp/Database.h>
@@ -32,6 +35,19 @@ struct NewKeyRecord {
   auth::Plan plan = auth::Plan::free;
   std::optional<std::int64_t> credits;
   std::string created_at;
+};
+
+// One request's charge: take `cost` credits from key `key_id` (cost 0: only read its balance).
+struct ChargeRequest {
+  std::int64_t key_id = 0;
+  std::int64_t cost = 0;
+};
+
+struct ChargeResult {
+  bool charged = false;                // the cost was taken (cost 0: the key is metered and usable)
+  std::optional<std::int64_t> balance; // after the charge, or now when refused; nullopt: unmetered
+                                       // or unknown key
+  bool revoked = false;                // refused because the key is revoked
 };
 
 class KeyStore {
@@ -61,17 +77,32 @@ public:
   // or unknown.
   std::optional<std::int64_t> add_credits(std::int64_t id, std::int64_t credits);
 
-  // Take `cost` credits from metered key `id` in one conditional update; return the balance after
-  // the charge, or nullopt when the balance is below `cost` (nothing is charged then).
+  // Take `cost` credits from metered key `id`, unless it is revoked, in one conditional update;
+  // return the balance after the charge, or nullopt when the balance is below `cost` or the key
+  // is revoked (nothing is charged then).
   std::optional<std::int64_t> charge(std::int64_t id, std::int64_t cost);
+
+  // Apply `requests` in order in one IMMEDIATE write transaction (waiting for SQLite's write
+  // lock): each charge decided and applied by one conditional update (D7), the whole batch
+  // committed once, so that a server pays one commit for many requests. Returns one result per
+  // request, in order.
+  std::vector<ChargeResult> charge_batch(std::span<const ChargeRequest> requests);
+
+  // Return the generation of the keys: it changes whenever a key is created, deleted, revoked,
+  // given another plan or made metered or unmetered (never on a charge or credit).
+  std::int64_t load_generation();
 
   // Return the balance of key `id` (nullopt when unmetered or unknown).
   std::optional<std::int64_t> load_balance(std::int64_t id);
 
 private:
+  // Bump the key store's change counter after a commit that changed the generation.
+  void announce_change();
+
   SQLite::Database m_db;
   struct Statements;
   std::unique_ptr<Statements> m_statements;
+  std::unique_ptr<ChangeCounter> m_changes; // opened by the first announce_change()
 };
 
 } // namespace ashare::store

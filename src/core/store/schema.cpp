@@ -65,6 +65,29 @@ constexpr const char* k_keys_migrations[] = {
       revoked_at TEXT
     );
   )sql",
+  // A generation that changes exactly when what a server caches about keys changes (issue 9):
+  // a key created, deleted, revoked, given another plan, or made metered or unmetered. Charges
+  // and credits only move balances, which no server caches, so they leave it alone.
+  R"sql(
+    CREATE TABLE meta(
+      key   TEXT PRIMARY KEY,
+      value TEXT NOT NULL
+    ) WITHOUT ROWID;
+    INSERT INTO meta(key, value) VALUES ('generation', '0');
+    CREATE TRIGGER api_keys_inserted AFTER INSERT ON api_keys BEGIN
+      UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key = 'generation';
+    END;
+    CREATE TRIGGER api_keys_deleted AFTER DELETE ON api_keys BEGIN
+      UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key = 'generation';
+    END;
+    CREATE TRIGGER api_keys_changed AFTER UPDATE OF digest, plan, revoked_at ON api_keys BEGIN
+      UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key = 'generation';
+    END;
+    CREATE TRIGGER api_keys_metering_changed AFTER UPDATE OF credits ON api_keys
+    WHEN (OLD.credits IS NULL) <> (NEW.credits IS NULL) BEGIN
+      UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key = 'generation';
+    END;
+  )sql",
 };
 
 // The cache of remote mode: raw bars fetched from servers, keyed by base URL, apart from imported
