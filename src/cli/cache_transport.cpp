@@ -235,7 +235,7 @@ private:
     }
     // D6: only a plan that reaches all history could fill the cache from the first session on, so
     // the answer is that plan's: nothing is clipped.
-    const api::Caller caller{0, auth::Plan::pro, std::nullopt};
+    const api::Caller caller{0, auth::Plan::pro, false};
     if (auto status = api::check_indicator_plan(*request, caller, *as_of); !status) {
       return error_reply(status.error());
     }

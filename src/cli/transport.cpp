@@ -27,7 +27,7 @@ public:
     if (question != std::string::npos) {
       request.query = target.substr(question + 1);
     }
-    const api::Caller local{0, auth::Plan::pro, std::nullopt};
+    const api::Caller local{0, auth::Plan::pro, false};
     auto response = api::dispatch_trusted(request, m_services, local);
     return Reply{response.status, std::move(response.body)};
   }

@@ -146,7 +146,7 @@ TEST_CASE("api::parse_bars_request: error precedence") {
 TEST_CASE("D6: api::check_bars_plan") {
   const auto as_of = date("2025-10-23");
   const auto check = [&](Plan plan, const api::BarsRequest& r, std::optional<domain::Date> at) {
-    return api::check_bars_plan(r, api::Caller{1, plan, std::nullopt}, at);
+    return api::check_bars_plan(r, api::Caller{1, plan, false}, at);
   };
   const auto check_limit = [&](Plan plan, const api::BarsRequest& r, const std::string& message) {
     const auto status = check(plan, r, as_of);

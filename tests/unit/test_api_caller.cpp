@@ -21,17 +21,17 @@ TEST_CASE("D5: api::authenticate") {
     CHECK(caller.error().message == message);
   };
 
-  SUBCASE("a valid key gives its plan and balance") {
+  SUBCASE("a valid key gives its plan and whether it is metered") {
     const auto caller = api::authenticate("Bearer " + metered.plaintext, keys);
     REQUIRE(caller.ok());
     CHECK(caller->key_id == metered.id);
     CHECK(caller->plan == Plan::basic);
-    CHECK(caller->balance == 20);
+    CHECK(caller->metered);
 
     const auto pro = api::authenticate("bearer " + unmetered.plaintext, keys);
     REQUIRE(pro.ok());
     CHECK(pro->plan == Plan::pro);
-    CHECK_FALSE(pro->balance.has_value());
+    CHECK_FALSE(pro->metered);
   }
   SUBCASE("missing header") {
     fails(std::nullopt, "missing Authorization header: send \"Authorization: Bearer <API_KEY>\"");

@@ -21,10 +21,23 @@
 
 namespace ashare::api {
 
+// One rendering of a history's bars (raw, or forward-adjusted per D8), ascending by date: the
+// bars and their JSON objects written one after another, each followed by a comma, so that the
+// bars of any date window are one contiguous piece of text.
+struct RenderedBars {
+  std::vector<domain::Bar> bars;
+  std::string json;                // "{bar 0},{bar 1},...,{bar n-1},"
+  std::vector<std::uint32_t> ends; // bar i's object ends where its comma is, at ends[i]
+
+  // Return the JSON object of bar `i`.
+  std::string_view bar_json(std::size_t i) const;
+  // Return the JSON objects of bars [first, end) joined by commas; requires first < end.
+  std::string_view joined(std::size_t first, std::size_t end) const;
+};
+
 struct SymbolHistory {
-  std::vector<domain::Bar> bars;            // raw, ascending by date
-  std::vector<std::string> raw_json;        // bars[i] as a JSON object
-  std::vector<std::string> adjusted_json;   // bars[i] forward-adjusted (D8), as a JSON object
+  RenderedBars raw;
+  RenderedBars adjusted;                    // D8, against the symbol's latest factor
   std::array<store::PriceSeries, 4> series; // by PriceField: what indicator requests read (D9)
   std::size_t bytes = 0;                    // roughly what the entry holds
 };
@@ -34,7 +47,8 @@ std::shared_ptr<const SymbolHistory>
 load_symbol_history(store::BarStore& store, const std::string& symbol, double latest_factor);
 
 // Return what run_bar_query returns for `symbol` under `query`, taken from `history`, and put the
-// JSON of each returned bar (raw or adjusted as `query` asks) in `bar_json`.
+// JSON of the returned bars (raw or adjusted as `query` asks) in `bar_json` as pieces to join with
+// commas: one piece for an ascending slice, one per bar for a descending one.
 query::SymbolBars slice_history(const SymbolHistory& history,
                                 const std::string& symbol,
                                 const query::BarQuery& query,
@@ -55,6 +69,10 @@ public:
                                                     const std::string& symbol,
                                                     double latest_factor,
                                                     std::int64_t generation);
+
+  // Return the history of `symbol` at store `generation` when it is cached, else nullptr; never
+  // reads the store. Thread-safe.
+  std::shared_ptr<const SymbolHistory> find(const std::string& symbol, std::int64_t generation);
 
   // Return the bytes held now.
   std::size_t bytes() const;

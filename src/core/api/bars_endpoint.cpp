@@ -14,13 +14,13 @@ using domain::Date;
 using domain::SortOrder;
 
 
-// Answer `request` from `cache`: the items run_bar_query would read from SQLite, with each bar's
-// JSON already written.
-BarsResponse cached_bars_response(const BarsRequest& request,
-                                  const std::string& request_id,
-                                  store::BarStore& store,
-                                  const query::Catalog& catalog,
-                                  BarsCache& cache) {
+// Answer `request` from the histories of `view`: the items run_bar_query would read from SQLite,
+// with each bar's JSON already written; nullopt when a history is not in memory and `view` may
+// not load it.
+std::optional<BarsResponse> cached_bars_response(const BarsRequest& request,
+                                                 const std::string& request_id,
+                                                 const query::Catalog& catalog,
+                                                 StoreView& view) {
   std::vector<query::SymbolBars> items;
   std::vector<std::vector<std::string_view>> bar_json(request.query.symbols.size());
   std::vector<std::shared_ptr<const void>> keep_alive;
@@ -30,8 +30,10 @@ BarsResponse cached_bars_response(const BarsRequest& request,
       items.push_back(query::SymbolBars{request.query.symbols[i].str(), false, {}, false, {}});
       continue;
     }
-    auto history =
-      cache.find_or_load(store, info->symbol, info->latest_factor, catalog.dataset.generation);
+    auto history = view.history(*info);
+    if (!history) {
+      return std::nullopt;
+    }
     items.push_back(
       slice_history(*history, info->symbol, request.query, info->latest_factor, bar_json[i]));
     keep_alive.push_back(std::move(history));
@@ -157,9 +159,7 @@ BarsResponse make_bars_response(const BarsRequest& request,
 Result<Prepared> prepare_bars(const BarsPath& path,
                               const QueryParams& params,
                               const Caller& caller,
-                              store::BarStore& store,
-                              query::CatalogCache& catalog_cache,
-                              BarsCache& bars_cache,
+                              StoreView& view,
                               const std::string& request_id) {
   auto parsed = parse_bars_request(path, params);
   if (!parsed) {
@@ -167,8 +167,10 @@ Result<Prepared> prepare_bars(const BarsPath& path,
   }
   BarsRequest request = std::move(*parsed);
 
-  store::ReadTransaction snapshot(store);
-  const auto catalog = catalog_cache.current(store);
+  const auto catalog = view.catalog();
+  if (!catalog) {
+    return Prepared::defer();
+  }
   if (auto status = check_single_symbol_known(request.query.symbols, *catalog); !status) {
     return status.error();
   }
@@ -177,10 +179,14 @@ Result<Prepared> prepare_bars(const BarsPath& path,
   }
   request.query.limit = request.limit.value_or(auth::plan_limits(caller.plan).max_limit);
 
-  auto response = cached_bars_response(request, request_id, store, *catalog, bars_cache);
-  const auto cost = std::count_if(response.items.begin(), response.items.end(),
+  auto response = cached_bars_response(request, request_id, *catalog, view);
+  if (!response) {
+    return Prepared::defer();
+  }
+  const auto cost = std::count_if(response->items.begin(), response->items.end(),
                                   [](const auto& item) { return item.known; });
-  return Prepared{cost, [response = std::move(response)](std::optional<std::int64_t> charged) {
+  return Prepared{cost,
+                  [response = std::move(*response)](std::optional<std::int64_t> charged) {
                     return bars_to_json(response, charged);
                   }};
 }

@@ -1,5 +1,9 @@
 // The whole HTTP API as one function: route, method, authentication, the endpoint, credits, in
 // the check order of D6 (404, 405, 401, 400, 403, 402). Every response carries X-Request-Id.
+//
+// A server answers in two steps (issue 9): dispatch_in_memory() on its network thread, which never
+// waits on SQLite; then, only when that step needs the store, finish_dispatch() or
+// apply_charges() on a worker thread.
 #pragma once
 
 #include "core/api/caller.hpp"
@@ -7,12 +11,47 @@
 #include "core/api/services.hpp"
 #include "core/error.hpp"
 
+#include <functional>
+#include <span>
 #include <string>
+#include <variant>
+#include <vector>
 
 namespace ashare::api {
 
-// Answer `request` (any method, any path). Throws only on unexpected failures (SQLite I/O, ...),
-// which the caller turns into error_response(ErrorCode::internal, ...).
+// A request that dispatch_in_memory() could not answer without reading the store.
+struct Deferred {
+  std::string request_id; // already chosen: the response keeps it
+};
+
+// A metered request answered but for its charge (D7), which waits on the key store's write lock.
+// Several are applied together by apply_charges(); then finish() gives the response.
+struct ChargeNeeded {
+  store::ChargeRequest charge; // cost 0: only the balance is needed (X-Credits-Remaining)
+  // Return the response given the charge's result; never touches the store. Callable once.
+  std::function<Response(const store::ChargeResult& result)> finish;
+};
+
+using Step = std::variant<Response, Deferred, ChargeNeeded>;
+
+// Answer `request` (any method, any path) from what `services` holds in memory, without reading
+// SQLite or waiting on a lock. Returns Deferred when the answer needs the store (the catalog to
+// refresh, a history or key to load): finish_dispatch() answers it on a thread that may wait.
+// Returns ChargeNeeded for a metered key: apply_charges() on such a thread, then its finish().
+// Throws only on unexpected failures, which the caller answers with
+// error_response(ErrorCode::internal, ...). Thread-safe.
+Step dispatch_in_memory(const Request& request, Services& services);
+
+// Answer `request`, deferred by dispatch_in_memory(), reading and waiting on the store as needed.
+Response finish_dispatch(const Request& request, Services& services, const Deferred& deferred);
+
+// Apply the charges of `pending` in one transaction of the key store and return their results in
+// order (D7: each charge atomic, never lost or applied twice, across processes too). Waits on
+// SQLite's write lock. Throws on store failures (then nothing was charged).
+std::vector<store::ChargeResult> apply_charges(Services& services,
+                                               std::span<const ChargeNeeded* const> pending);
+
+// Answer `request` in one call (both steps), waiting on the store as needed.
 Response dispatch(const Request& request, Services& services);
 
 // Answer `request` as dispatch() does, but for `caller`, already trusted (the local command line

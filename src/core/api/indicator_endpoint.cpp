@@ -24,11 +24,12 @@ Result<store::PriceField> to_price_field(const std::string& name) {
 }
 
 
-// Run `query`: one item per symbol, in order, each over its whole history (D9) from `cache`.
-std::vector<query::SymbolValues> cached_indicator_items(store::BarStore& store,
-                                                       const query::Catalog& catalog,
-                                                       const query::IndicatorQuery& query,
-                                                       BarsCache& cache) {
+// Run `query`: one item per symbol, in order, each over its whole history (D9) from `view`;
+// nullopt when a history is not in memory and `view` may not load it.
+std::optional<std::vector<query::SymbolValues>>
+cached_indicator_items(const query::Catalog& catalog,
+                       const query::IndicatorQuery& query,
+                       StoreView& view) {
   std::vector<query::SymbolValues> items;
   items.reserve(query.symbols.size());
   for (const auto& symbol : query.symbols) {
@@ -37,8 +38,10 @@ std::vector<query::SymbolValues> cached_indicator_items(store::BarStore& store,
       items.push_back(query::SymbolValues{symbol.str(), false, {}});
       continue;
     }
-    const auto history =
-      cache.find_or_load(store, info->symbol, info->latest_factor, catalog.dataset.generation);
+    const auto history = view.history(*info);
+    if (!history) {
+      return std::nullopt;
+    }
     items.push_back(query::values_from_series(info->symbol,
                                               price_series(*history, query.series_type), query,
                                               info->latest_factor));
@@ -203,9 +206,7 @@ Status check_indicator_plan(IndicatorRequest& request,
 Result<Prepared> prepare_indicator(Indicator indicator,
                                    const QueryParams& params,
                                    const Caller& caller,
-                                   store::BarStore& store,
-                                   query::CatalogCache& catalog_cache,
-                                   BarsCache& bars_cache,
+                                   StoreView& view,
                                    const std::string& request_id) {
   auto parsed = parse_indicator_request(indicator, params);
   if (!parsed) {
@@ -213,8 +214,10 @@ Result<Prepared> prepare_indicator(Indicator indicator,
   }
   IndicatorRequest request = std::move(*parsed);
 
-  store::ReadTransaction snapshot(store);
-  const auto catalog = catalog_cache.current(store);
+  const auto catalog = view.catalog();
+  if (!catalog) {
+    return Prepared::defer();
+  }
   if (auto status = check_single_symbol_known(request.query.symbols, *catalog); !status) {
     return status.error();
   }
@@ -223,13 +226,17 @@ Result<Prepared> prepare_indicator(Indicator indicator,
   }
   request.query.limit = request.limit.value_or(10);
 
+  auto items = cached_indicator_items(*catalog, request.query, view);
+  if (!items) {
+    return Prepared::defer();
+  }
   IndicatorResponse response;
   response.request_id = request_id;
   response.single = request.query.symbols.size() == 1;
   response.expand_underlying = request.expand_underlying;
   response.series_type = std::string(store::price_field_name(request.query.series_type));
   response.adjusted = request.query.adjusted;
-  response.items = cached_indicator_items(store, *catalog, request.query, bars_cache);
+  response.items = std::move(*items);
   const auto cost = std::count_if(response.items.begin(), response.items.end(),
                                   [](const auto& item) { return item.known; });
   return Prepared{cost, [response = std::move(response)](std::optional<std::int64_t>) {

@@ -6,6 +6,7 @@
 #include "core/api/caller.hpp"
 #include "core/api/endpoint.hpp"
 #include "core/api/query_params.hpp"
+#include "core/api/store_view.hpp"
 #include "core/query/catalog.hpp"
 #include "core/query/indicator_query.hpp"
 #include "core/store/bar_store.hpp"
@@ -46,14 +47,12 @@ Status check_indicator_plan(IndicatorRequest& request,
                             const Caller& caller,
                             std::optional<domain::Date> as_of);
 
-// Validate, check and run the request; the body renders with `request_id`. Series come from
-// `bars_cache`, loaded from `store` when missing.
+// Validate, check and run the request; the body renders with `request_id`. Reads the catalog and
+// histories through `view`: deferred when it cannot without waiting.
 Result<Prepared> prepare_indicator(query::Indicator indicator,
                                    const QueryParams& params,
                                    const Caller& caller,
-                                   store::BarStore& store,
-                                   query::CatalogCache& catalog,
-                                   BarsCache& bars_cache,
+                                   StoreView& view,
                                    const std::string& request_id);
 
 } // namespace ashare::api

@@ -56,7 +56,8 @@ void write_bars(JsonWriter& json,
                 const std::vector<domain::Bar>& bars,
                 std::span<const std::string_view> rendered = {}) {
   json.begin_array();
-  if (rendered.size() == bars.size()) {
+  if (!rendered.empty()) {
+    // Pieces of already written bars, joined by commas (api/bars_cache).
     for (const auto text : rendered) {
       json.raw(text);
     }
@@ -353,11 +354,11 @@ std::string error_to_json(const Error& error) {
   return json.take();
 }
 
-std::string health_to_json(const store::DatasetInfo& dataset) {
+std::string health_to_json(const store::DatasetInfo& dataset, bool available) {
   JsonWriter json;
   json.begin_object();
   json.key("status");
-  json.string("ok");
+  json.string(available ? "ok" : "unavailable");
   json.key("as_of");
   if (dataset.as_of) {
     write_date(json, *dataset.as_of);

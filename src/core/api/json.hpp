@@ -28,8 +28,8 @@ struct BarsResponse {
   std::vector<std::optional<std::string>> next_urls; // one per item (D8)
   std::vector<std::optional<Error>> errors; // one per item when parsed; else derived from `known`
   store::DatasetInfo dataset;
-  // Optional, per item: the JSON of each of its bars, already written (api/bars_cache); an item
-  // whose list does not match its bars is written from the bars. `keep_alive` owns the text.
+  // Optional, per item: the JSON of its bars, already written (api/bars_cache), as pieces joined
+  // by commas; an item without pieces is written from its bars. `keep_alive` owns the text.
   std::vector<std::vector<std::string_view>> bar_json;
   std::vector<std::shared_ptr<const void>> keep_alive;
 };
@@ -79,7 +79,7 @@ std::string value_to_ndjson(const std::string& symbol,
 // Return the error envelope {"error": {"code", "message"}} of `error` (D10).
 std::string error_to_json(const Error& error);
 
-// Return the /healthz body (D5).
-std::string health_to_json(const store::DatasetInfo& dataset);
+// Return the /healthz body (D5); status "unavailable" unless `available` (D15: a draining server).
+std::string health_to_json(const store::DatasetInfo& dataset, bool available = true);
 
 } // namespace ashare::api

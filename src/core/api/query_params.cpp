@@ -21,13 +21,11 @@ bool is_unreserved(char c) {
          || c == '.' || c == '_' || c == '~';
 }
 
-} // namespace
-
-std::string percent_decode(std::string_view text) {
+std::string decode(std::string_view text, bool plus_is_space) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] == '+') {
+    if (text[i] == '+' && plus_is_space) {
       out.push_back(' ');
     } else if (text[i] == '%' && i + 2 < text.size() && hex_value(text[i + 1]) >= 0
                && hex_value(text[i + 2]) >= 0) {
@@ -38,6 +36,16 @@ std::string percent_decode(std::string_view text) {
     }
   }
   return out;
+}
+
+} // namespace
+
+std::string percent_decode(std::string_view text) {
+  return decode(text, true);
+}
+
+std::string percent_decode_path(std::string_view segment) {
+  return decode(segment, false);
 }
 
 std::string percent_encode(std::string_view text) {

@@ -42,4 +42,7 @@ std::string percent_encode(std::string_view text);
 // Return `text` with '+' as space and %XX decoded; malformed escapes are kept as written.
 std::string percent_decode(std::string_view text);
 
+// Return path segment `segment` with %XX decoded ('+' stays '+'); malformed escapes are kept.
+std::string percent_decode_path(std::string_view segment);
+
 } // namespace ashare::api

@@ -1,5 +1,5 @@
 // The HTTP surface seen from the core: a request as method, path, raw query and credential, and a
-// response as status, headers and body. The CLI's http_adapter converts to and from cpp-httplib.
+// response as status, headers and body. The server (src/server) converts to and from bytes.
 #pragma once
 
 #include <optional>
@@ -11,7 +11,7 @@ namespace ashare::api {
 
 struct Request {
   std::string method;                       // "GET", "HEAD", ...
-  std::string path;                         // decoded path, without the query
+  std::string path;                         // as sent (percent-encoded), without the query
   std::string query;                        // raw query string, without '?'
   std::optional<std::string> authorization; // the Authorization header, if sent
 };

@@ -1,14 +1,19 @@
-// What the API handlers work with: the store connections, the catalog cache and the random source
-// for request ids. Built once by `ashare serve` (or by a test) and shared by all worker threads.
+// What the API handlers work with: the store connections, what the server keeps in memory between
+// requests (catalog, histories, keys) with the change counters that say when it went stale, and
+// the random source for request ids. Built once by `ashare serve` (or by a test) and shared by
+// all threads.
 #pragma once
 
 #include "core/api/bars_cache.hpp"
+#include "core/api/key_cache.hpp"
 #include "core/auth/api_key.hpp"
 #include "core/query/catalog.hpp"
 #include "core/store/bar_store.hpp"
+#include "core/store/change_counter.hpp"
 #include "core/store/connection_pool.hpp"
 #include "core/store/key_store.hpp"
 
+#include <atomic>
 #include <filesystem>
 #include <functional>
 #include <string_view>
@@ -16,19 +21,25 @@
 namespace ashare::api {
 
 struct Services {
-  // Open pools over the data store at `data_path` and the key store at `keys_path`.
-  Services(std::filesystem::path data_path, std::filesystem::path keys_path)
-    : bars(std::move(data_path)), keys(std::move(keys_path)) {}
+  // Open pools over the data store at `data_path` and the key store at `keys_path`, and map
+  // their change counters.
+  Services(const std::filesystem::path& data_path, const std::filesystem::path& keys_path)
+    : bars(data_path), keys(keys_path), data_changes(data_path), keys_changes(keys_path) {}
 
   store::ConnectionPool<store::BarStore> bars;
   store::ConnectionPool<store::KeyStore> keys;
-  query::CatalogCache catalog;
+  store::ChangeCounter data_changes; // bumped by imports and removals
+  store::ChangeCounter keys_changes; // bumped when a key is created or revoked
+  query::CatalogCache catalog{&data_changes};
+  KeyCache key_cache{&keys_changes};
   // Whole histories with their bars' JSON and series: about 650 bytes a bar, so 256 MiB hold
   // about 400,000 bars.
   BarsCache bars_cache{256u << 20};
-  auth::SystemRandom random; // thread-safe
+  auth::BufferedSystemRandom random; // for request ids; thread-safe
   // Receives the detail of an unexpected failure answered with 500 (D10: never sent to clients).
   std::function<void(std::string_view detail)> log_error = [](std::string_view) {};
+  // Set by a server that is stopping (SIGTERM): /healthz answers 503 "unavailable" (D15).
+  std::atomic<bool> draining{false};
 };
 
 } // namespace ashare::api

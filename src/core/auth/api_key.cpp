@@ -3,7 +3,9 @@
 #include <array>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
+#include <cstring>
 #include <stdexcept>
+#include <unistd.h>
 
 namespace ashare::auth {
 namespace {
@@ -39,6 +41,29 @@ void SystemRandom::fill(std::span<std::byte> out) {
   if (RAND_bytes(reinterpret_cast<unsigned char*>(out.data()), static_cast<int>(out.size())) != 1) {
     throw std::runtime_error("the system random generator failed");
   }
+}
+
+void BufferedSystemRandom::fill(std::span<std::byte> out) {
+  struct Pool {
+    std::array<std::byte, 4096> bytes{};
+    std::size_t used = 4096;
+    pid_t owner = 0;
+  };
+  thread_local Pool pool;
+  if (out.size() > pool.bytes.size()) {
+    SystemRandom().fill(out);
+    return;
+  }
+  const pid_t pid = ::getpid();
+  if (pool.used + out.size() > pool.bytes.size() || pool.owner != pid) {
+    SystemRandom().fill(pool.bytes);
+    pool.used = 0;
+    pool.owner = pid;
+  }
+  std::memcpy(out.data(), pool.bytes.data() + pool.used, out.size());
+  // Bytes handed out are not kept: a later reader of this memory learns nothing.
+  std::memset(pool.bytes.data() + pool.used, 0, out.size());
+  pool.used += out.size();
 }
 
 NewKey generate_key(RandomSource& random) {

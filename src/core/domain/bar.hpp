@@ -18,6 +18,8 @@ struct Bar {
   double turnover = 0;     // CNY
   double change_pct = 0;   // percent units: 1.24 means +1.24%
   double factor = 1;       // cumulative adjustment factor (Tushare adj_factor convention)
+
+  bool operator==(const Bar&) const = default;
 };
 
 enum class SortOrder { asc, desc };

@@ -8,17 +8,23 @@ SymbolBars make_symbol_bars(std::string symbol,
                             std::vector<domain::Bar> loaded,
                             const BarQuery& query,
                             double latest_factor) {
-  SymbolBars item{std::move(symbol), true, std::move(loaded), false, std::nullopt};
+  if (query.adjusted) {
+    // D8: the anchor is the symbol's latest stored bar, never the latest bar of the range.
+    for (auto& bar : loaded) {
+      bar = adjust_forward(bar, latest_factor);
+    }
+  }
+  return finish_symbol_bars(std::move(symbol), std::move(loaded), query);
+}
+
+SymbolBars finish_symbol_bars(std::string symbol,
+                              std::vector<domain::Bar> bars,
+                              const BarQuery& query) {
+  SymbolBars item{std::move(symbol), true, std::move(bars), false, std::nullopt};
   // One row more than asked tells whether `limit` cut the window short (D8 next_url).
   if (static_cast<std::int64_t>(item.bars.size()) > query.limit) {
     item.bars.resize(static_cast<std::size_t>(query.limit));
     item.has_more = true;
-  }
-  if (query.adjusted) {
-    // D8: the anchor is the symbol's latest stored bar, never the latest bar of the range.
-    for (auto& bar : item.bars) {
-      bar = adjust_forward(bar, latest_factor);
-    }
   }
   if (query.include_summary) {
     item.summary = summarize(item.bars, query.from, query.to);

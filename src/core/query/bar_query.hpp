@@ -42,6 +42,12 @@ SymbolBars make_symbol_bars(std::string symbol,
                             const BarQuery& query,
                             double latest_factor);
 
+// Return the item of known symbol `symbol` from `bars`, already adjusted as `query` asks (the
+// server's history cache keeps both renderings): as make_symbol_bars, without the adjustment.
+SymbolBars finish_symbol_bars(std::string symbol,
+                              std::vector<domain::Bar> bars,
+                              const BarQuery& query);
+
 // Run `query` against `store`, whose snapshot `catalog` describes; one item per symbol, in order.
 std::vector<SymbolBars> run_bar_query(store::BarStore& store,
                                       const Catalog& catalog,

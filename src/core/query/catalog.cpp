@@ -17,11 +17,14 @@ std::shared_ptr<const Catalog> load_catalog(store::BarStore& store) {
   return catalog;
 }
 
-std::shared_ptr<const Catalog> CatalogCache::current(store::BarStore& store) {
+std::shared_ptr<const Catalog> CatalogCache::current(store::BarStore& store, Clock::time_point now) {
+  // The counter first: a change announced after this read is seen by the next check.
+  const auto counter = m_changes != nullptr ? m_changes->load() : std::nullopt;
   const std::int64_t generation = store.load_generation();
   {
     std::lock_guard lock(m_mutex);
     if (m_catalog && m_catalog->dataset.generation == generation) {
+      m_checked = store::LastCheck{counter, now};
       return m_catalog;
     }
   }
@@ -30,8 +33,15 @@ std::shared_ptr<const Catalog> CatalogCache::current(store::BarStore& store) {
   // Another thread may have loaded a newer one meanwhile; keep the newest.
   if (!m_catalog || m_catalog->dataset.generation < fresh->dataset.generation) {
     m_catalog = fresh;
+    m_checked = store::LastCheck{counter, now};
   }
   return fresh;
+}
+
+std::shared_ptr<const Catalog> CatalogCache::find_fresh(Clock::time_point now) {
+  const auto counter = m_changes != nullptr ? m_changes->load() : std::nullopt;
+  std::lock_guard lock(m_mutex);
+  return m_checked.holds(counter, now) ? m_catalog : nullptr;
 }
 
 } // namespace ashare::query

@@ -1,9 +1,12 @@
 // What the server needs to know about the store on every request (as_of, source, the known
-// symbols and their latest factors), loaded once and reused until the store's generation changes.
+// symbols and their latest factors), loaded once and reused until the store's generation changes;
+// between checks of the generation, the store's change counter says whether it may have.
 #pragma once
 
 #include "core/store/bar_store.hpp"
+#include "core/store/change_counter.hpp"
 
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -19,16 +22,29 @@ struct Catalog {
   const store::SymbolInfo* find(const std::string& symbol) const;
 };
 
-// Shared by all worker threads. Thread-safe.
+// Shared by all threads. Thread-safe.
 class CatalogCache {
 public:
+  using Clock = std::chrono::steady_clock;
+
+  // Watch `changes`, the data store's change counter (nullptr: find_fresh() always misses).
+  explicit CatalogCache(const store::ChangeCounter* changes = nullptr) : m_changes(changes) {}
+
   // Return the catalog for the snapshot `store` currently reads (call inside a ReadTransaction),
-  // reloading it through `store` when an import or removal has committed since the last load.
-  std::shared_ptr<const Catalog> current(store::BarStore& store);
+  // reloading it through `store` when an import or removal has committed since the last load,
+  // and remember at `now` that it was checked.
+  std::shared_ptr<const Catalog> current(store::BarStore& store, Clock::time_point now = Clock::now());
+
+  // Return the catalog without touching the store when it is known current at `now`: the change
+  // counter has not moved since the last current() and that was under k_recheck_interval ago.
+  // Else nullptr: call current().
+  std::shared_ptr<const Catalog> find_fresh(Clock::time_point now);
 
 private:
+  const store::ChangeCounter* m_changes;
   std::mutex m_mutex;
   std::shared_ptr<const Catalog> m_catalog;
+  store::LastCheck m_checked; // of m_catalog
 };
 
 // Load a catalog from `store`.

@@ -1,0 +1,49 @@
+#include "core/api/key_cache.hpp"
+
+namespace ashare::api {
+
+KeyCache::Lookup KeyCache::find_fresh(const std::string& digest, Clock::time_point now) {
+  const auto counter = m_changes != nullptr ? m_changes->load() : std::nullopt;
+  std::lock_guard lock(m_mutex);
+  if (!m_checked.holds(counter, now)) {
+    return {};
+  }
+  const auto it = m_keys.find(digest);
+  if (it == m_keys.end()) {
+    return {};
+  }
+  return Lookup{true, it->second};
+}
+
+std::optional<KeyEntry> KeyCache::find(const std::string& digest,
+                                       store::KeyStore& keys,
+                                       Clock::time_point now) {
+  // The counter before the generation: a change announced after this read is seen next time.
+  const auto counter = m_changes != nullptr ? m_changes->load() : std::nullopt;
+  const std::int64_t generation = keys.load_generation();
+  {
+    std::lock_guard lock(m_mutex);
+    if (generation > m_generation) {
+      m_keys.clear();
+      m_generation = generation;
+    }
+    if (generation == m_generation) { // else another thread has read a newer one: leave it be
+      m_checked = store::LastCheck{counter, now};
+      if (const auto it = m_keys.find(digest); it != m_keys.end()) {
+        return it->second;
+      }
+    }
+  }
+  const auto record = keys.find_by_digest(digest);
+  if (!record) {
+    return std::nullopt; // not remembered: random keys must not grow the memory
+  }
+  auto entry = key_entry(*record);
+  std::lock_guard lock(m_mutex);
+  if (generation == m_generation) { // else a newer generation came meanwhile: do not mix
+    m_keys.emplace(digest, entry);
+  }
+  return entry;
+}
+
+} // namespace ashare::api

@@ -1,0 +1,53 @@
+// What a server remembers of API keys between requests (issue 9): digest -> id, plan, metered,
+// revoked; never the balance, which only the charge statement decides (D7). The memory is valid
+// for one keys generation (store/key_store.hpp): creating or revoking a key anywhere drops it,
+// seen through the key store's change counter without a SQLite read per request. Only stored keys
+// are remembered, so requests with random keys cannot grow it.
+#pragma once
+
+#include "core/api/caller.hpp"
+#include "core/store/change_counter.hpp"
+#include "core/store/key_store.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+namespace ashare::api {
+
+class KeyCache {
+public:
+  using Clock = std::chrono::steady_clock;
+
+  // Watch `changes`, the key store's change counter (nullptr: find_fresh() always misses).
+  explicit KeyCache(const store::ChangeCounter* changes = nullptr) : m_changes(changes) {}
+
+  // What find_fresh() knows of a digest.
+  struct Lookup {
+    bool known = false;          // false: ask find() (the digest is new, or the memory may be stale)
+    std::optional<KeyEntry> key; // when known
+  };
+
+  // Return the key of `digest` from memory when the memory is known current at `now` (the counter
+  // has not moved since the last find(), under k_recheck_interval ago) and holds the digest.
+  // Never touches the store.
+  Lookup find_fresh(const std::string& digest, Clock::time_point now);
+
+  // Return the key of `digest` (nullopt: no such key), reading `keys`: its generation first (the
+  // memory is dropped when it changed), then the key when it is not remembered.
+  std::optional<KeyEntry> find(const std::string& digest,
+                               store::KeyStore& keys,
+                               Clock::time_point now = Clock::now());
+
+private:
+  const store::ChangeCounter* m_changes;
+  std::mutex m_mutex;
+  std::int64_t m_generation = -1;
+  store::LastCheck m_checked; // of m_generation
+  std::unordered_map<std::string, KeyEntry> m_keys; // by digest
+};
+
+} // namespace ashare::api

@@ -1,0 +1,54 @@
+// What one request reads of the data store: the catalog and the symbols' histories, from memory,
+// reading SQLite only when the request may wait (issue 9). A server's network threads answer with
+// Waiting::forbidden, so a request whose catalog must be refreshed or whose history must be
+// loaded comes back deferred and is answered again on a worker thread with Waiting::allowed.
+#pragma once
+
+#include "core/api/bars_cache.hpp"
+#include "core/query/catalog.hpp"
+#include "core/store/bar_store.hpp"
+#include "core/store/connection_pool.hpp"
+
+#include <chrono>
+#include <memory>
+#include <optional>
+
+namespace ashare::api {
+
+// May this step of a request wait on SQLite (a read of the store, a lock)?
+enum class Waiting { forbidden, allowed };
+
+class StoreView {
+public:
+  using Clock = std::chrono::steady_clock;
+
+  // Read through `pool`, remembering in `catalogs` and `histories`; `now` is the request's time.
+  StoreView(store::ConnectionPool<store::BarStore>& pool,
+            query::CatalogCache& catalogs,
+            BarsCache& histories,
+            Waiting waiting,
+            Clock::time_point now)
+    : m_pool(pool), m_catalogs(catalogs), m_histories(histories), m_waiting(waiting), m_now(now) {}
+
+  // Return the store's catalog, or nullptr when it must be read from the store and waiting is
+  // forbidden. With waiting allowed, the first call opens one read snapshot that every later
+  // read of this view shares, so the histories match the catalog's generation.
+  std::shared_ptr<const query::Catalog> catalog();
+
+  // Return the whole history of `info`, a symbol of catalog(), or nullptr when it must be loaded
+  // and waiting is forbidden. Requires a successful catalog() first.
+  std::shared_ptr<const SymbolHistory> history(const store::SymbolInfo& info);
+
+private:
+  store::ConnectionPool<store::BarStore>& m_pool;
+  query::CatalogCache& m_catalogs;
+  BarsCache& m_histories;
+  Waiting m_waiting;
+  Clock::time_point m_now;
+  std::shared_ptr<const query::Catalog> m_catalog;
+  // Declared in this order so that the snapshot ends before its connection goes back.
+  std::optional<store::ConnectionPool<store::BarStore>::Lease> m_store;
+  std::optional<store::ReadTransaction> m_snapshot;
+};
+
+} // namespace ashare::api
