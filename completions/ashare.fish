@@ -131,6 +131,11 @@ complete -c ashare -n '__fish_seen_subcommand_from create' -l label -x -d 'Free 
 
 # serve
 complete -c ashare -n '__fish_seen_subcommand_from serve' -l listen -x -d 'Address to listen on (HOST:PORT)'
-complete -c ashare -n '__fish_seen_subcommand_from serve' -l threads -x -d 'Worker threads'
+complete -c ashare -n '__fish_seen_subcommand_from serve' -l threads -x -d 'Network threads (default: cores)'
+complete -c ashare -n '__fish_seen_subcommand_from serve' -l max-connections -x -d 'Open connections at most'
+complete -c ashare -n '__fish_seen_subcommand_from serve' -l header-timeout -x -d 'Seconds for a request head'
+complete -c ashare -n '__fish_seen_subcommand_from serve' -l idle-timeout -x -d 'Seconds a keep-alive connection waits'
+complete -c ashare -n '__fish_seen_subcommand_from serve' -l write-timeout -x -d 'Seconds for a client to read'
+complete -c ashare -n '__fish_seen_subcommand_from serve' -l drain-timeout -x -d 'Seconds in-flight requests get on SIGTERM'
 complete -c ashare -n '__fish_seen_subcommand_from serve' -l tls-cert -r -F -d 'PEM certificate chain'
 complete -c ashare -n '__fish_seen_subcommand_from serve' -l tls-key -r -F -d 'PEM private key'

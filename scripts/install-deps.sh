@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git
   libcli11-dev nlohmann-json3-dev libsqlitecpp-dev libsqlite3-dev doctest-dev
-  libcpp-httplib-dev libssl-dev
+  libcpp-httplib-dev libssl-dev libboost-dev zlib1g-dev
   sqlite3 openssl curl python3 nodejs npm zsh fish
 )
 

@@ -1,23 +1,21 @@
-// ashare serve: the v1 HTTP/JSON API on a loopback address by default. Binds, prints
-// "listening on http://HOST:PORT" once connections are accepted, stops on SIGINT or SIGTERM.
+// ashare serve: the v1 HTTP/JSON API on a loopback address by default. Resolves its settings
+// (flag > environment > config file > default), binds, prints "listening on http://HOST:PORT"
+// once connections are accepted, and serves on the event-driven server of src/server until
+// SIGINT or SIGTERM, which drain it.
 #include "cli/command.hpp"
-#include "cli/http_adapter.hpp"
 #include "core/api/services.hpp"
+#include "server/server.hpp"
 
 #include <CLI/CLI.hpp>
-#include <csignal>
+#include <charconv>
 #include <iostream>
 #include <memory>
-#include <pthread.h>
-#include <sys/socket.h>
 #include <thread>
 
 namespace ashare::cli {
 namespace {
 
 struct ServeArgs {
-  std::string listen = "127.0.0.1:8080";
-  std::size_t threads = 16;
   std::string tls_cert; // PEM certificate chain; with tls_key, serve HTTPS
   std::string tls_key;
 };
@@ -47,104 +45,180 @@ std::optional<Endpoint> parse_listen(const std::string& text) {
   return Endpoint{host, number};
 }
 
-// Waits for SIGINT or SIGTERM on a thread of its own (signals are blocked everywhere else), so
-// that stopping the server happens outside a signal handler.
-class SignalWatcher {
-public:
-  explicit SignalWatcher(httplib::Server& server) {
-    sigemptyset(&m_signals);
-    sigaddset(&m_signals, SIGINT);
-    sigaddset(&m_signals, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &m_signals, nullptr); // inherited by every thread started later
-    m_thread = std::thread([this, &server] {
-      int signal = 0;
-      sigwait(&m_signals, &signal);
-      server.stop();
-    });
+// Return the whole number `text` of setting `name` within [min, max], or a usage message.
+Result<std::size_t> parse_count(std::string_view name,
+                                const std::string& text,
+                                std::size_t min,
+                                std::size_t max) {
+  std::size_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < min || value > max) {
+    return make_error(ErrorCode::invalid_input,
+                      "invalid " + std::string(name) + " \"" + text
+                        + "\": expected a whole number from " + std::to_string(min) + " to "
+                        + std::to_string(max));
   }
-  ~SignalWatcher() {
-    // The server stopped on its own: wake the watcher so it can be joined.
-    pthread_kill(m_thread.native_handle(), SIGTERM);
-    m_thread.join();
-  }
-  SignalWatcher(const SignalWatcher&) = delete;
-  SignalWatcher& operator=(const SignalWatcher&) = delete;
+  return value;
+}
 
-private:
-  sigset_t m_signals{};
-  std::thread m_thread;
-};
+// Return the seconds `text` of setting `name` (digits, an optional fraction) as milliseconds,
+// from 0.1 s to a day, or a usage message.
+Result<std::chrono::milliseconds> parse_seconds(std::string_view name, const std::string& text) {
+  const auto dot = text.find('.');
+  const std::string whole = text.substr(0, dot);
+  const std::string fraction = dot == std::string::npos ? "" : text.substr(dot + 1);
+  const bool digits = !whole.empty() && whole.size() <= 6
+                      && whole.find_first_not_of("0123456789") == std::string::npos
+                      && fraction.size() <= 3
+                      && fraction.find_first_not_of("0123456789") == std::string::npos
+                      && (dot == std::string::npos || !fraction.empty());
+  std::int64_t millis = -1;
+  if (digits) {
+    millis = std::stoll(whole) * 1000 + (fraction.empty() ? 0 : std::stoll((fraction + "00").substr(0, 3)));
+  }
+  if (millis < 100 || millis > 86'400'000) {
+    return make_error(ErrorCode::invalid_input,
+                      "invalid " + std::string(name) + " \"" + text
+                        + "\": expected seconds from 0.1 to 86400, e.g. 10 or 2.5");
+  }
+  return std::chrono::milliseconds(millis);
+}
+
+std::size_t default_threads() {
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+// Return the server options of `serve` from `args` and the resolved settings, or a usage message.
+Result<server::ServerOptions> server_options(const ServeArgs& args, const ServeConfig& serve) {
+  server::ServerOptions options;
+  const std::string listen = serve.listen.value_or("127.0.0.1:8080");
+  const auto endpoint = parse_listen(listen);
+  if (!endpoint) {
+    return make_error(ErrorCode::invalid_input,
+                      "invalid --listen \"" + listen + "\": expected HOST:PORT, e.g. 127.0.0.1:8080");
+  }
+  options.host = endpoint->host;
+  options.port = static_cast<unsigned short>(endpoint->port);
+  if (serve.threads) {
+    auto threads = parse_count("--threads", *serve.threads, 1, 1024);
+    if (!threads) {
+      return threads.error();
+    }
+    options.threads = *threads;
+  } else {
+    options.threads = default_threads();
+  }
+  if (serve.max_connections) {
+    auto cap = parse_count("--max-connections", *serve.max_connections, 1, 1'000'000);
+    if (!cap) {
+      return cap.error();
+    }
+    options.max_connections = *cap;
+  }
+  const std::array<std::pair<const std::optional<std::string>*, std::chrono::milliseconds*>, 4>
+    timeouts{{{&serve.header_timeout, &options.timeouts.header},
+              {&serve.idle_timeout, &options.timeouts.idle},
+              {&serve.write_timeout, &options.timeouts.write},
+              {&serve.drain_timeout, &options.timeouts.drain}}};
+  const std::array<std::string_view, 4> names{"--header-timeout", "--idle-timeout",
+                                              "--write-timeout", "--drain-timeout"};
+  for (std::size_t i = 0; i < timeouts.size(); ++i) {
+    if (*timeouts[i].first) {
+      auto value = parse_seconds(names[i], **timeouts[i].first);
+      if (!value) {
+        return value.error();
+      }
+      *timeouts[i].second = *value;
+    }
+  }
+  if (args.tls_cert.empty() != args.tls_key.empty()) {
+    return make_error(ErrorCode::invalid_input, "HTTPS needs both --tls-cert and --tls-key");
+  }
+  if (!args.tls_cert.empty()) {
+    options.tls = server::TlsFiles{args.tls_cert, args.tls_key};
+  }
+  return options;
+}
 
 int run_serve(const ServeArgs& args, const Config& config) {
-  const auto endpoint = parse_listen(args.listen);
-  if (!endpoint) {
-    std::cerr << "ashare: error: invalid --listen \"" << args.listen
-              << "\": expected HOST:PORT, e.g. 127.0.0.1:8080\n";
+  const auto options = server_options(args, config.serve);
+  if (!options) {
+    std::cerr << "ashare: error: " << options.error().message << "\n";
     return k_exit_usage;
   }
   api::Services services(config.db, config.keys_db);
-  services.log_error = [](std::string_view detail) {
-    std::cerr << "ashare: error: " << detail << std::endl;
-  };
   // Open both stores now, so that a bad path fails before "listening" is printed.
   services.bars.acquire();
   services.keys.acquire();
 
-  if (args.tls_cert.empty() != args.tls_key.empty()) {
-    std::cerr << "ashare: error: HTTPS needs both --tls-cert and --tls-key\n";
-    return k_exit_usage;
-  }
-  const bool tls = !args.tls_cert.empty();
-  std::unique_ptr<httplib::Server> server_owner;
-  if (tls) {
-    auto https = std::make_unique<httplib::SSLServer>(args.tls_cert.c_str(), args.tls_key.c_str());
-    if (!https->is_valid()) {
-      std::cerr << "ashare: error: cannot load the TLS certificate \"" << args.tls_cert
-                << "\" and key \"" << args.tls_key << "\" (PEM files, matching each other)\n";
-      return k_exit_error;
-    }
-    server_owner = std::move(https);
-  } else {
-    server_owner = std::make_unique<httplib::Server>();
-  }
-  httplib::Server& server = *server_owner;
-  server.set_tcp_nodelay(true); // without it a 48 KB response waits on Nagle's algorithm
-  // cpp-httplib 0.11 also sets SO_REUSEPORT, which lets a second server bind a port in use and
-  // silently share its connections; keep only SO_REUSEADDR, so that a busy port is an error.
-  server.set_socket_options([](socket_t socket) {
-    int yes = 1;
-    ::setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-  });
-  const std::size_t threads = args.threads;
-  server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
-  install_api(server, services);
-
-  SignalWatcher watcher(server);
-  const int port = endpoint->port == 0
-                     ? server.bind_to_any_port(endpoint->host)
-                     : (server.bind_to_port(endpoint->host, endpoint->port) ? endpoint->port : -1);
-  if (port < 0) {
-    std::cerr << "ashare: error: cannot listen on " << args.listen << "\n";
+  std::optional<server::Server> server;
+  try {
+    server.emplace(services, *options);
+  } catch (const std::runtime_error& error) {
+    std::cerr << "ashare: error: " << error.what() << "\n";
     return k_exit_error;
   }
-  const bool ipv6 = endpoint->host.find(':') != std::string::npos;
-  std::cout << "listening on " << (tls ? "https://" : "http://") << (ipv6 ? "[" + endpoint->host + "]" : endpoint->host)
-            << ":" << port << std::endl;
-  const bool clean = server.listen_after_bind() || !server.is_running();
-  return clean ? k_exit_ok : k_exit_error;
+  for (const auto& note : server->notes()) {
+    std::cerr << "ashare: warning: " << note << "\n";
+  }
+  unsigned short port = 0;
+  try {
+    port = server->listen();
+  } catch (const std::runtime_error& error) {
+    std::cerr << "ashare: error: cannot listen on " << options->host << ":" << options->port
+              << ": " << error.what() << "\n";
+    return k_exit_error;
+  }
+  const bool ipv6 = options->host.find(':') != std::string::npos;
+  std::cout << "listening on " << (options->tls ? "https://" : "http://")
+            << (ipv6 ? "[" + options->host + "]" : options->host) << ":" << port << std::endl;
+  server->run();
+  return k_exit_ok;
 }
 
 } // namespace
 
-Action setup_serve(CLI::App& command, GlobalFlags&) {
+Action setup_serve(CLI::App& command, GlobalFlags& flags) {
   auto args = std::make_shared<ServeArgs>();
-  command.add_option("--listen", args->listen, "Address to listen on; port 0 picks a free port")
+  command
+    .add_option("--listen", flags.listen,
+                "Address to listen on; port 0 picks a free port (env ASHARE_LISTEN)")
     ->default_str("127.0.0.1:8080")
     ->type_name("HOST:PORT");
-  command.add_option("--threads", args->threads, "Worker threads")
-    ->default_str("16")
-    ->check(CLI::Range(std::size_t{1}, std::size_t{1024}))
+  command
+    .add_option("--threads", flags.threads,
+                "Network threads, one event loop each (env ASHARE_THREADS; default: the number "
+                "of cores)")
     ->type_name("N");
+  command
+    .add_option("--max-connections", flags.max_connections,
+                "Open connections at most; more are closed at once (env "
+                "ASHARE_MAX_CONNECTIONS)")
+    ->default_str("10000")
+    ->type_name("N");
+  command
+    .add_option("--header-timeout", flags.header_timeout,
+                "Seconds for a request's head to arrive, else 408 (env ASHARE_HEADER_TIMEOUT)")
+    ->default_str("10")
+    ->type_name("SECONDS");
+  command
+    .add_option("--idle-timeout", flags.idle_timeout,
+                "Seconds a keep-alive connection may wait for its next request (env "
+                "ASHARE_IDLE_TIMEOUT)")
+    ->default_str("60")
+    ->type_name("SECONDS");
+  command
+    .add_option("--write-timeout", flags.write_timeout,
+                "Seconds for a client to read its response, else it is dropped (env "
+                "ASHARE_WRITE_TIMEOUT)")
+    ->default_str("30")
+    ->type_name("SECONDS");
+  command
+    .add_option("--drain-timeout", flags.drain_timeout,
+                "Seconds that requests in flight get to finish after SIGINT or SIGTERM (env "
+                "ASHARE_DRAIN_TIMEOUT)")
+    ->default_str("5")
+    ->type_name("SECONDS");
   command.add_option("--tls-cert", args->tls_cert, "Serve HTTPS with this PEM certificate (chain)")
     ->check(CLI::ExistingFile)
     ->type_name("FILE");

@@ -24,6 +24,13 @@ constexpr std::array k_settings{
   Setting{&GlobalFlags::api_key, "ASHARE_API_KEY", "api_key"},
   Setting{&GlobalFlags::format, "ASHARE_FORMAT", "format"},
   Setting{&GlobalFlags::plan, "ASHARE_PLAN", "plan"},
+  Setting{&GlobalFlags::listen, "ASHARE_LISTEN", "listen"},
+  Setting{&GlobalFlags::threads, "ASHARE_THREADS", "threads"},
+  Setting{&GlobalFlags::max_connections, "ASHARE_MAX_CONNECTIONS", "max_connections"},
+  Setting{&GlobalFlags::header_timeout, "ASHARE_HEADER_TIMEOUT", "header_timeout"},
+  Setting{&GlobalFlags::idle_timeout, "ASHARE_IDLE_TIMEOUT", "idle_timeout"},
+  Setting{&GlobalFlags::write_timeout, "ASHARE_WRITE_TIMEOUT", "write_timeout"},
+  Setting{&GlobalFlags::drain_timeout, "ASHARE_DRAIN_TIMEOUT", "drain_timeout"},
 };
 
 // Return the config-file keys, comma-separated, in table order.
@@ -203,6 +210,10 @@ Config resolve_config(const GlobalFlags& flags, const Environment& environment, 
   config.api_key = value(&GlobalFlags::api_key);
   config.format = value(&GlobalFlags::format);
   config.plan = value(&GlobalFlags::plan).value_or("free");
+  config.serve = ServeConfig{value(&GlobalFlags::listen),          value(&GlobalFlags::threads),
+                             value(&GlobalFlags::max_connections), value(&GlobalFlags::header_timeout),
+                             value(&GlobalFlags::idle_timeout),    value(&GlobalFlags::write_timeout),
+                             value(&GlobalFlags::drain_timeout)};
   return config;
 }
 

@@ -25,6 +25,14 @@ struct GlobalFlags {
   std::optional<std::string> format;
   std::optional<std::string> plan;
   std::optional<std::string> config; // --config FILE: another config file
+  // `serve` (issue 9), checked by the command.
+  std::optional<std::string> listen;
+  std::optional<std::string> threads;
+  std::optional<std::string> max_connections;
+  std::optional<std::string> header_timeout;
+  std::optional<std::string> idle_timeout;
+  std::optional<std::string> write_timeout;
+  std::optional<std::string> drain_timeout;
 };
 
 // The keys of a config file (TOML subset: `key = "value"` lines, `#` comments).
@@ -40,6 +48,17 @@ struct RemoteOptions {
   bool refresh = false;                   // ask the remote's as_of now and refetch what changed
 };
 
+// The settings of `serve` as resolved, unparsed (nullopt: the command's default).
+struct ServeConfig {
+  std::optional<std::string> listen;
+  std::optional<std::string> threads;
+  std::optional<std::string> max_connections;
+  std::optional<std::string> header_timeout; // seconds
+  std::optional<std::string> idle_timeout;
+  std::optional<std::string> write_timeout;
+  std::optional<std::string> drain_timeout;
+};
+
 struct Config {
   std::filesystem::path db;              // the data store
   std::filesystem::path keys_db;         // the key store
@@ -49,6 +68,7 @@ struct Config {
   std::optional<std::string> format;     // table|csv|json|ndjson; nullopt: by terminal
   std::string plan = "free";             // the remote plan, for `sync` batching
   RemoteOptions remote;
+  ServeConfig serve;
 };
 
 // Looks up an environment variable; nullopt when unset.
@@ -61,8 +81,10 @@ Environment process_environment();
 // (XDG_CONFIG_HOME defaulting to ~/.config).
 std::filesystem::path config_file_path(const GlobalFlags& flags, const Environment& environment);
 
-// Parse config file `text` (named `path` in messages). Keys: base_url, api_key, db, keys_db,
-// format, plan. An unknown key or a malformed line is INVALID_INPUT "path:line: what".
+// Parse config file `text` (named `path` in messages). Keys: db, keys_db, cache_db, base_url,
+// api_key, format, plan, and serve's listen, threads, max_connections, header_timeout,
+// idle_timeout, write_timeout, drain_timeout. An unknown key or a malformed line is INVALID_INPUT
+// "path:line: what".
 Result<ConfigFile> parse_config_file(std::string_view text, const std::string& path);
 
 // Read and parse the config file at `path`; an absent file is an empty ConfigFile. A file that
@@ -70,8 +92,9 @@ Result<ConfigFile> parse_config_file(std::string_view text, const std::string& p
 Result<ConfigFile> load_config_file(const std::filesystem::path& path);
 
 // Resolve every setting from `flags`, then `environment` (ASHARE_DB, ASHARE_KEYS_DB,
-// ASHARE_CACHE_DB, ASHARE_BASE_URL, ASHARE_API_KEY, ASHARE_FORMAT, ASHARE_PLAN), then `file`
-// (which has no cache_db key), then the default: db $XDG_DATA_HOME/ashare/ashare.db
+// ASHARE_CACHE_DB, ASHARE_BASE_URL, ASHARE_API_KEY, ASHARE_FORMAT, ASHARE_PLAN, and ASHARE_LISTEN,
+// ASHARE_THREADS, ASHARE_MAX_CONNECTIONS, ASHARE_HEADER_TIMEOUT, ASHARE_IDLE_TIMEOUT,
+// ASHARE_WRITE_TIMEOUT, ASHARE_DRAIN_TIMEOUT for serve), then `file`, then the default: db $XDG_DATA_HOME/ashare/ashare.db
 // (XDG_DATA_HOME defaulting to ~/.local/share), keys_db and cache_db beside db with "-keys" and
 // "-cache" added to its stem, plan free. Empty values count as unset.
 Config resolve_config(const GlobalFlags& flags, const Environment& environment, const ConfigFile& file);

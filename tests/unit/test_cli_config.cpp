@@ -92,6 +92,21 @@ const Setting k_settings[] = {
      [](const Config& c) { return c.format; }, std::nullopt},
     {"plan", &GlobalFlags::plan, "ASHARE_PLAN", "plan",
      [](const Config& c) -> std::optional<std::string> { return c.plan; }, "free"},
+    // serve's settings (issue 9): resolved as text, parsed and checked by the command.
+    {"listen", &GlobalFlags::listen, "ASHARE_LISTEN", "listen",
+     [](const Config& c) { return c.serve.listen; }, std::nullopt},
+    {"threads", &GlobalFlags::threads, "ASHARE_THREADS", "threads",
+     [](const Config& c) { return c.serve.threads; }, std::nullopt},
+    {"max_connections", &GlobalFlags::max_connections, "ASHARE_MAX_CONNECTIONS",
+     "max_connections", [](const Config& c) { return c.serve.max_connections; }, std::nullopt},
+    {"header_timeout", &GlobalFlags::header_timeout, "ASHARE_HEADER_TIMEOUT", "header_timeout",
+     [](const Config& c) { return c.serve.header_timeout; }, std::nullopt},
+    {"idle_timeout", &GlobalFlags::idle_timeout, "ASHARE_IDLE_TIMEOUT", "idle_timeout",
+     [](const Config& c) { return c.serve.idle_timeout; }, std::nullopt},
+    {"write_timeout", &GlobalFlags::write_timeout, "ASHARE_WRITE_TIMEOUT", "write_timeout",
+     [](const Config& c) { return c.serve.write_timeout; }, std::nullopt},
+    {"drain_timeout", &GlobalFlags::drain_timeout, "ASHARE_DRAIN_TIMEOUT", "drain_timeout",
+     [](const Config& c) { return c.serve.drain_timeout; }, std::nullopt},
 };
 
 } // namespace
@@ -335,7 +350,8 @@ TEST_CASE("cli::parse_config_file") {
     const Row rows[] = {
         {"# colour\ndb = \"x\"\ncolour = \"red\"\n",
          "/c/config.toml:3: unknown key \"colour\" (known: db, keys_db, cache_db, base_url, "
-         "api_key, format, plan)"},
+         "api_key, format, plan, listen, threads, max_connections, header_timeout, idle_timeout, "
+         "write_timeout, drain_timeout)"},
         {"db = /a/b.db\n", "/c/config.toml:1: the value of \"db\" must be a quoted string"},
         {"\nplan = pro\n", "/c/config.toml:2: the value of \"plan\" must be a quoted string"},
         {"db = \"unterminated\n", "/c/config.toml:1: the value of \"db\" must be a quoted string"},
@@ -407,5 +423,7 @@ TEST_CASE("cli::load_config_file: an absent file is empty, a malformed one names
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.error().message
         == path.string()
-               + ":2: unknown key \"bogus\" (known: db, keys_db, cache_db, base_url, api_key, format, plan)");
+               + ":2: unknown key \"bogus\" (known: db, keys_db, cache_db, base_url, api_key, format, plan, "
+                 "listen, threads, max_connections, header_timeout, idle_timeout, write_timeout, "
+                 "drain_timeout)");
 }
