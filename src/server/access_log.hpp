@@ -18,8 +18,9 @@ namespace ashare::server {
 
 class AccessLog {
 public:
-  // Write to file descriptor `fd` (not owned), holding at most `max_backlog` bytes not yet written.
-  explicit AccessLog(int fd, std::size_t max_backlog = std::size_t{4} << 20);
+  // Write to file descriptor `fd` (not owned), holding at most `max_backlog` bytes not yet written
+  // (1 MiB: about ten thousand lines).
+  explicit AccessLog(int fd, std::size_t max_backlog = std::size_t{1} << 20);
   ~AccessLog();
   AccessLog(const AccessLog&) = delete;
   AccessLog& operator=(const AccessLog&) = delete;

@@ -1,8 +1,9 @@
 // Group commit for credit charges (D7, issue 9): metered requests hand their charge here from the
 // network threads; one job at a time on the worker pool takes every charge queued and applies
-// them in one transaction of the key store (api::apply_charges), then gives each request its
-// response. One SQLite commit then serves many requests, and the process never has two writers
-// of the key store racing for its lock.
+// them in one transaction of the key store (api::apply_charges), then hands each result back.
+// One SQLite commit then serves many requests, and the process never has two writers of the key
+// store racing for its lock. The responses are rendered by whoever receives the results (the
+// connections, on their own threads), not on the job's one thread.
 #pragma once
 
 #include "core/api/dispatch.hpp"
@@ -11,33 +12,32 @@
 #include <boost/asio/thread_pool.hpp>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 namespace ashare::server {
 
 class ChargeBatcher {
 public:
-  using Resume = std::function<void(api::Response response)>;
+  // The result of a charge, or nullopt when the store failed (nothing was charged).
+  using Done = std::function<void(std::optional<store::ChargeResult> result)>;
 
   // Apply charges against `services` on `workers`.
   ChargeBatcher(api::Services& services, boost::asio::thread_pool& workers)
     : m_services(services), m_workers(workers) {}
 
-  // Queue `charge`; `resume` receives the request's response, on a worker thread. Thread-safe.
-  void submit(api::ChargeNeeded charge, Resume resume);
+  // Queue `charge`; `done` receives its result, on a worker thread. Thread-safe.
+  void submit(store::ChargeRequest charge, Done done);
 
 private:
-  struct Pending {
-    api::ChargeNeeded charge;
-    Resume resume;
-  };
   // Apply what is queued, batch after batch, until the queue is empty.
   void run();
 
   api::Services& m_services;
   boost::asio::thread_pool& m_workers;
   std::mutex m_mutex;
-  std::vector<Pending> m_queue;
+  std::vector<store::ChargeRequest> m_charges; // queued, with their callbacks beside
+  std::vector<Done> m_done;
   bool m_running = false; // a job is applying batches
 };
 

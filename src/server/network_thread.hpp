@@ -74,10 +74,12 @@ struct NetworkThread {
   void flush_log();
 
   ServerContext& server;
-  boost::asio::io_context io{1}; // run by this thread only
   std::list<Connection*> connections;
   Clock::time_point now = Clock::now(); // coarse: refreshed by the sweep
   std::string date;                     // the Date header's value, refreshed by the sweep
+  // Declared after `connections`: destroying it destroys the connections its handlers still own,
+  // which leave that list.
+  boost::asio::io_context io{1}; // run by this thread only
 
 private:
   boost::asio::steady_timer m_sweep_timer{io};

@@ -79,7 +79,11 @@ HeadProblem head_problem(const RequestParser& parser,
   if (ec != http::error::header_limit) {
     return HeadProblem::malformed;
   }
-  // Beast's overall limit: a request line that never ended is 414, else the fields were too big.
+  // Beast's overall limit. A request line it has parsed was within ours: the fields were too big.
+  if (!parser.method.empty()) {
+    return HeadProblem::fields_too_large;
+  }
+  // Else a request line that never ended within the limit is 414.
   const auto line_end = buffer.find("\r\n");
   return line_end == std::string_view::npos || line_end > limits.max_request_line
            ? HeadProblem::line_too_long

@@ -60,13 +60,13 @@ private:
   }
   void on_finish_impl(boost::beast::error_code&) override {}
 
-  const Limits& m_limits;
+  const Limits m_limits;
   std::size_t m_field_count = 0;
   std::size_t m_field_bytes = 0;
 };
 
-// Return the problem of a parse that failed with `ec`, looking at `buffer` (the bytes received of
-// the head) when the parser's overall head limit was hit before it could tell line from fields.
+// Return the problem of a parse that failed with `ec`, looking at `buffer` (the bytes of the head
+// not yet consumed) when the parser's overall head limit was hit before the request line parsed.
 HeadProblem head_problem(const RequestParser& parser,
                          const boost::beast::error_code& ec,
                          std::string_view buffer,

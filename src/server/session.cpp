@@ -260,34 +260,36 @@ private:
       answer(std::move(*response));
       return;
     }
-    if (auto* charge = std::get_if<api::ChargeNeeded>(&step)) {
-      m_thread.server.charges.submit(std::move(*charge), resume_here());
+    if (auto* needed = std::get_if<api::ChargeNeeded>(&step)) {
+      // The charge goes to the batcher; its result comes back here, where the answer is
+      // rendered (on this thread, not on the batcher's one).
+      const auto charge = needed->charge;
+      m_thread.server.charges.submit(
+        charge, [self = this->shared_from_this(), finish = std::move(needed->finish)](
+                  std::optional<store::ChargeResult> result) mutable {
+          asio::post(self->m_thread.io, [self, finish = std::move(finish), result]() mutable {
+            self->answer(result ? finish(*result)
+                                : api::error_response(ErrorCode::internal,
+                                                      "internal error; the server logged the details",
+                                                      self->services()));
+          });
+        });
       return;
     }
     // The core needs the store: finish on a worker, resume on this thread.
-    asio::post(m_thread.server.workers,
-               [self = this->shared_from_this(), request = m_request,
-                deferred = std::get<api::Deferred>(std::move(step)), resume = resume_here()] {
-                 auto& services = self->services();
-                 api::Response response;
-                 try {
-                   response = api::finish_dispatch(request, services, deferred);
-                 } catch (const std::exception& error) {
-                   response =
-                     internal_error(services, request.method + " " + request.path + ": " + error.what());
-                 }
-                 resume(std::move(response));
-               });
-  }
-
-  // Return what answers this request from another thread: back on this connection's thread.
-  ChargeBatcher::Resume resume_here() {
-    return [self = this->shared_from_this()](api::Response response) {
-      auto& io = self->m_thread.io;
-      asio::post(io, [self = std::move(self), response = std::move(response)]() mutable {
+    asio::post(m_thread.server.workers, [self = this->shared_from_this(), request = m_request,
+                                         deferred = std::get<api::Deferred>(std::move(step))] {
+      auto& services = self->services();
+      api::Response response;
+      try {
+        response = api::finish_dispatch(request, services, deferred);
+      } catch (const std::exception& error) {
+        response = internal_error(services, request.method + " " + request.path + ": " + error.what());
+      }
+      asio::post(self->m_thread.io, [self, response = std::move(response)]() mutable {
         self->answer(std::move(response));
       });
-    };
+    });
   }
 
   // Answer an error the HTTP layer finds itself, then close (issue 9: the envelope, an id).

@@ -250,8 +250,9 @@ Outcome route_request(const Exchange& exchange, const Caller* trusted) {
   std::vector<std::string> captures;
   const Route* route = match_route(request.path, captures);
   if (route == nullptr) {
-    return error_body(
-      make_error(ErrorCode::not_found, "no route " + request.method + " " + request.path));
+    // HEAD is GET without the body: the same message, so the same Content-Length (issue 9).
+    const std::string method = request.method == "HEAD" ? "GET" : request.method;
+    return error_body(make_error(ErrorCode::not_found, "no route " + method + " " + request.path));
   }
   if (request.method != "GET" && request.method != "HEAD") {
     auto response = error_body(make_error(ErrorCode::method_not_allowed,
@@ -341,14 +342,9 @@ Response finish_dispatch(const Request& request, Services& services, const Defer
 }
 
 std::vector<store::ChargeResult> apply_charges(Services& services,
-                                               std::span<const ChargeNeeded* const> pending) {
-  std::vector<store::ChargeRequest> requests;
-  requests.reserve(pending.size());
-  for (const auto* needed : pending) {
-    requests.push_back(needed->charge);
-  }
+                                               std::span<const store::ChargeRequest> charges) {
   auto keys = services.keys.acquire();
-  return keys->charge_batch(requests);
+  return keys->charge_batch(charges);
 }
 
 Response dispatch(const Request& request, Services& services) {

@@ -45,11 +45,11 @@ Step dispatch_in_memory(const Request& request, Services& services);
 // Answer `request`, deferred by dispatch_in_memory(), reading and waiting on the store as needed.
 Response finish_dispatch(const Request& request, Services& services, const Deferred& deferred);
 
-// Apply the charges of `pending` in one transaction of the key store and return their results in
-// order (D7: each charge atomic, never lost or applied twice, across processes too). Waits on
-// SQLite's write lock. Throws on store failures (then nothing was charged).
+// Apply `charges` (those of ChargeNeeded steps) in one transaction of the key store and return
+// their results in order (D7: each charge atomic, never lost or applied twice, across processes
+// too). Waits on SQLite's write lock. Throws on store failures (then nothing was charged).
 std::vector<store::ChargeResult> apply_charges(Services& services,
-                                               std::span<const ChargeNeeded* const> pending);
+                                               std::span<const store::ChargeRequest> charges);
 
 // Answer `request` in one call (both steps), waiting on the store as needed.
 Response dispatch(const Request& request, Services& services);
