@@ -63,3 +63,44 @@ TEST_CASE("query::CatalogCache reloads only when the generation changes") {
   // The old catalog is still valid for whoever holds it.
   CHECK(first->find("000001.SZ") == nullptr);
 }
+
+TEST_CASE("query::CatalogCache::find_fresh answers without the store while nothing changed") {
+  using Clock = std::chrono::steady_clock;
+  test::TempDir dir;
+  const auto path = dir / "ashare.db";
+  store::BarStore server(path);
+  store::BarStore importer(path);
+  test::import_text(importer,
+                    std::string(k_header) + "600519.SH,2024-01-02,10,11,9,10.5,100,1050,1\n");
+  store::ChangeCounter changes(path);
+  query::CatalogCache cache(&changes);
+  const auto t0 = Clock::now();
+
+  CHECK(cache.find_fresh(t0) == nullptr); // never checked
+  const auto first = cache.current(server, t0);
+  CHECK(cache.find_fresh(t0) == first);
+  CHECK(cache.find_fresh(t0 + std::chrono::milliseconds(900)) == first);
+
+  SUBCASE("an import moves the counter: the next request reads the store") {
+    test::import_text(importer,
+                      std::string(k_header) + "000001.SZ,2024-01-05,9,9.5,8.5,9.2,1000,9200,1\n");
+    CHECK(cache.find_fresh(t0) == nullptr);
+    const auto second = cache.current(server, t0);
+    CHECK(second->find("000001.SZ") != nullptr);
+    CHECK(cache.find_fresh(t0) == second);
+  }
+  SUBCASE("a write that did not bump the counter is seen within a second") {
+    importer.database().exec("UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) "
+                             "WHERE key = 'generation'");
+    CHECK(cache.find_fresh(t0) == first); // the counter says nothing changed
+    const auto later = t0 + store::k_recheck_interval;
+    CHECK(cache.find_fresh(later) == nullptr);
+    const auto reread = cache.current(server, later);
+    CHECK(reread->dataset.generation == first->dataset.generation + 1);
+  }
+  SUBCASE("without a counter, it never answers from memory alone") {
+    query::CatalogCache blind;
+    blind.current(server, t0);
+    CHECK(blind.find_fresh(t0) == nullptr);
+  }
+}

@@ -101,6 +101,58 @@ TEST_CASE("D7: store::KeyStore::charge") {
   }
 }
 
+TEST_CASE("D7: store::KeyStore::charge refuses a revoked key") {
+  test::TempDir dir;
+  store::KeyStore keys(dir / "ashare-keys.db");
+  const auto id = keys.insert_key(new_key("ask_metered", Plan::basic, 3));
+  REQUIRE(keys.revoke(id, "2024-02-01T00:00:00Z"));
+  CHECK_FALSE(keys.charge(id, 1).has_value());
+  CHECK(keys.load_balance(id) == 3);
+}
+
+TEST_CASE("D7: store::KeyStore::charge_batch applies charges in order, in one transaction") {
+  test::TempDir dir;
+  const auto path = dir / "ashare-keys.db";
+  store::KeyStore keys(path);
+  const auto a = keys.insert_key(new_key("ask_a", Plan::basic, 5));
+  const auto b = keys.insert_key(new_key("ask_b", Plan::pro, 1));
+  const auto unmetered = keys.insert_key(new_key("ask_unmetered", Plan::pro, std::nullopt));
+  const auto revoked = keys.insert_key(new_key("ask_revoked", Plan::pro, 9));
+  REQUIRE(keys.revoke(revoked, "2024-02-01T00:00:00Z"));
+
+  const std::vector<store::ChargeRequest> requests{
+      {a, 2}, {a, 2}, {a, 2}, // the third is refused: 1 left
+      {b, 1}, {b, 0},         // a cost of 0 only reads the balance, even at 0
+      {unmetered, 1}, {revoked, 1}, {revoked, 0}, {a + 100, 1},
+  };
+  const auto results = keys.charge_batch(requests);
+  REQUIRE(results.size() == requests.size());
+  const auto check = [&](std::size_t i, bool charged, std::optional<std::int64_t> balance,
+                         bool is_revoked) {
+    CAPTURE(i);
+    CHECK(results[i].charged == charged);
+    CHECK(results[i].balance == balance);
+    CHECK(results[i].revoked == is_revoked);
+  };
+  check(0, true, 3, false);
+  check(1, true, 1, false);
+  check(2, false, 1, false);
+  check(3, true, 0, false);
+  check(4, true, 0, false);
+  check(5, false, std::nullopt, false);
+  check(6, false, 9, true);
+  check(7, false, 9, true);
+  check(8, false, std::nullopt, false);
+  CHECK(keys.load_balance(a) == 1);
+  CHECK(keys.load_balance(b) == 0);
+  CHECK(keys.load_balance(revoked) == 9);
+
+  SUBCASE("another connection sees all of the batch or none of it") {
+    store::KeyStore other(path);
+    CHECK(other.load_balance(a) == 1);
+  }
+}
+
 TEST_CASE("store::KeyStore::add_credits") {
   test::TempDir dir;
   store::KeyStore keys(dir / "ashare-keys.db");

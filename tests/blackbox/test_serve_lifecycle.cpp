@@ -1,0 +1,491 @@
+// The life of `ashare serve`'s connections and of the server itself (issue 9): deadlines swept on
+// a coarse clock (408, idle, a client that does not read), half-requests that cannot stall the
+// rest, the connection cap, a port in use, draining on SIGTERM (D15), SIGHUP reloading the TLS
+// certificate, an access log whose reader stops reading, and the settings' sources.
+#include "fixtures.hpp"
+#include "raw_http.hpp"
+
+#include <doctest/doctest.h>
+#include <csignal>
+#include <fcntl.h>
+#include <fstream>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+using namespace bb;
+using nlohmann::json;
+
+namespace {
+
+constexpr auto k_wait = std::chrono::milliseconds(30'000);
+
+std::string get(const std::string& target, const std::optional<std::string>& key = std::nullopt) {
+  return "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+         + (key ? "Authorization: Bearer " + *key + "\r\n" : std::string()) + "\r\n";
+}
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// A store with the biggest fixture (000001.SZ, 1212 bars: a 250 KB answer) and a Pro key.
+struct World {
+  TestStore store;
+  Key key;
+  World() {
+    store.import({fixture("jenny_000001.SZ.csv"), fixture("bancob_600519.SH.csv")});
+    key = store.create_key("pro");
+  }
+  // All of 000001.SZ's bars: a response much larger than the socket buffers of a slow reader.
+  std::string big() const { return get(bars_target("1990-12-19", "2030-12-31", "symbol=000001.SZ"), key.plaintext); }
+};
+
+} // namespace
+
+TEST_CASE("serve: deadlines, swept every 100 ms (issue 9)") {
+  World world;
+  ServerProcess server(world.store, {"--header-timeout", "0.5", "--idle-timeout", "0.8",
+                                     "--write-timeout", "0.5"});
+  const auto port = server.port();
+
+  SUBCASE("a head not complete within --header-timeout gets 408, then the connection closes") {
+    RawConnection connection(port);
+    const auto start = Clock::now();
+    REQUIRE(connection.send("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n"));
+    const auto response = connection.read_response(k_wait);
+    REQUIRE(response);
+    CHECK(response->status == 408);
+    CHECK(json::parse(response->body)["error"]["code"] == "INVALID_PARAMETER");
+    CHECK(is_request_id(response->header("X-Request-Id")));
+    CHECK(seconds_since(start) >= 0.35);
+    CHECK(seconds_since(start) < 5);
+    CHECK(connection.closed_within(k_wait));
+  }
+  SUBCASE("a connection that never sends a request is closed") {
+    RawConnection connection(port);
+    const auto start = Clock::now();
+    CHECK(connection.closed_within(k_wait));
+    CHECK(connection.received() == 0);
+    CHECK(seconds_since(start) >= 0.35);
+  }
+  SUBCASE("an idle keep-alive connection is closed after --idle-timeout") {
+    RawConnection connection(port);
+    REQUIRE(connection.send(get("/healthz")));
+    REQUIRE(connection.read_response(k_wait));
+    const auto start = Clock::now();
+    // Still open well within the timeout: another request is answered.
+    std::this_thread::sleep_for(300ms);
+    REQUIRE(connection.send(get("/healthz")));
+    REQUIRE(connection.read_response(k_wait));
+    const auto idle = Clock::now();
+    CHECK(connection.closed_within(k_wait));
+    CHECK(seconds_since(idle) >= 0.6);
+    CHECK(seconds_since(start) < 10);
+  }
+  SUBCASE("a client that does not read its response is dropped after --write-timeout") {
+    RawConnection slow(port, 4096);
+    std::string pipelined;
+    for (int i = 0; i < 16; ++i) { // 16 x 250 KB: far more than any socket buffer holds
+      pipelined += world.big();
+    }
+    REQUIRE(slow.send(pipelined));
+    std::this_thread::sleep_for(2500ms);
+    // Meanwhile the server answers others at once.
+    const auto start = Clock::now();
+    CHECK(request(port, "/healthz").status == 200);
+    CHECK(seconds_since(start) < 1);
+    CHECK(slow.closed_within(k_wait));
+    CHECK(slow.received() < 16 * 200'000u);
+  }
+}
+
+TEST_CASE("serve: 500 stalled half-requests do not delay a normal request") {
+  World world;
+  ServerProcess server(world.store);
+  std::vector<std::unique_ptr<RawConnection>> stalled;
+  for (int i = 0; i < 500; ++i) {
+    stalled.push_back(std::make_unique<RawConnection>(server.port()));
+    REQUIRE(stalled.back()->send("GET /healthz HTTP/1.1\r\nHost: 12"));
+  }
+  for (int round = 0; round < 3; ++round) {
+    const auto start = Clock::now();
+    const auto health = request(server.port(), "/healthz");
+    CHECK(health.status == 200);
+    CHECK(seconds_since(start) < 1.0);
+    const auto bars = request(server.port(), bars_target("2024-01-01", "2024-12-31",
+                                                         "symbol=600519.SH"),
+                              world.key.plaintext);
+    CHECK(bars.status == 200);
+    CHECK(seconds_since(start) < 2.0);
+  }
+  // The stalled ones are still there, waiting for the rest of their head.
+  CHECK_FALSE(stalled.front()->closed_within(100ms));
+}
+
+TEST_CASE("serve: --max-connections closes what is beyond it, and serves again below it") {
+  World world;
+  ServerProcess server(world.store, {"--max-connections", "3"});
+  std::vector<std::unique_ptr<RawConnection>> open;
+  for (int i = 0; i < 3; ++i) {
+    open.push_back(std::make_unique<RawConnection>(server.port()));
+    REQUIRE(open.back()->send(get("/healthz")));
+    REQUIRE(open.back()->read_response(k_wait));
+  }
+  for (int i = 0; i < 5; ++i) {
+    RawConnection beyond(server.port());
+    beyond.send(get("/healthz"));
+    CHECK(beyond.closed_within(k_wait));
+    CHECK(beyond.received() == 0);
+  }
+  // Those within the cap are served as before.
+  REQUIRE(open[0]->send(get("/healthz")));
+  CHECK(open[0]->read_response(k_wait));
+  open.pop_back();
+  std::optional<RawResponse> again;
+  for (int attempt = 0; attempt < 50 && !again; ++attempt) { // the close is seen at once, or soon
+    RawConnection next(server.port());
+    next.send(get("/healthz"));
+    again = next.read_response(500ms);
+  }
+  REQUIRE(again);
+  CHECK(again->status == 200);
+  CHECK(server.stop() == 0);
+}
+
+TEST_CASE("serve: a port in use is an error, not a shared port") {
+  World world;
+  ServerProcess first(world.store);
+  const auto second = world.store.cli(
+      {"serve", "--listen", "127.0.0.1:" + std::to_string(first.port())}, 30s);
+  CHECK(second.status == 1);
+  CHECK(second.out == "");
+  CHECK(second.err.rfind("ashare: error: cannot listen on 127.0.0.1:" + std::to_string(first.port()), 0) == 0);
+  CHECK(request(first.port(), "/healthz").status == 200);
+}
+
+TEST_CASE("D15: SIGTERM drains: /healthz answers 503, requests in flight finish, then it stops") {
+  World world;
+  ServerProcess server(world.store, {"--drain-timeout", "20"});
+  const auto port = server.port();
+
+  RawConnection idle(port); // a keep-alive connection between requests: let go at once
+  REQUIRE(idle.send(get("/healthz")));
+  REQUIRE(idle.read_response(k_wait));
+
+  RawConnection slow(port, 4096); // a response in flight that the client reads slowly
+  REQUIRE(slow.send(world.big()));
+  std::this_thread::sleep_for(500ms);
+  const auto received_before = slow.received();
+
+  server.process().send_signal(SIGTERM);
+  CHECK(idle.closed_within(5s));
+
+  RawConnection checker(port); // a load balancer's health check
+  REQUIRE(checker.send(get("/healthz")));
+  const auto health = checker.read_response(k_wait);
+  REQUIRE(health);
+  CHECK(health->status == 503);
+  CHECK(json::parse(health->body)["status"] == "unavailable");
+  CHECK(health->header("Connection") == "close");
+  CHECK_FALSE(server.process().exited());
+
+  // The response in flight completes, whole.
+  const auto response = slow.read_response(k_wait);
+  REQUIRE(response);
+  CHECK(response->status == 200);
+  CHECK(json::parse(response->body)["resultsCount"] == 1212);
+  CHECK(received_before < response->body.size());
+  CHECK(server.process().wait_for_exit(k_wait) == 0);
+}
+
+TEST_CASE("serve: draining is bounded by --drain-timeout") {
+  World world;
+  ServerProcess server(world.store, {"--drain-timeout", "1"});
+  RawConnection stuck(server.port(), 4096); // never reads its responses
+  std::string pipelined;
+  for (int i = 0; i < 16; ++i) {
+    pipelined += world.big();
+  }
+  REQUIRE(stuck.send(pipelined));
+  std::this_thread::sleep_for(300ms);
+  const auto start = Clock::now();
+  server.process().send_signal(SIGTERM);
+  CHECK(server.process().wait_for_exit(k_wait) == 0);
+  CHECK(seconds_since(start) > 0.8);
+  CHECK(seconds_since(start) < 6);
+}
+
+namespace {
+
+// A TLS client on OpenSSL that does not verify the server and tells its certificate's CN.
+class TlsConnection {
+public:
+  explicit TlsConnection(int port) {
+    m_context = SSL_CTX_new(TLS_client_method());
+    m_fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_port = htons(static_cast<std::uint16_t>(port));
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(::connect(m_fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0);
+    m_ssl = SSL_new(m_context);
+    SSL_set_fd(m_ssl, m_fd);
+    REQUIRE(SSL_connect(m_ssl) == 1);
+  }
+  ~TlsConnection() {
+    SSL_free(m_ssl);
+    SSL_CTX_free(m_context);
+    ::close(m_fd);
+  }
+  TlsConnection(const TlsConnection&) = delete;
+  TlsConnection& operator=(const TlsConnection&) = delete;
+
+  std::string common_name() const {
+    X509* certificate = SSL_get1_peer_certificate(m_ssl);
+    REQUIRE(certificate != nullptr);
+    char name[256] = {};
+    X509_NAME_get_text_by_NID(X509_get_subject_name(certificate), NID_commonName, name,
+                              sizeof name);
+    X509_free(certificate);
+    return name;
+  }
+
+  // Send GET /healthz and return the status of the answer (0 when none came).
+  int health() {
+    const std::string raw = get("/healthz");
+    if (SSL_write(m_ssl, raw.data(), static_cast<int>(raw.size())) <= 0) {
+      return 0;
+    }
+    std::string in;
+    char chunk[4096];
+    while (true) {
+      const auto end = in.find("\r\n\r\n");
+      if (end != std::string::npos) {
+        const auto at = in.find("Content-Length: ");
+        const auto length = std::stoul(in.substr(at + 16));
+        if (in.size() >= end + 4 + length) {
+          return std::stoi(in.substr(9, 3));
+        }
+      }
+      const int got = SSL_read(m_ssl, chunk, sizeof chunk);
+      if (got <= 0) {
+        return 0;
+      }
+      in.append(chunk, static_cast<std::size_t>(got));
+    }
+  }
+
+private:
+  SSL_CTX* m_context = nullptr;
+  SSL* m_ssl = nullptr;
+  int m_fd = -1;
+};
+
+void make_certificate(const std::filesystem::path& cert,
+                      const std::filesystem::path& key,
+                      const std::string& name) {
+  const auto result = run_process({"/usr/bin/openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes",
+                                   "-days", "2", "-subj", "/CN=" + name, "-keyout", key.string(),
+                                   "-out", cert.string()},
+                                  60s);
+  REQUIRE_MESSAGE(result.status == 0, result.err);
+}
+
+} // namespace
+
+TEST_CASE("serve: SIGHUP reloads the TLS certificate and key without dropping connections") {
+  TestStore store;
+  store.import({fixture("bancob_600519.SH.csv")});
+  const auto cert = store.dir() / "cert.pem";
+  const auto key = store.dir() / "key.pem";
+  make_certificate(cert, key, "ashare-first");
+  Process server({ashare_bin(), "--db", store.db().string(), "serve", "--listen", "127.0.0.1:0",
+                  "--tls-cert", cert.string(), "--tls-key", key.string()});
+  const auto line = server.wait_for_stdout_line("listening on https://127.0.0.1:", k_start_timeout);
+  REQUIRE(line);
+  const int port = std::stoi(line->substr(line->rfind(':') + 1));
+
+  TlsConnection before(port);
+  CHECK(before.common_name() == "ashare-first");
+  CHECK(before.health() == 200);
+
+  SUBCASE("a new certificate for new connections") {
+    make_certificate(cert, key, "ashare-second");
+    server.send_signal(SIGHUP);
+    std::string seen;
+    for (int attempt = 0; attempt < 100 && seen != "ashare-second"; ++attempt) {
+      std::this_thread::sleep_for(50ms);
+      TlsConnection next(port);
+      seen = next.common_name();
+      CHECK(next.health() == 200);
+    }
+    CHECK(seen == "ashare-second");
+    CHECK(before.health() == 200); // the open connection goes on with the old one
+  }
+  SUBCASE("unreadable files keep the old certificate, and say so") {
+    { std::ofstream broken(key); broken << "not a key\n"; }
+    server.send_signal(SIGHUP);
+    std::this_thread::sleep_for(500ms);
+    TlsConnection next(port);
+    CHECK(next.common_name() == "ashare-first");
+    CHECK(next.health() == 200);
+    CHECK(before.health() == 200);
+  }
+  server.send_signal(SIGTERM);
+  CHECK(server.wait_for_exit(k_wait) == 0);
+}
+
+TEST_CASE("serve: an access log nobody reads never stops the server; dropped lines are counted") {
+  World world;
+  TempDir dir;
+  const auto fifo = dir.path() / "stderr.fifo";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  REQUIRE(reader >= 0);
+  ::fcntl(reader, F_SETPIPE_SZ, 4096); // the smallest pipe: full after a few dozen lines
+  Process server({"/bin/sh", "-c",
+                  "exec \"$0\" --db \"$1\" serve --listen 127.0.0.1:0 2>\"$2\"", ashare_bin(),
+                  world.store.db().string(), fifo.string()});
+  const auto line = server.wait_for_stdout_line("listening on http://127.0.0.1:", k_start_timeout);
+  REQUIRE(line);
+  const int port = std::stoi(line->substr(line->rfind(':') + 1));
+
+  // 32,000 requests: far more lines than the pipe and the log's backlog (1 MiB) hold.
+  constexpr int k_batches = 64;
+  constexpr int k_per_batch = 500;
+  std::string batch;
+  for (int i = 0; i < k_per_batch; ++i) {
+    batch += get("/healthz");
+  }
+  RawConnection connection(port);
+  for (int b = 0; b < k_batches; ++b) {
+    REQUIRE(connection.send(batch));
+    for (int i = 0; i < k_per_batch; ++i) {
+      const auto response = connection.read_response(k_wait);
+      REQUIRE(response);
+      REQUIRE(response->status == 200);
+    }
+  }
+  const auto start = Clock::now();
+  CHECK(request(port, "/healthz").status == 200);
+  CHECK(seconds_since(start) < 1);
+
+  // Stop with the pipe still full, then read it: the lines that fitted, and the count of the rest.
+  server.send_signal(SIGTERM);
+  std::string log;
+  std::thread drain([&] {
+    char chunk[65536];
+    const auto deadline = Clock::now() + 30s;
+    while (Clock::now() < deadline) {
+      const ssize_t got = ::read(reader, chunk, sizeof chunk);
+      if (got > 0) {
+        log.append(chunk, static_cast<std::size_t>(got));
+      } else if (got == 0) {
+        break; // the server closed its end
+      } else {
+        std::this_thread::sleep_for(5ms);
+      }
+    }
+  });
+  CHECK(server.wait_for_exit(k_wait) == 0);
+  drain.join();
+  ::close(reader);
+  std::size_t logged = 0;
+  std::uint64_t dropped = 0;
+  for (const auto& entry : split_lines(log)) {
+    if (entry.rfind("GET /healthz 200 ", 0) == 0) {
+      ++logged;
+    } else if (entry.find(" lines dropped while stderr was not read") != std::string::npos) {
+      dropped += std::stoull(entry.substr(std::string("ashare: access log: ").size()));
+    }
+  }
+  CHECK(dropped > 0);
+  CHECK(logged + dropped == k_batches * k_per_batch + 1);
+}
+
+TEST_CASE("serve: the settings come from flags, the environment or the config file") {
+  World world;
+  SUBCASE("values are checked wherever they come from") {
+    struct Row {
+      std::vector<std::string> args;
+      std::vector<std::string> env;
+      std::string message;
+    };
+    const std::vector<Row> rows{
+        {{"--threads", "0"}, {}, "invalid --threads \"0\": expected a whole number from 1 to 1024"},
+        {{}, {"ASHARE_THREADS=many"},
+         "invalid --threads \"many\": expected a whole number from 1 to 1024"},
+        {{"--max-connections", "-1"}, {},
+         "invalid --max-connections \"-1\": expected a whole number from 1 to 1000000"},
+        {{"--header-timeout", "0.05"}, {},
+         "invalid --header-timeout \"0.05\": expected seconds from 0.1 to 86400, e.g. 10 or 2.5"},
+        {{}, {"ASHARE_IDLE_TIMEOUT=1e3"},
+         "invalid --idle-timeout \"1e3\": expected seconds from 0.1 to 86400, e.g. 10 or 2.5"},
+        {{"--write-timeout", "1."}, {},
+         "invalid --write-timeout \"1.\": expected seconds from 0.1 to 86400, e.g. 10 or 2.5"},
+        {{"--drain-timeout", "x"}, {},
+         "invalid --drain-timeout \"x\": expected seconds from 0.1 to 86400, e.g. 10 or 2.5"},
+        {{}, {"ASHARE_LISTEN=nowhere"},
+         "invalid --listen \"nowhere\": expected HOST:PORT, e.g. 127.0.0.1:8080"},
+    };
+    for (const auto& row : rows) {
+      CAPTURE(row.message);
+      std::vector<std::string> argv{ashare_bin(), "--db", world.store.db().string(), "serve"};
+      argv.insert(argv.end(), row.args.begin(), row.args.end());
+      const auto run = run_process(argv, k_cli_timeout, row.env);
+      CHECK(run.status == 2);
+      CHECK(run.out == "");
+      CHECK(run.err == "ashare: error: " + row.message + "\n");
+    }
+  }
+  SUBCASE("the config file gives them under the environment and the flags") {
+    const auto config = world.store.dir() / "serve.toml";
+    {
+      std::ofstream out(config);
+      out << "threads = \"1\"\nheader_timeout = \"0.3\"\nlisten = \"127.0.0.1:1\"\n";
+    }
+    // The file's listen is overridden by the environment's: a free port.
+    Process server({ashare_bin(), "--db", world.store.db().string(), "--config", config.string(),
+                    "serve"},
+                   {"ASHARE_LISTEN=127.0.0.1:0"});
+    const auto line = server.wait_for_stdout_line("listening on http://127.0.0.1:", k_start_timeout);
+    REQUIRE(line);
+    const int port = std::stoi(line->substr(line->rfind(':') + 1));
+    CHECK(port != 1);
+    RawConnection connection(port);
+    const auto start = Clock::now();
+    REQUIRE(connection.send("GET /healthz HTTP/1.1\r\n"));
+    const auto response = connection.read_response(k_wait);
+    REQUIRE(response);
+    CHECK(response->status == 408); // the file's header_timeout
+    CHECK(seconds_since(start) < 5);
+    server.send_signal(SIGTERM);
+    CHECK(server.wait_for_exit(k_wait) == 0);
+  }
+}
+
+TEST_CASE("serve: an open-file limit too low for --max-connections is said at start") {
+  World world;
+  // A hard limit of 256 descriptors: the server cannot raise it to fit 10,000 connections.
+  Process server({"/bin/sh", "-c", "ulimit -n 256 && exec \"$0\" --db \"$1\" serve --listen 127.0.0.1:0",
+                  ashare_bin(), world.store.db().string()});
+  const auto line = server.wait_for_stdout_line("listening on http://127.0.0.1:", k_start_timeout);
+  REQUIRE(line);
+  const int port = std::stoi(line->substr(line->rfind(':') + 1));
+  CHECK(request(port, "/healthz").status == 200);
+  std::string err;
+  for (int attempt = 0; attempt < 500 && err.find('\n') == std::string::npos; ++attempt) {
+    std::this_thread::sleep_for(10ms); // stderr comes through another pipe than the port line
+    err = server.stderr_text();
+  }
+  CHECK(err.rfind("ashare: warning: the open-file limit allows ", 0) == 0);
+  CHECK(err.find(" connections, not the 10000 of --max-connections (raise it with ulimit -n)\n")
+        != std::string::npos);
+  server.send_signal(SIGTERM);
+  CHECK(server.wait_for_exit(k_wait) == 0);
+}
