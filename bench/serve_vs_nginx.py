@@ -95,7 +95,8 @@ class Nginx:
         self.pids = [master] + [int(pid) for pid in children]
 
     def stop(self):
-        subprocess.run(["nginx", "-c", self.conf, "-s", "stop"], check=False)
+        subprocess.run(["nginx", "-c", self.conf, "-s", "stop"], check=False,
+                       capture_output=True)
 
 
 def targets(rng, count):

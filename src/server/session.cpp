@@ -4,10 +4,10 @@
 #include "server/gzip.hpp"
 #include "server/request_parser.hpp"
 #include "server/response_head.hpp"
+#include "server/tls_socket.hpp"
 
 #include <array>
 #include <boost/asio/post.hpp>
-#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/http/error.hpp>
 #include <cstring>
@@ -23,9 +23,10 @@ namespace asio = boost::asio;
 namespace http = boost::beast::http;
 using tcp = asio::ip::tcp;
 using error_code = boost::system::error_code;
-using TlsStream = asio::ssl::stream<tcp::socket>;
+using TlsStream = TlsSocket;
 
 constexpr std::size_t k_initial_buffer = 4096;
+constexpr std::size_t k_tls_record = 16384; // the most plaintext one TLS record carries
 constexpr auto k_linger = std::chrono::milliseconds(2000);
 
 // Return the answer to an unexpected failure (D10: the detail is logged, never sent).
@@ -59,14 +60,13 @@ public:
     if constexpr (k_tls) {
       m_phase = Phase::handshake;
       m_deadline = m_thread.now + options().timeouts.header;
-      m_stream.async_handshake(asio::ssl::stream_base::server,
-                               [self = this->shared_from_this()](const error_code& ec) {
-                                 if (ec || self->m_phase == Phase::closed) {
-                                   self->abort();
-                                   return;
-                                 }
-                                 self->wait_for_request(self->options().timeouts.header);
-                               });
+      m_stream.async_handshake([self = this->shared_from_this()](const error_code& ec, std::size_t) {
+        if (ec || self->m_phase == Phase::closed) {
+          self->abort();
+          return;
+        }
+        self->wait_for_request(self->options().timeouts.header);
+      });
     } else {
       // A new connection has the header timeout to send its first request.
       wait_for_request(options().timeouts.header);
@@ -107,7 +107,13 @@ private:
 
   const ServerOptions& options() const { return m_thread.server.options; }
   api::Services& services() { return m_thread.server.services; }
-  tcp::socket& socket() { return static_cast<tcp::socket&>(m_stream.lowest_layer()); }
+  tcp::socket& socket() {
+    if constexpr (k_tls) {
+      return m_stream.lowest_layer();
+    } else {
+      return m_stream;
+    }
+  }
 
   // Wait for the next request, at most `timeout` for its first byte.
   void wait_for_request(std::chrono::milliseconds timeout) {
@@ -338,17 +344,25 @@ private:
     m_close_after = framing.close;
     m_phase = Phase::writing;
     m_deadline = m_thread.now + options().timeouts.write;
+    std::size_t body_sent_with_head = 0;
     if constexpr (k_tls) {
-      // One buffer: TLS writes each buffer as records of its own, and a record for the head
-      // alone costs a syscall and a segment.
-      m_head += m_body;
-      m_body.clear();
+      // TLS writes each buffer as records of its own: fill the head's record up with the body's
+      // first bytes rather than send a record (a syscall, a segment) for the head alone, and
+      // copy no more of the body than that.
+      body_sent_with_head = std::min(m_body.size(), k_tls_record - std::min(k_tls_record, m_head.size()));
+      m_head.append(m_body, 0, body_sent_with_head);
     }
-    const std::array<asio::const_buffer, 2> buffers{asio::buffer(m_head), asio::buffer(m_body)};
-    asio::async_write(m_stream, buffers,
-                      [self = this->shared_from_this()](const error_code& ec, std::size_t) {
-                        self->on_written(ec);
-                      });
+    const std::array<asio::const_buffer, 2> buffers{
+      asio::buffer(m_head), asio::buffer(m_body.data() + body_sent_with_head,
+                                         m_body.size() - body_sent_with_head)};
+    auto written = [self = this->shared_from_this()](const error_code& ec, std::size_t) {
+      self->on_written(ec);
+    };
+    if constexpr (k_tls) {
+      m_stream.async_write(buffers, std::move(written));
+    } else {
+      asio::async_write(m_stream, buffers, std::move(written));
+    }
   }
 
   void on_written(const error_code& ec) {
