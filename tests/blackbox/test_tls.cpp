@@ -7,6 +7,8 @@
 #include <csignal>
 #include <fstream>
 #include <httplib.h>
+#include <nlohmann/json.hpp>
+#include <optional>
 
 namespace bb {
 namespace {
@@ -70,6 +72,33 @@ TEST_CASE("serve --tls-cert/--tls-key: HTTPS with a private CA, trusted by --ca-
     CHECK(local.status == 0);
     CHECK(remote.out == local.out);
     CHECK(remote.out.find("600519.SH,2024-06-17,1718553600000,1449.7438") != std::string::npos);
+  }
+  SUBCASE("large answers, many on one connection, the same bytes as over plain HTTP") {
+    store.import({fixture("jenny_000001.SZ.csv")});
+    const std::string all = "/v1/ohlc/range/1/day/1990-12-19/2030-12-31?symbol=000001.SZ";
+    httplib::SSLClient client("127.0.0.1", std::stoi(base_url.substr(base_url.rfind(':') + 1)));
+    client.set_ca_cert_path(ca.c_str());
+    client.enable_server_certificate_verification(true);
+    client.set_keep_alive(true);
+    client.set_decompress(false);
+    const httplib::Headers headers{{"Authorization", "Bearer " + key.plaintext}};
+    std::optional<std::string> first;
+    for (int i = 0; i < 20; ++i) {
+      const auto reply = client.Get(all.c_str(), headers);
+      REQUIRE(reply);
+      CHECK(reply->status == 200);
+      auto body = nlohmann::json::parse(reply->body);
+      CHECK(body["resultsCount"] == 1212);
+      body.erase("request_id");
+      if (!first) {
+        first = body.dump();
+      }
+      CHECK(body.dump() == *first); // 250 KB in TLS records, whole every time
+    }
+    const auto head = client.Head(all.c_str(), headers);
+    REQUIRE(head);
+    CHECK(head->status == 200);
+    CHECK(head->body.empty());
   }
   SUBCASE("without the CA the certificate is not trusted: a network error, exit 3") {
     const auto result = store.cli({"--base-url", base_url, "--api-key", key.plaintext,
