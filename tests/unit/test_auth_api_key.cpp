@@ -3,6 +3,8 @@
 #include "core/auth/api_key.hpp"
 
 #include <doctest/doctest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <set>
 #include <string>
@@ -120,4 +122,34 @@ TEST_CASE("D10: auth::generate_uuid") {
     }
     CHECK(ids.size() == 1000);
   }
+}
+
+TEST_CASE("auth::BufferedSystemRandom: fresh bytes in every thread and after a fork") {
+  auth::BufferedSystemRandom random;
+  std::set<std::string> ids;
+  for (int i = 0; i < 2000; ++i) { // several refills of the per-thread pool
+    ids.insert(auth::generate_uuid(random));
+  }
+  CHECK(ids.size() == 2000);
+
+  // A forked child must not hand out the bytes its parent buffered (two processes, one id).
+  (void)auth::generate_uuid(random); // the pool holds bytes now
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    const auto id = auth::generate_uuid(random);
+    const auto written = ::write(fds[1], id.data(), id.size());
+    ::_exit(written == static_cast<ssize_t>(id.size()) ? 0 : 1);
+  }
+  const auto parent_id = auth::generate_uuid(random);
+  std::string child_id(36, '\0');
+  REQUIRE(::read(fds[0], child_id.data(), child_id.size()) == 36);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  ::close(fds[0]);
+  ::close(fds[1]);
+  CHECK(WIFEXITED(status));
+  CHECK(child_id != parent_id);
 }

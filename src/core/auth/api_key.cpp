@@ -3,9 +3,10 @@
 #include <array>
 #include <openssl/rand.h>
 #include <openssl/sha.h>
+#include <atomic>
 #include <cstring>
+#include <pthread.h>
 #include <stdexcept>
-#include <unistd.h>
 
 namespace ashare::auth {
 namespace {
@@ -43,22 +44,39 @@ void SystemRandom::fill(std::span<std::byte> out) {
   }
 }
 
+namespace {
+
+// Counts forks, so that a child never hands out bytes its parent buffered (getpid() would cost a
+// system call per request).
+std::atomic<unsigned> g_forks{0};
+
+unsigned forks_so_far() {
+  static const bool registered = [] {
+    ::pthread_atfork(nullptr, nullptr, [] { g_forks.fetch_add(1, std::memory_order_relaxed); });
+    return true;
+  }();
+  (void)registered;
+  return g_forks.load(std::memory_order_relaxed);
+}
+
+} // namespace
+
 void BufferedSystemRandom::fill(std::span<std::byte> out) {
   struct Pool {
     std::array<std::byte, 4096> bytes{};
     std::size_t used = 4096;
-    pid_t owner = 0;
+    unsigned forks = 0;
   };
   thread_local Pool pool;
   if (out.size() > pool.bytes.size()) {
     SystemRandom().fill(out);
     return;
   }
-  const pid_t pid = ::getpid();
-  if (pool.used + out.size() > pool.bytes.size() || pool.owner != pid) {
+  const unsigned forks = forks_so_far();
+  if (pool.used + out.size() > pool.bytes.size() || pool.forks != forks) {
     SystemRandom().fill(pool.bytes);
     pool.used = 0;
-    pool.owner = pid;
+    pool.forks = forks;
   }
   std::memcpy(out.data(), pool.bytes.data() + pool.used, out.size());
   // Bytes handed out are not kept: a later reader of this memory learns nothing.
