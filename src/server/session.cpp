@@ -23,7 +23,6 @@ namespace asio = boost::asio;
 namespace http = boost::beast::http;
 using tcp = asio::ip::tcp;
 using error_code = boost::system::error_code;
-using TlsStream = TlsSocket;
 
 constexpr std::size_t k_initial_buffer = 4096;
 constexpr std::size_t k_tls_record = 16384; // the most plaintext one TLS record carries
@@ -36,7 +35,7 @@ api::Response internal_error(api::Services& services, std::string_view detail) {
                              "internal error; the server logged the details", services);
 }
 
-// Return `response` with request id `id` when the core did not set one.
+// Return the X-Request-Id of `response` ("-" when it has none), for the access log.
 std::string_view request_id_of(const api::Response& response) {
   for (const auto& [name, value] : response.headers) {
     if (name == "X-Request-Id") {
@@ -50,7 +49,7 @@ template <class Stream> class Session final
   : public Connection,
     public std::enable_shared_from_this<Session<Stream>> {
 public:
-  static constexpr bool k_tls = std::is_same_v<Stream, TlsStream>;
+  static constexpr bool k_tls = std::is_same_v<Stream, TlsSocket>;
 
   Session(NetworkThread& thread, tcp::socket socket, std::shared_ptr<asio::ssl::context> tls)
     : Connection(thread), m_tls(std::move(tls)), m_stream(make_stream(std::move(socket), m_tls)),
@@ -84,7 +83,7 @@ public:
     if (now < m_deadline) {
       return;
     }
-    if (m_phase == Phase::head && !k_tls) {
+    if (m_phase == Phase::head) {
       // 408: the pending read is cancelled, and its handler writes the answer.
       m_timed_out = true;
       error_code ignored;
@@ -145,23 +144,18 @@ private:
     if (m_phase == Phase::closed) {
       return;
     }
-    if (ec) {
-      if (m_timed_out && m_phase == Phase::head) {
-        m_timed_out = false;
-        reject(408, "the request head was not complete within "
-                      + std::to_string(options().timeouts.header.count()) + " ms");
-        return;
-      }
-      abort();
-      return;
-    }
-    m_end += read;
     if (m_timed_out && m_phase == Phase::head) {
-      m_timed_out = false; // the bytes came as the deadline passed: too late all the same
+      // The sweep cancelled the read (bytes that came as it did are too late all the same).
+      m_timed_out = false;
       reject(408, "the request head was not complete within "
                     + std::to_string(options().timeouts.header.count()) + " ms");
       return;
     }
+    if (ec) {
+      abort();
+      return;
+    }
+    m_end += read;
     if (m_phase == Phase::lingering) {
       m_begin = m_end; // what a closing client still sends is read and dropped
       read_more();
@@ -434,7 +428,7 @@ void start_session(NetworkThread& thread,
                    tcp::socket socket,
                    std::shared_ptr<asio::ssl::context> tls) {
   if (tls) {
-    std::make_shared<Session<TlsStream>>(thread, std::move(socket), std::move(tls))->start();
+    std::make_shared<Session<TlsSocket>>(thread, std::move(socket), std::move(tls))->start();
   } else {
     std::make_shared<Session<tcp::socket>>(thread, std::move(socket), nullptr)->start();
   }

@@ -256,8 +256,10 @@ public:
   }
 
   // Send GET /healthz and return the status of the answer (0 when none came).
-  int health() {
-    const std::string raw = get("/healthz");
+  int health() { return exchange(get("/healthz")); }
+
+  // Send `raw` and return the status of the answer (0 when none came).
+  int exchange(const std::string& raw) {
     if (SSL_write(m_ssl, raw.data(), static_cast<int>(raw.size())) <= 0) {
       return 0;
     }
@@ -327,10 +329,33 @@ TEST_CASE("serve: SIGHUP reloads the TLS certificate and key without dropping co
     CHECK(seen == "ashare-second");
     CHECK(before.health() == 200); // the open connection goes on with the old one
   }
+  SUBCASE("a head not complete in time gets 408 over TLS too") {
+    // The server runs with the default 10 s: a separate one with a short deadline.
+    Process quick({ashare_bin(), "--db", store.db().string(), "serve", "--listen", "127.0.0.1:0",
+                   "--tls-cert", cert.string(), "--tls-key", key.string(), "--header-timeout",
+                   "0.5"});
+    const auto quick_line =
+      quick.wait_for_stdout_line("listening on https://127.0.0.1:", k_start_timeout);
+    REQUIRE(quick_line);
+    TlsConnection slow(std::stoi(quick_line->substr(quick_line->rfind(':') + 1)));
+    const auto start = Clock::now();
+    CHECK(slow.exchange("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n") == 408);
+    CHECK(seconds_since(start) < 5);
+    quick.send_signal(SIGTERM);
+    CHECK(quick.wait_for_exit(k_wait) == 0);
+  }
   SUBCASE("unreadable files keep the old certificate, and say so") {
     { std::ofstream broken(key); broken << "not a key\n"; }
     server.send_signal(SIGHUP);
-    std::this_thread::sleep_for(500ms);
+    std::string err;
+    for (int attempt = 0; attempt < 500 && err.find("keeping the previous ones") == std::string::npos;
+         ++attempt) {
+      std::this_thread::sleep_for(10ms);
+      err = server.stderr_text();
+    }
+    CHECK(err.find("ashare: error: cannot load the TLS certificate \"" + cert.string())
+          != std::string::npos);
+    CHECK(err.find("; keeping the previous ones\n") != std::string::npos);
     TlsConnection next(port);
     CHECK(next.common_name() == "ashare-first");
     CHECK(next.health() == 200);
