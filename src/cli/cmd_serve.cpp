@@ -7,6 +7,7 @@
 #include "server/server.hpp"
 
 #include <CLI/CLI.hpp>
+#include <array>
 #include <charconv>
 #include <iostream>
 #include <memory>
@@ -88,6 +89,32 @@ std::size_t default_threads() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
+// The settings that are whole numbers, and those that are seconds (flag > env > file, resolved).
+struct CountSetting {
+  std::string_view flag;
+  const std::optional<std::string> ServeConfig::*text;
+  std::size_t server::ServerOptions::*value;
+  std::size_t min;
+  std::size_t max;
+};
+constexpr std::array k_count_settings{
+  CountSetting{"--threads", &ServeConfig::threads, &server::ServerOptions::threads, 1, 1024},
+  CountSetting{"--max-connections", &ServeConfig::max_connections,
+               &server::ServerOptions::max_connections, 1, 1'000'000},
+};
+
+struct TimeoutSetting {
+  std::string_view flag;
+  const std::optional<std::string> ServeConfig::*text;
+  std::chrono::milliseconds server::Timeouts::*value;
+};
+constexpr std::array k_timeout_settings{
+  TimeoutSetting{"--header-timeout", &ServeConfig::header_timeout, &server::Timeouts::header},
+  TimeoutSetting{"--idle-timeout", &ServeConfig::idle_timeout, &server::Timeouts::idle},
+  TimeoutSetting{"--write-timeout", &ServeConfig::write_timeout, &server::Timeouts::write},
+  TimeoutSetting{"--drain-timeout", &ServeConfig::drain_timeout, &server::Timeouts::drain},
+};
+
 // Return the server options of `serve` from `args` and the resolved settings, or a usage message.
 Result<server::ServerOptions> server_options(const ServeArgs& args, const ServeConfig& serve) {
   server::ServerOptions options;
@@ -99,36 +126,23 @@ Result<server::ServerOptions> server_options(const ServeArgs& args, const ServeC
   }
   options.host = endpoint->host;
   options.port = static_cast<unsigned short>(endpoint->port);
-  if (serve.threads) {
-    auto threads = parse_count("--threads", *serve.threads, 1, 1024);
-    if (!threads) {
-      return threads.error();
-    }
-    options.threads = *threads;
-  } else {
-    options.threads = default_threads();
-  }
-  if (serve.max_connections) {
-    auto cap = parse_count("--max-connections", *serve.max_connections, 1, 1'000'000);
-    if (!cap) {
-      return cap.error();
-    }
-    options.max_connections = *cap;
-  }
-  const std::array<std::pair<const std::optional<std::string>*, std::chrono::milliseconds*>, 4>
-    timeouts{{{&serve.header_timeout, &options.timeouts.header},
-              {&serve.idle_timeout, &options.timeouts.idle},
-              {&serve.write_timeout, &options.timeouts.write},
-              {&serve.drain_timeout, &options.timeouts.drain}}};
-  const std::array<std::string_view, 4> names{"--header-timeout", "--idle-timeout",
-                                              "--write-timeout", "--drain-timeout"};
-  for (std::size_t i = 0; i < timeouts.size(); ++i) {
-    if (*timeouts[i].first) {
-      auto value = parse_seconds(names[i], **timeouts[i].first);
+  options.threads = default_threads();
+  for (const auto& setting : k_count_settings) {
+    if (const auto& text = serve.*setting.text) {
+      auto value = parse_count(setting.flag, *text, setting.min, setting.max);
       if (!value) {
         return value.error();
       }
-      *timeouts[i].second = *value;
+      options.*setting.value = *value;
+    }
+  }
+  for (const auto& setting : k_timeout_settings) {
+    if (const auto& text = serve.*setting.text) {
+      auto value = parse_seconds(setting.flag, *text);
+      if (!value) {
+        return value.error();
+      }
+      options.timeouts.*setting.value = *value;
     }
   }
   if (args.tls_cert.empty() != args.tls_key.empty()) {

@@ -75,12 +75,13 @@ bool RawConnection::send(std::string_view bytes) {
   return true;
 }
 
-bool RawConnection::fill(std::chrono::steady_clock::time_point deadline) {
+RawConnection::Received RawConnection::receive(std::chrono::steady_clock::time_point deadline,
+                                               std::string* into) {
   while (true) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
-      return false;
+      return Received::timeout;
     }
     pollfd entry{m_fd, POLLIN, 0};
     const int ready = ::poll(&entry, 1, static_cast<int>(left.count()));
@@ -88,7 +89,7 @@ bool RawConnection::fill(std::chrono::steady_clock::time_point deadline) {
       continue;
     }
     if (ready <= 0) {
-      return false;
+      return Received::timeout;
     }
     char chunk[65536];
     const ssize_t got = ::recv(m_fd, chunk, sizeof chunk, 0);
@@ -96,12 +97,18 @@ bool RawConnection::fill(std::chrono::steady_clock::time_point deadline) {
       continue;
     }
     if (got <= 0) {
-      return false; // end of file or reset
+      return Received::closed; // end of file or reset
     }
-    m_buffer.append(chunk, static_cast<std::size_t>(got));
     m_received += static_cast<std::size_t>(got);
-    return true;
+    if (into != nullptr) {
+      into->append(chunk, static_cast<std::size_t>(got));
+    }
+    return Received::data;
   }
+}
+
+bool RawConnection::fill(std::chrono::steady_clock::time_point deadline) {
+  return receive(deadline, &m_buffer) == Received::data;
 }
 
 std::optional<RawResponse> RawConnection::read_response(std::chrono::milliseconds timeout,
@@ -148,28 +155,16 @@ std::optional<RawResponse> RawConnection::read_response(std::chrono::millisecond
 
 bool RawConnection::closed_within(std::chrono::milliseconds timeout) {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    pollfd entry{m_fd, POLLIN, 0};
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    const int ready = ::poll(&entry, 1, static_cast<int>(std::max<long>(left.count(), 0)));
-    if (ready < 0 && errno == EINTR) {
-      continue;
-    }
-    if (ready <= 0) {
+  while (true) {
+    switch (receive(deadline, nullptr)) {
+    case Received::data:
+      continue; // dropped
+    case Received::closed:
+      return true;
+    case Received::timeout:
       return false;
     }
-    char chunk[65536];
-    const ssize_t got = ::recv(m_fd, chunk, sizeof chunk, 0);
-    if (got < 0 && errno == EINTR) {
-      continue;
-    }
-    if (got <= 0) {
-      return true;
-    }
-    m_received += static_cast<std::size_t>(got);
   }
-  return false;
 }
 
 } // namespace bb

@@ -50,7 +50,10 @@ public:
   std::size_t received() const { return m_received; }
 
 private:
-  // Read what is available within `timeout` into m_buffer; false on end of file, reset or timeout.
+  enum class Received { data, closed, timeout };
+  // Receive what arrives before `deadline`, appending it to `into` when set.
+  Received receive(std::chrono::steady_clock::time_point deadline, std::string* into);
+  // Receive into m_buffer; false on end of file, reset or timeout.
   bool fill(std::chrono::steady_clock::time_point deadline);
 
   int m_fd = -1;
