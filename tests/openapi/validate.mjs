@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual, promisify } from "node:util";
+import net from "node:net";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, "../..");
@@ -110,10 +111,11 @@ async function createKey(bin, db, plan, credits) {
   return key;
 }
 
-// Start `ashare serve` on an ephemeral loopback port; resolve with its base URL.
-function startServer(bin, db, name) {
+// Start `ashare serve` on an ephemeral loopback port (with `extra` arguments); resolve with its
+// base URL and keep the child in `servers`.
+function startServer(bin, db, name, extra = []) {
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, ["--db", db, "serve", "--listen", "127.0.0.1:0"], {
+    const child = spawn(bin, ["--db", db, "serve", "--listen", "127.0.0.1:0", ...extra], {
       env: childEnv(),
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -1001,6 +1003,26 @@ async function main() {
   await req({ base: brokenBase, name: "500 bars, metered key", key: brokenMetered, status: 500,
     code: "INTERNAL_ERROR", path: p1 });
   await req({ base: brokenBase, name: "server keeps serving after 500", status: 200, path: "/v1/openapi.json" });
+
+  // D15: /healthz answers 503 "unavailable" while a server drains after SIGTERM. A request in
+  // flight keeps it draining: pipelined answers to a client that stops reading (socket paused).
+  const drainBase = await startServer(bin, db, "draining", ["--drain-timeout", "10"]);
+  const draining = servers[servers.length - 1];
+  const { port: drainPort } = new URL(drainBase);
+  const stalled = net.connect(Number(drainPort), "127.0.0.1");
+  await new Promise((resolve) => stalled.once("connect", resolve));
+  stalled.pause();
+  const big = `GET ${bars("2020-10-23", "2025-10-23", "symbol=600276.SH")} HTTP/1.1\r\n`
+    + `Host: 127.0.0.1\r\nAuthorization: Bearer ${basic.value}\r\n\r\n`; // unmetered, ~200 KB
+  stalled.write(big.repeat(64));
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  draining.child.kill("SIGTERM");
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  await req({ base: drainBase, name: "503 /healthz while draining", status: 503, path: "/healthz",
+    expect: (b) => assert(b.status === "unavailable", `status ${b.status}`) });
+  await req({ base: drainBase, name: "503 HEAD /healthz while draining", method: "HEAD", status: 503,
+    path: "/healthz" });
+  stalled.destroy(); // nothing in flight any more: the server stops
 
   // Every documented response was exercised.
   await check("every documented (method, path, status) was exercised", () => {
