@@ -65,7 +65,7 @@ TEST_CASE("api::slice_history answers what run_bar_query answers") {
             query.symbols = {*domain::parse_symbol(symbol)};
             const auto expected = query::run_bar_query(f.store, *catalog, query).front();
             std::vector<std::string_view> json;
-            const auto got = api::slice_history(*history, symbol, query, info->latest_factor, json);
+            const auto got = api::slice_history(*history, symbol, query, json);
             CHECK(got.known);
             CHECK(got.has_more == expected.has_more);
             REQUIRE(got.bars.size() == expected.bars.size());

@@ -82,7 +82,6 @@ load_symbol_history(store::BarStore& store, const std::string& symbol, double la
 query::SymbolBars slice_history(const SymbolHistory& history,
                                 const std::string& symbol,
                                 const query::BarQuery& query,
-                                double,
                                 std::vector<std::string_view>& bar_json) {
   const auto& rendered = query.adjusted ? history.adjusted : history.raw;
   const auto& bars = rendered.bars;
@@ -135,31 +134,21 @@ std::shared_ptr<const SymbolHistory> BarsCache::find_or_load(store::BarStore& st
                                                              const std::string& symbol,
                                                              double latest_factor,
                                                              std::int64_t generation) {
-  {
-    std::lock_guard lock(m_mutex);
-    const auto entry = m_entries.find(symbol);
-    if (entry != m_entries.end()) {
-      if (entry->second.generation == generation) {
-        m_recent.splice(m_recent.begin(), m_recent, entry->second.position);
-        return entry->second.history;
-      }
-      if (entry->second.generation < generation) {
-        erase(entry); // stale: the store changed since it was loaded
-      }
-    }
+  if (auto history = find(symbol, generation)) {
+    return history;
   }
   // Loaded without the lock: other symbols stay served meanwhile. Two threads may load the same
   // history at once; the second to finish just replaces the first.
   auto history = load_symbol_history(store, symbol, latest_factor);
   std::lock_guard lock(m_mutex);
-  if (history->bytes > m_budget) {
-    return history; // too big to keep: serve it this once
-  }
   if (const auto entry = m_entries.find(symbol); entry != m_entries.end()) {
     if (entry->second.generation > generation) {
       return history; // a newer generation got there first: keep that one
     }
-    erase(entry);
+    erase(entry); // the same (loaded twice at once), or stale: the store changed since
+  }
+  if (history->bytes > m_budget) {
+    return history; // too big to keep: serve it this once
   }
   while (m_bytes + history->bytes > m_budget && !m_recent.empty()) {
     erase(m_entries.find(m_recent.back()));

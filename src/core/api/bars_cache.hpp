@@ -52,7 +52,6 @@ load_symbol_history(store::BarStore& store, const std::string& symbol, double la
 query::SymbolBars slice_history(const SymbolHistory& history,
                                 const std::string& symbol,
                                 const query::BarQuery& query,
-                                double latest_factor,
                                 std::vector<std::string_view>& bar_json);
 
 // Return the `field` prices and factors of `history`, as BarStore::load_price_series would (D9).

@@ -35,7 +35,7 @@ std::optional<BarsResponse> cached_bars_response(const BarsRequest& request,
       return std::nullopt;
     }
     items.push_back(
-      slice_history(*history, info->symbol, request.query, info->latest_factor, bar_json[i]));
+      slice_history(*history, info->symbol, request.query, bar_json[i]));
     keep_alive.push_back(std::move(history));
   }
   auto response = make_bars_response(request, request_id, catalog.dataset, std::move(items));

@@ -333,15 +333,7 @@ void BarStore::finish_change(const std::string& source) {
 }
 
 void BarStore::announce_change() {
-  if (!m_changes) {
-    // An in-memory store has no file name, and no other process to tell.
-    const char* file = sqlite3_db_filename(m_db.getHandle(), "main");
-    if (file == nullptr || *file == '\0') {
-      return;
-    }
-    m_changes = std::make_unique<ChangeCounter>(file);
-  }
-  m_changes->bump();
+  store::announce_change(m_db, m_changes);
 }
 
 WriteTransaction::WriteTransaction(BarStore& store) : m_store(store) {

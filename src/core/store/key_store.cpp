@@ -4,7 +4,6 @@
 
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
-#include <sqlite3.h>
 
 namespace ashare::store {
 namespace {
@@ -72,7 +71,7 @@ std::int64_t KeyStore::insert_key(const NewKeyRecord& key) {
   statement.bind(6, key.created_at);
   statement.exec();
   const std::int64_t id = m_db.getLastInsertRowid();
-  announce_change();
+  store::announce_change(m_db, m_changes);
   return id;
 }
 
@@ -113,7 +112,7 @@ bool KeyStore::revoke(std::int64_t id, const std::string& at) {
   statement.bind(2, at);
   const bool changed = statement.exec() > 0;
   if (changed) {
-    announce_change();
+    store::announce_change(m_db, m_changes);
   }
   return changed;
 }
@@ -181,17 +180,6 @@ std::int64_t KeyStore::load_generation() {
     statement.executeStep() ? std::stoll(statement.getColumn(0).getString()) : 0;
   statement.reset();
   return generation;
-}
-
-void KeyStore::announce_change() {
-  if (!m_changes) {
-    const char* file = sqlite3_db_filename(m_db.getHandle(), "main");
-    if (file == nullptr || *file == '\0') {
-      return; // in memory: no other process to tell
-    }
-    m_changes = std::make_unique<ChangeCounter>(file);
-  }
-  m_changes->bump();
 }
 
 std::optional<std::int64_t> KeyStore::load_balance(std::int64_t id) {

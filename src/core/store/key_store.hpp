@@ -96,13 +96,10 @@ public:
   std::optional<std::int64_t> load_balance(std::int64_t id);
 
 private:
-  // Bump the key store's change counter after a commit that changed the generation.
-  void announce_change();
-
   SQLite::Database m_db;
   struct Statements;
   std::unique_ptr<Statements> m_statements;
-  std::unique_ptr<ChangeCounter> m_changes; // opened by the first announce_change()
+  std::unique_ptr<ChangeCounter> m_changes; // bumped when a key is created or revoked
 };
 
 } // namespace ashare::store

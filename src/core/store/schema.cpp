@@ -191,6 +191,17 @@ int current_schema_version(StoreKind kind) {
   return static_cast<int>(migrations(kind).size());
 }
 
+void announce_change(SQLite::Database& db, std::unique_ptr<ChangeCounter>& counter) {
+  if (!counter) {
+    const char* file = sqlite3_db_filename(db.getHandle(), "main");
+    if (file == nullptr || *file == '\0') {
+      return;
+    }
+    counter = std::make_unique<ChangeCounter>(file);
+  }
+  counter->bump();
+}
+
 SQLite::Database open_database(const std::filesystem::path& path, StoreKind kind) {
   if (path.has_parent_path()) {
     std::filesystem::create_directories(path.parent_path());
