@@ -117,7 +117,6 @@ struct Server::State {
   asio::signal_set signals{acceptor_thread().io, SIGINT, SIGTERM, SIGHUP};
   std::size_t next_thread = 0;
   Clock::time_point drain_deadline{};
-  bool draining = false;
 };
 
 void Server::State::accept() {
@@ -159,7 +158,7 @@ void Server::State::accept() {
 void Server::State::on_signal(int signal) {
   if (signal == SIGHUP) {
     reload_tls();
-  } else if (draining) {
+  } else if (services.draining.load()) {
     stop_all(); // a second SIGINT or SIGTERM: stop now
     return;
   } else {
@@ -188,7 +187,6 @@ void Server::State::reload_tls() {
 }
 
 void Server::State::begin_drain() {
-  draining = true;
   drain_deadline = Clock::now() + options.timeouts.drain;
   services.draining.store(true);
   // Let go of idle connections now rather than at the next sweep.

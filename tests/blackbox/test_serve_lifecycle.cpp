@@ -220,6 +220,25 @@ TEST_CASE("serve: draining is bounded by --drain-timeout") {
   CHECK(seconds_since(start) < 6);
 }
 
+TEST_CASE("serve: a second SIGTERM stops a draining server at once") {
+  World world;
+  ServerProcess server(world.store, {"--drain-timeout", "60"});
+  RawConnection stuck(server.port(), 4096); // keeps the drain going: it never reads
+  std::string pipelined;
+  for (int i = 0; i < 16; ++i) {
+    pipelined += world.big();
+  }
+  REQUIRE(stuck.send(pipelined));
+  std::this_thread::sleep_for(300ms);
+  server.process().send_signal(SIGTERM);
+  std::this_thread::sleep_for(300ms);
+  CHECK_FALSE(server.process().exited()); // draining
+  const auto start = Clock::now();
+  server.process().send_signal(SIGTERM);
+  CHECK(server.process().wait_for_exit(k_wait) == 0);
+  CHECK(seconds_since(start) < 5);
+}
+
 namespace {
 
 // A TLS client on OpenSSL that does not verify the server and tells its certificate's CN.
