@@ -1,7 +1,7 @@
 // ashare bars SYMBOL[,SYMBOL...] [FROM [TO]]: daily bars from the local store or the remote, in the
 // API's semantics (D8). Without --limit every bar of the window is printed, following next_url.
 #include "cli/query_run.hpp"
-#include "core/api/query_params.hpp"
+#include "core/api/bars_request.hpp"
 #include "core/query/summary.hpp"
 
 #include <CLI/CLI.hpp>
@@ -23,24 +23,6 @@ struct BarsArgs {
   QueryOutputArgs output;
 };
 
-std::string target(const std::string& symbols,
-                   const std::string& from,
-                   const std::string& to,
-                   const BarsArgs& args) {
-  std::string query = "symbol=" + api::percent_encode(symbols);
-  if (args.raw) {
-    query += "&adjusted=false";
-  }
-  query += "&sort=" + args.sort;
-  if (args.limit) {
-    query += "&limit=" + std::to_string(*args.limit);
-  }
-  if (args.summary) {
-    query += "&include=summary";
-  }
-  return "/v1/ohlc/range/1/day/" + from + "/" + to + "?" + query;
-}
-
 int run_bars(const BarsArgs& args, const Config& config) {
   auto format = choose_format(config.format);
   if (!format) {
@@ -60,7 +42,12 @@ int run_bars(const BarsArgs& args, const Config& config) {
     return k_exit_error;
   }
   const auto& [from, to] = *window;
-  const auto reply = transport->get(target(args.symbols, from, to, args));
+  const auto request = api::parse_bars_form(
+    {args.symbols, from, to, !args.raw, args.sort, args.limit, args.summary});
+  if (!request) {
+    return report_query_error(request.error(), *transport);
+  }
+  const auto reply = transport->get(request->to_target());
   if (reply.status != 200) {
     return report_query_error(reply, *transport);
   }

@@ -6,7 +6,8 @@
 #include "cli/chart_svg.hpp"
 #include "cli/chart_terminal.hpp"
 #include "cli/query_run.hpp"
-#include "core/api/query_params.hpp"
+#include "core/api/bars_request.hpp"
+#include "core/api/indicator_request.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -96,16 +97,15 @@ std::string usage_problem(const ChartArgs& args) {
   return "";
 }
 
-std::string bars_target(const ChartArgs& args, const Window& window) {
-  return "/v1/ohlc/range/1/day/" + api::percent_encode(window.from) + "/"
-         + api::percent_encode(window.to) + "?symbol=" + api::percent_encode(args.symbol)
-         + (args.raw ? "&adjusted=false" : "") + "&sort=asc";
-}
-
 // Fetch every bar of the window into `data`, following next_url; return the exit status, having
 // said what went wrong as `ashare bars` says it.
 int fetch_bars(Transport& transport, const ChartArgs& args, const Window& window, ChartData& data) {
-  const auto reply = transport.get(bars_target(args, window));
+  const auto request =
+    api::parse_bars_form({args.symbol, window.from, window.to, !args.raw, "asc", {}, false});
+  if (!request) {
+    return report_query_error(request.error(), transport);
+  }
+  const auto reply = transport.get(request->to_target());
   if (reply.status != 200) {
     return report_query_error(reply, transport);
   }
@@ -134,14 +134,6 @@ int fetch_bars(Transport& transport, const ChartArgs& args, const Window& window
   return k_exit_ok;
 }
 
-std::string
-overlay_target(const ChartArgs& args, const OverlaySpec& spec, const std::string& bound) {
-  return "/v1/indicators/" + spec.indicator + "?symbol=" + api::percent_encode(args.symbol)
-         + "&window=" + std::to_string(spec.window) + "&series_type=close"
-         + (args.raw ? "&adjusted=false" : "")
-         + "&order=asc&limit=" + std::to_string(k_indicator_page) + bound;
-}
-
 // D9 computes an indicator over the symbol's whole stored history before any filter. Asking the
 // indicator endpoint for the window gives exactly those values (of the unrounded closes, as
 // `ashare sma` prints them) in both modes, without fetching the history before the window, which
@@ -151,11 +143,16 @@ int fetch_overlay(Transport& transport,
                   const Window& window,
                   const OverlaySpec& spec,
                   ChartData& data) {
+  const auto indicator = spec.indicator == "sma" ? query::Indicator::sma : query::Indicator::ema;
+  auto request = api::parse_indicator_form({indicator, args.symbol, spec.window, "close", !args.raw,
+                                            "asc", k_indicator_page, {}, window.from, window.to,
+                                            false});
+  if (!request) {
+    return report_query_error(request.error(), transport);
+  }
   std::vector<query::IndicatorValue> values;
-  std::string bound = "&timestamp.gte=" + api::percent_encode(window.from);
-  bound += "&timestamp.lte=" + api::percent_encode(window.to);
   while (true) {
-    const auto reply = transport.get(overlay_target(args, spec, bound));
+    const auto reply = transport.get(request->to_target());
     if (reply.status != 200) {
       return report_query_error(reply, transport);
     }
@@ -169,8 +166,8 @@ int fetch_overlay(Transport& transport,
     if (static_cast<std::int64_t>(page.size()) < k_indicator_page) {
       break;
     }
-    bound = "&timestamp.gt=" + std::to_string(page.back().timestamp)
-            + "&timestamp.lte=" + api::percent_encode(window.to);
+    request->query.filter.gte.reset();
+    request->query.filter.gt = page.back().timestamp;
   }
   data.overlays.push_back({overlay_label(spec), align_values(data.bars, values)});
   return k_exit_ok;

@@ -1,9 +1,7 @@
 // ashare ema|rsi|sma SYMBOL[,SYMBOL...]: indicator values from the local store or the remote, in
-// the API's semantics (D9). One file for the three commands: they differ only in their name and
-// default window, which the table below holds.
+// the API's semantics (D9). One file for the three commands: they differ only in the indicator.
 #include "cli/query_run.hpp"
-#include "core/api/query_params.hpp"
-#include "core/domain/symbol.hpp"
+#include "core/api/indicator_request.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -14,9 +12,9 @@ namespace ashare::cli {
 namespace {
 
 struct IndicatorArgs {
-  std::string indicator; // "ema", "rsi", "sma"
+  query::Indicator indicator = query::Indicator::sma;
   std::string symbols;
-  std::optional<int> window;
+  std::optional<std::int64_t> window;
   std::string series = "close";
   bool raw = false;
   std::string order = "desc";
@@ -28,45 +26,6 @@ struct IndicatorArgs {
   QueryOutputArgs output;
 };
 
-std::string target(const IndicatorArgs& args) {
-  std::string query = "symbol=" + api::percent_encode(args.symbols);
-  if (args.window) {
-    query += "&window=" + std::to_string(*args.window);
-  }
-  query += "&series_type=" + args.series;
-  if (args.raw) {
-    query += "&adjusted=false";
-  }
-  query += "&order=" + args.order;
-  if (args.limit) {
-    query += "&limit=" + std::to_string(*args.limit);
-  }
-  if (args.from) {
-    query += "&timestamp.gte=" + api::percent_encode(*args.from);
-  }
-  if (args.to) {
-    query += "&timestamp.lte=" + api::percent_encode(*args.to);
-  }
-  if (args.at) {
-    query += "&timestamp=" + api::percent_encode(*args.at);
-  }
-  if (args.underlying) {
-    query += "&expand_underlying=true";
-  }
-  return "/v1/indicators/" + args.indicator + "?" + query;
-}
-
-// The symbols as the request names them, canonical, for single-symbol bodies that carry none.
-std::vector<std::string> requested_symbols(const std::string& text) {
-  std::vector<std::string> out;
-  if (auto symbols = domain::parse_symbol_list(text)) {
-    for (const auto& symbol : *symbols) {
-      out.push_back(symbol.str());
-    }
-  }
-  return out;
-}
-
 int run_indicator(const IndicatorArgs& args, const Config& config) {
   auto format = choose_format(config.format);
   if (!format) {
@@ -74,7 +33,13 @@ int run_indicator(const IndicatorArgs& args, const Config& config) {
     return k_exit_usage;
   }
   auto transport = open_transport(config, config.remote);
-  const auto reply = transport->get(target(args));
+  const auto request = api::parse_indicator_form(
+    {args.indicator, args.symbols, args.window, args.series, !args.raw, args.order, args.limit,
+     args.at, args.from, args.to, args.underlying});
+  if (!request) {
+    return report_query_error(request.error(), *transport);
+  }
+  const auto reply = transport->get(request->to_target());
   if (reply.status != 200) {
     return report_query_error(reply, *transport);
   }
@@ -84,7 +49,11 @@ int run_indicator(const IndicatorArgs& args, const Config& config) {
     return k_exit_error;
   }
   const OutputOptions options{*format, !args.output.no_header, use_color(), false, args.underlying};
-  print_indicators(std::cout, *response, requested_symbols(args.symbols), reply.body, options);
+  std::vector<std::string> symbols;
+  for (const auto& symbol : request->query.symbols) {
+    symbols.push_back(symbol.str());
+  }
+  print_indicators(std::cout, *response, symbols, reply.body, options);
   const bool none_known = std::none_of(response->items.begin(), response->items.end(),
                                       [](const auto& item) { return item.known; });
   if (none_known && explain_if_empty(*transport)) {
@@ -100,13 +69,13 @@ int run_indicator(const IndicatorArgs& args, const Config& config) {
   return status;
 }
 
-Action setup_indicator(CLI::App& command, GlobalFlags& flags, const std::string& name, int window) {
+Action setup_indicator(CLI::App& command, GlobalFlags& flags, query::Indicator indicator) {
   auto args = std::make_shared<IndicatorArgs>();
-  args->indicator = name;
+  args->indicator = indicator;
   command.add_option("SYMBOLS", args->symbols, "Symbols, comma-separated")->required();
   command.add_option("--window", args->window, "Window length")
-    ->check(CLI::Range(1, 5000))
-    ->default_str(std::to_string(window))
+    ->check(CLI::Range(std::int64_t{1}, std::int64_t{5000}))
+    ->default_str(std::to_string(api::default_window(indicator)))
     ->type_name("N");
   command.add_option("--series", args->series, "Price series")
     ->check(CLI::IsMember({"open", "high", "low", "close"}, CLI::ignore_case))
@@ -129,15 +98,15 @@ Action setup_indicator(CLI::App& command, GlobalFlags& flags, const std::string&
 } // namespace
 
 Action setup_ema(CLI::App& command, GlobalFlags& flags) {
-  return setup_indicator(command, flags, "ema", 50);
+  return setup_indicator(command, flags, query::Indicator::ema);
 }
 
 Action setup_rsi(CLI::App& command, GlobalFlags& flags) {
-  return setup_indicator(command, flags, "rsi", 14);
+  return setup_indicator(command, flags, query::Indicator::rsi);
 }
 
 Action setup_sma(CLI::App& command, GlobalFlags& flags) {
-  return setup_indicator(command, flags, "sma", 50);
+  return setup_indicator(command, flags, query::Indicator::sma);
 }
 
 } // namespace ashare::cli

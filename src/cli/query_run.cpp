@@ -38,6 +38,11 @@ bool explain_if_empty(Transport& transport) {
   return false;
 }
 
+int report_query_error(const Error& error, Transport& transport) {
+  return report_query_error(Reply{error_info(error.code).http_status, api::error_to_json(error)},
+                            transport);
+}
+
 int report_query_error(const Reply& reply, Transport& transport) {
   const auto error = api::error_from_json(reply.body);
   if (error && error->code == ErrorCode::invalid_symbol) {

@@ -37,6 +37,9 @@ int report_api_error(const Reply& reply);
 // (import, or a base URL) instead.
 int report_query_error(const Reply& reply, Transport& transport);
 
+// As report_query_error, for `error` found before any request was sent (the API's own words).
+int report_query_error(const Error& error, Transport& transport);
+
 // When `transport` has no data at all, print how to get some and return true.
 bool explain_if_empty(Transport& transport);
 

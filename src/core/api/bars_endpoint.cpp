@@ -46,78 +46,6 @@ std::optional<BarsResponse> cached_bars_response(const BarsRequest& request,
 
 } // namespace
 
-std::string next_url(const BarsRequest& request, const query::SymbolBars& item) {
-  QueryParams params = request.params;
-  params.set("symbol", item.symbol);
-  Date from = request.query.from;
-  Date to = request.query.to;
-  if (request.query.sort == SortOrder::asc) {
-    from = item.bars.back().trade_date.plus_days(1);
-  } else {
-    to = item.bars.back().trade_date.plus_days(-1);
-  }
-  return "/v1/ohlc/range/1/day/" + from.iso() + "/" + to.iso() + "?" + params.encode();
-}
-
-Result<BarsRequest> parse_bars_request(const BarsPath& path, const QueryParams& params) {
-  if (path.multiplier != "1" || path.timespan != "day") {
-    return make_error(ErrorCode::unsupported_interval,
-                      "unsupported interval \"" + path.multiplier + "/" + path.timespan
-                        + "\": only 1/day is supported");
-  }
-  BarsRequest request;
-  auto from = domain::parse_iso_date(path.from, "from");
-  if (!from) {
-    return from.error();
-  }
-  auto to = domain::parse_iso_date(path.to, "to");
-  if (!to) {
-    return to.error();
-  }
-  if (*from > *to) {
-    return make_error(ErrorCode::invalid_parameter,
-                      "invalid range: from \"" + path.from + "\" is later than to \"" + path.to
-                        + "\"");
-  }
-  request.query.from = *from;
-  request.query.to = *to;
-
-  auto symbols = domain::parse_symbol_list(params.find("symbol").value_or(""));
-  if (!symbols) {
-    return symbols.error();
-  }
-  request.query.symbols = std::move(*symbols);
-
-  auto adjusted = parse_bool_param("adjusted", params.find("adjusted"), true);
-  if (!adjusted) {
-    return adjusted.error();
-  }
-  request.query.adjusted = *adjusted;
-
-  auto sort = parse_enum_param("sort", params.find("sort"), {"asc", "desc"}, "asc");
-  if (!sort) {
-    return sort.error();
-  }
-  request.query.sort = *sort == "asc" ? SortOrder::asc : SortOrder::desc;
-
-  auto limit = parse_int_param("limit", params.find("limit"), 1, k_max_limit);
-  if (!limit) {
-    return limit.error();
-  }
-  request.limit = *limit;
-
-  const auto include = params.find("include");
-  if (include) {
-    auto value = parse_enum_param("include", include, {"summary"}, "");
-    if (!value) {
-      return value.error();
-    }
-    request.query.include_summary = true;
-  }
-  request.params = params;
-  return request;
-}
-
 Status check_bars_plan(const BarsRequest& request,
                        const Caller& caller,
                        std::optional<Date> as_of) {
@@ -150,7 +78,7 @@ BarsResponse make_bars_response(const BarsRequest& request,
   response.dataset = dataset;
   response.items = std::move(items);
   for (const auto& item : response.items) {
-    response.next_urls.push_back(item.has_more ? std::optional(next_url(request, item))
+    response.next_urls.push_back(item.has_more ? std::optional(next_url(request, item.symbol, item.bars.back().trade_date))
                                                : std::nullopt);
   }
   return response;

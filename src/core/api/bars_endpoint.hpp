@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/api/bars_cache.hpp"
+#include "core/api/bars_request.hpp"
 #include "core/api/caller.hpp"
 #include "core/api/endpoint.hpp"
 #include "core/api/json.hpp"
@@ -16,30 +17,6 @@
 #include <string>
 
 namespace ashare::api {
-
-// The path segments after /v1/ohlc/range/, as sent.
-struct BarsPath {
-  std::string multiplier;
-  std::string timespan;
-  std::string from;
-  std::string to;
-};
-
-// A validated bars request; `limit` is nullopt when omitted (then the plan's maximum applies).
-struct BarsRequest {
-  query::BarQuery query;
-  std::optional<std::int64_t> limit;
-  QueryParams params; // as sent, for next_url
-};
-
-// Validate `path` and `params` without touching the store. Checks, in order: the interval
-// (UNSUPPORTED_INTERVAL), `from` and `to` (dates, then from <= to), `symbol`, `adjusted`, `sort`,
-// `limit`, `include` (INVALID_SYMBOL or INVALID_PARAMETER).
-Result<BarsRequest> parse_bars_request(const BarsPath& path, const QueryParams& params);
-
-// Return the next_url of `item` (D8): `request` with the window moved past the item's last
-// returned bar and `symbol` naming the item alone. Requires item.bars non-empty.
-std::string next_url(const BarsRequest& request, const query::SymbolBars& item);
 
 // Return the response to `request` with `items` (one per symbol, in order) and their next_urls,
 // as the server and the remote-mode cache both render it.

@@ -81,4 +81,15 @@ Result<std::vector<Symbol>> parse_symbol_list(std::string_view text) {
   return symbols;
 }
 
+std::string join_symbols(const std::vector<Symbol>& symbols) {
+  std::string out;
+  for (const auto& symbol : symbols) {
+    if (!out.empty()) {
+      out.push_back(',');
+    }
+    out += symbol.str();
+  }
+  return out;
+}
+
 } // namespace ashare::domain

@@ -34,4 +34,7 @@ Result<Symbol> parse_symbol(std::string_view text);
 // INVALID_PARAMETER.
 Result<std::vector<Symbol>> parse_symbol_list(std::string_view text);
 
+// Return `symbols` joined by commas: the `symbol` parameter that parse_symbol_list() reads back.
+std::string join_symbols(const std::vector<Symbol>& symbols);
+
 } // namespace ashare::domain

@@ -23,6 +23,8 @@ struct BarQuery {
   domain::SortOrder sort = domain::SortOrder::asc;
   std::int64_t limit = 5000; // per symbol
   bool include_summary = false;
+
+  friend bool operator==(const BarQuery&, const BarQuery&) = default;
 };
 
 struct SymbolBars {

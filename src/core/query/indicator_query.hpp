@@ -28,6 +28,8 @@ struct TimeFilter {
 
   // Return whether a value at `t` passes every bound.
   bool accepts(std::int64_t t) const;
+
+  friend bool operator==(const TimeFilter&, const TimeFilter&) = default;
 };
 
 struct IndicatorQuery {
@@ -39,6 +41,8 @@ struct IndicatorQuery {
   domain::SortOrder order = domain::SortOrder::desc;
   std::int64_t limit = 10; // per symbol
   TimeFilter filter;
+
+  friend bool operator==(const IndicatorQuery&, const IndicatorQuery&) = default;
 };
 
 struct IndicatorValue {

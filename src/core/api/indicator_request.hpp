@@ -1,0 +1,74 @@
+// The indicator requests of SPEC sections 2-4 (D9 with D1, D4) as typed values: parsed from a query
+// in the documented order and written back by to_target(), its exact inverse, so that whatever
+// builds an indicator request (the CLI, chart overlays, the remote-mode cache) sends what the API
+// parses.
+#pragma once
+
+#include "core/api/query_params.hpp"
+#include "core/error.hpp"
+#include "core/query/indicator_query.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace ashare::api {
+
+// A validated indicator request; `limit` is nullopt when omitted (then 10, D4).
+struct IndicatorRequest {
+  query::IndicatorQuery query;
+  std::optional<std::int64_t> limit;
+  bool expand_underlying = false;
+
+  // Return the explicit lower bounds (`timestamp`, `timestamp.gte`, `timestamp.gt`) with their
+  // parameter names, which the plan's history reach checks (D6).
+  std::vector<std::pair<std::string, std::int64_t>> lower_bounds() const;
+  // Return the parameters that say this request, in the documented order, defaults left out.
+  QueryParams to_params() const;
+  // Return the path and query that parse_indicator_request() parses back into this request.
+  std::string to_target() const;
+
+  friend bool operator==(const IndicatorRequest&, const IndicatorRequest&) = default;
+};
+
+// An indicator request in a client's own terms, as a user typed it (the command line's arguments):
+// parse_indicator_form() judges it by the API's rules, in the API's order, with its messages.
+struct IndicatorForm {
+  query::Indicator indicator = query::Indicator::sma;
+  std::string symbols; // comma-separated
+  std::optional<std::int64_t> window;
+  std::string series_type = "close";
+  bool adjusted = true;
+  std::string order = "desc";
+  std::optional<std::int64_t> limit;
+  std::optional<std::string> at;   // `timestamp`
+  std::optional<std::string> from; // `timestamp.gte`
+  std::optional<std::string> to;   // `timestamp.lte`
+  bool expand_underlying = false;
+};
+
+// Return the request of `form`, or the error the API would answer it with.
+Result<IndicatorRequest> parse_indicator_form(const IndicatorForm& form);
+
+// Return the default window of `indicator` (SPEC: EMA 50, RSI 14, SMA 50).
+int default_window(query::Indicator indicator);
+
+// Return the path name of `indicator` ("ema", "rsi", "sma").
+std::string_view indicator_name(query::Indicator indicator);
+
+// Return the path of the endpoint of `indicator`, e.g. "/v1/indicators/sma".
+std::string indicator_path(query::Indicator indicator);
+
+// Parse `text` of time parameter `name`: a date YYYY-MM-DD (its t, D2) or Unix milliseconds.
+Result<std::int64_t> parse_time_param(std::string_view name, std::string_view text);
+
+// Validate `params` without touching the store. Checks, in order: `symbol`, `timespan`,
+// `adjusted`, `window`, `series_type`, `expand_underlying`, `order`, `limit`, `timestamp`,
+// `timestamp.gte`, `timestamp.gt`, `timestamp.lte`, `timestamp.lt`.
+Result<IndicatorRequest> parse_indicator_request(query::Indicator indicator,
+                                                 const QueryParams& params);
+
+} // namespace ashare::api
