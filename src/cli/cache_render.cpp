@@ -1,6 +1,7 @@
 #include "cli/cache_render.hpp"
 
 #include "core/api/json.hpp"
+#include "core/query/adjustment.hpp"
 
 namespace ashare::cli {
 
@@ -13,10 +14,15 @@ std::string render_cached_bars(const api::BarsRequest& request, const CachedView
       items.push_back(query::SymbolBars{symbol, false, {}, false, std::nullopt});
       continue;
     }
-    // One bar more than the limit tells make_symbol_bars whether more exist (D8 next_url).
-    auto loaded = view.cache.load_bars(view.base_url, symbol, query.from, query.to, query.sort,
-                                       query.limit + 1);
-    items.push_back(query::make_symbol_bars(symbol, std::move(loaded), query, *view.anchors[i]));
+    auto loaded = query::read_window(
+      [&](domain::Date from, domain::Date to, domain::SortOrder order, std::int64_t limit) {
+        return view.cache.load_bars(view.base_url, symbol, from, to, order, limit);
+      },
+      query);
+    if (query.adjusted) {
+      loaded = query::forward_adjusted(loaded, *view.anchors[i]);
+    }
+    items.push_back(query::window_item(symbol, loaded, query));
   }
   const auto response =
     api::make_bars_response(request, view.request_id, view.dataset, std::move(items));

@@ -2,6 +2,8 @@
 
 #include "core/query/adjustment.hpp"
 #include "core/query/bar_query.hpp"
+#include "core/query/catalog.hpp"
+#include "core/query/history.hpp"
 
 #include <doctest/doctest.h>
 
@@ -14,6 +16,23 @@ using domain::SortOrder;
 using test::date;
 
 namespace {
+
+// Return the items of `q` read as the server reads them: each known symbol's whole history, its
+// window picked by query::window_item.
+std::vector<query::SymbolBars> run_query(store::BarStore& store, const query::BarQuery& q) {
+  const auto catalog = query::load_catalog(store);
+  std::vector<query::SymbolBars> items;
+  for (const auto& symbol : q.symbols) {
+    const auto* info = catalog->find(symbol.str());
+    if (info == nullptr) {
+      items.push_back(query::SymbolBars{symbol.str(), false, {}, false, std::nullopt});
+      continue;
+    }
+    const auto history = query::load_history(store, info->symbol, info->latest_factor);
+    items.push_back(query::window_item(info->symbol, history.bars(q.adjusted), q));
+  }
+  return items;
+}
 
 // 600519.SH: five sessions 2024-01-02..2024-01-08 (a weekend in between), an ex-rights day on
 // 2024-01-05 (factor 1 -> 2). 000001.SZ: two sessions.
@@ -48,10 +67,7 @@ struct Fixture {
   store::BarStore store{dir / "ashare.db"};
   Fixture() { REQUIRE(test::import_text(store, k_bars_csv).committed); }
 
-  std::vector<query::SymbolBars> run(const query::BarQuery& q) {
-    const auto catalog = query::load_catalog(store);
-    return query::run_bar_query(store, *catalog, q);
-  }
+  std::vector<query::SymbolBars> run(const query::BarQuery& q) { return run_query(store, q); }
 };
 
 query::BarQuery make_query(std::initializer_list<const char*> texts,
@@ -66,7 +82,7 @@ query::BarQuery make_query(std::initializer_list<const char*> texts,
 
 } // namespace
 
-TEST_CASE("query::run_bar_query: sort, then limit, with has_more") {
+TEST_CASE("query::window_item: sort, then limit, with has_more") {
   Fixture f;
   auto q = make_query({"600519.SH"});
   q.adjusted = false;
@@ -117,7 +133,7 @@ TEST_CASE("query::run_bar_query: sort, then limit, with has_more") {
   }
 }
 
-TEST_CASE("D1: query::run_bar_query: items in request order, unknown symbols marked") {
+TEST_CASE("D1: query::window_item: items in request order, unknown symbols marked") {
   Fixture f;
   auto q = make_query({"000002.SZ", "600519.SH", "000001.SZ"});
   q.include_summary = true;
@@ -198,9 +214,9 @@ TEST_CASE("D8: adjusted closes of the real 600519.SH fixture") {
   q.symbols = symbols({"600519.SH"});
   q.from = date("2023-09-25");
   q.to = date("2025-10-23");
-  const auto adjusted = query::run_bar_query(store, *catalog, q)[0].bars;
+  const auto adjusted = run_query(store, q)[0].bars;
   q.adjusted = false;
-  const auto raw = query::run_bar_query(store, *catalog, q)[0].bars;
+  const auto raw = run_query(store, q)[0].bars;
   REQUIRE(adjusted.size() == 500);
   REQUIRE(raw.size() == 500);
 

@@ -14,7 +14,7 @@ using domain::Date;
 using domain::SortOrder;
 
 
-// Answer `request` from the histories of `view`: the items run_bar_query would read from SQLite,
+// Answer `request` from the histories of `view` (query::window_item over each whole history),
 // with each bar's JSON already written; nullopt when a history is not in memory and `view` may
 // not load it.
 std::optional<BarsResponse> cached_bars_response(const BarsRequest& request,
@@ -35,7 +35,7 @@ std::optional<BarsResponse> cached_bars_response(const BarsRequest& request,
       return std::nullopt;
     }
     items.push_back(
-      slice_history(*history, info->symbol, request.query, bar_json[i]));
+      select_bars(*history, info->symbol, request.query, bar_json[i]));
     keep_alive.push_back(std::move(history));
   }
   auto response = make_bars_response(request, request_id, catalog.dataset, std::move(items));

@@ -2,7 +2,7 @@
 // validation in the documented order, plan checks, the query and its response.
 #pragma once
 
-#include "core/api/bars_cache.hpp"
+#include "core/api/history_cache.hpp"
 #include "core/api/bars_request.hpp"
 #include "core/api/caller.hpp"
 #include "core/api/endpoint.hpp"

@@ -263,7 +263,7 @@ Outcome route_request(const Exchange& exchange, const Caller* trusted) {
   }
   const auto params = QueryParams::parse(request.query);
   Services& services = exchange.services;
-  StoreView view(services.bars, services.catalog, services.bars_cache, exchange.waiting,
+  StoreView view(services.bars, services.catalog, services.histories, exchange.waiting,
                  exchange.now);
   if (!route->needs_key || trusted != nullptr) {
     const Caller caller = trusted != nullptr ? *trusted : Caller{};

@@ -31,7 +31,7 @@ cached_indicator_items(const query::Catalog& catalog,
       return std::nullopt;
     }
     items.push_back(query::values_from_series(info->symbol,
-                                              price_series(*history, query.series_type), query,
+                                              history->history.price_series(query.series_type), query,
                                               info->latest_factor));
   }
   return items;

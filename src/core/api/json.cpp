@@ -57,7 +57,7 @@ void write_bars(JsonWriter& json,
                 std::span<const std::string_view> rendered = {}) {
   json.begin_array();
   if (!rendered.empty()) {
-    // Pieces of already written bars, joined by commas (api/bars_cache).
+    // Pieces of already written bars, joined by commas (api/history_cache).
     for (const auto text : rendered) {
       json.raw(text);
     }

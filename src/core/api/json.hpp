@@ -28,7 +28,7 @@ struct BarsResponse {
   std::vector<std::optional<std::string>> next_urls; // one per item (D8)
   std::vector<std::optional<Error>> errors; // one per item when parsed; else derived from `known`
   store::DatasetInfo dataset;
-  // Optional, per item: the JSON of its bars, already written (api/bars_cache), as pieces joined
+  // Optional, per item: the JSON of its bars, already written (api/history_cache), as pieces joined
   // by commas; an item without pieces is written from its bars. `keep_alive` owns the text.
   std::vector<std::vector<std::string_view>> bar_json;
   std::vector<std::shared_ptr<const void>> keep_alive;

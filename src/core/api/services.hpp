@@ -4,7 +4,7 @@
 // all threads.
 #pragma once
 
-#include "core/api/bars_cache.hpp"
+#include "core/api/history_cache.hpp"
 #include "core/api/key_cache.hpp"
 #include "core/auth/api_key.hpp"
 #include "core/query/catalog.hpp"
@@ -34,7 +34,7 @@ struct Services {
   KeyCache key_cache{&keys_changes};
   // Whole histories with their bars' JSON and series: about 650 bytes a bar, so 256 MiB hold
   // about 400,000 bars.
-  BarsCache bars_cache{256u << 20};
+  HistoryCache histories{256u << 20};
   auth::BufferedSystemRandom random; // for request ids; thread-safe
   // Receives the detail of an unexpected failure answered with 500 (D10: never sent to clients).
   std::function<void(std::string_view detail)> log_error = [](std::string_view) {};

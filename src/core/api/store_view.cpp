@@ -18,7 +18,7 @@ std::shared_ptr<const query::Catalog> StoreView::catalog() {
   return m_catalog;
 }
 
-std::shared_ptr<const SymbolHistory> StoreView::history(const store::SymbolInfo& info) {
+std::shared_ptr<const RenderedHistory> StoreView::history(const store::SymbolInfo& info) {
   assert(m_catalog);
   const std::int64_t generation = m_catalog->dataset.generation;
   if (m_waiting == Waiting::forbidden) {

@@ -4,7 +4,7 @@
 // loaded comes back deferred and is answered again on a worker thread with Waiting::allowed.
 #pragma once
 
-#include "core/api/bars_cache.hpp"
+#include "core/api/history_cache.hpp"
 #include "core/query/catalog.hpp"
 #include "core/store/bar_store.hpp"
 #include "core/store/connection_pool.hpp"
@@ -25,7 +25,7 @@ public:
   // Read through `pool`, remembering in `catalogs` and `histories`; `now` is the request's time.
   StoreView(store::ConnectionPool<store::BarStore>& pool,
             query::CatalogCache& catalogs,
-            BarsCache& histories,
+            HistoryCache& histories,
             Waiting waiting,
             Clock::time_point now)
     : m_pool(pool), m_catalogs(catalogs), m_histories(histories), m_waiting(waiting), m_now(now) {}
@@ -37,12 +37,12 @@ public:
 
   // Return the whole history of `info`, a symbol of catalog(), or nullptr when it must be loaded
   // and waiting is forbidden. Requires a successful catalog() first.
-  std::shared_ptr<const SymbolHistory> history(const store::SymbolInfo& info);
+  std::shared_ptr<const RenderedHistory> history(const store::SymbolInfo& info);
 
 private:
   store::ConnectionPool<store::BarStore>& m_pool;
   query::CatalogCache& m_catalogs;
-  BarsCache& m_histories;
+  HistoryCache& m_histories;
   Waiting m_waiting;
   Clock::time_point m_now;
   std::shared_ptr<const query::Catalog> m_catalog;

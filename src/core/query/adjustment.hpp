@@ -4,6 +4,9 @@
 
 #include "core/domain/bar.hpp"
 
+#include <span>
+#include <vector>
+
 namespace ashare::query {
 
 // Round `x` to 4 decimal places exactly as D8 says: std::round(x * 10000) / 10000 (half away from
@@ -14,6 +17,10 @@ double round4(double x);
 // left to right as round4(price * factor / latest_factor). Volume, turnover, change_pct and factor
 // are unchanged.
 domain::Bar adjust_forward(const domain::Bar& raw, double latest_factor);
+
+// Return `raw` with every bar forward-adjusted to `latest_factor` (adjust_forward), in order. The
+// one place bars are adjusted: the server's histories and the remote-mode cache both call it.
+std::vector<domain::Bar> forward_adjusted(std::span<const domain::Bar> raw, double latest_factor);
 
 // Return the unrounded forward-adjusted `price` of a bar with `factor` (D9 series).
 inline double adjusted_price(double price, double factor, double latest_factor) {

@@ -1,30 +1,49 @@
 #include "core/query/bar_query.hpp"
 
-#include "core/query/adjustment.hpp"
+#include <algorithm>
 
 namespace ashare::query {
 
-SymbolBars make_symbol_bars(std::string symbol,
-                            std::vector<domain::Bar> loaded,
-                            const BarQuery& query,
-                            double latest_factor) {
-  if (query.adjusted) {
-    // D8: the anchor is the symbol's latest stored bar, never the latest bar of the range.
-    for (auto& bar : loaded) {
-      bar = adjust_forward(bar, latest_factor);
+WindowPick pick_window(std::span<const domain::Bar> ascending, const BarQuery& query) {
+  const auto first = std::lower_bound(ascending.begin(), ascending.end(), query.from,
+                                      [](const domain::Bar& bar, domain::Date date) {
+                                        return bar.trade_date < date;
+                                      });
+  const auto end = std::upper_bound(first, ascending.end(), query.to,
+                                    [](domain::Date date, const domain::Bar& bar) {
+                                      return date < bar.trade_date;
+                                    });
+  WindowPick pick{static_cast<std::size_t>(first - ascending.begin()),
+                  static_cast<std::size_t>(end - ascending.begin()), false};
+  // D8: sort first, then keep the first `limit`; has_more when that left bars of the window out.
+  if (static_cast<std::int64_t>(pick.count()) > query.limit) {
+    pick.has_more = true;
+    const auto limit = static_cast<std::size_t>(query.limit);
+    if (query.sort == domain::SortOrder::asc) {
+      pick.end = pick.first + limit;
+    } else {
+      pick.first = pick.end - limit;
     }
   }
-  return finish_symbol_bars(std::move(symbol), std::move(loaded), query);
+  return pick;
 }
 
-SymbolBars finish_symbol_bars(std::string symbol,
-                              std::vector<domain::Bar> bars,
-                              const BarQuery& query) {
-  SymbolBars item{std::move(symbol), true, std::move(bars), false, std::nullopt};
-  // One row more than asked tells whether `limit` cut the window short (D8 next_url).
-  if (static_cast<std::int64_t>(item.bars.size()) > query.limit) {
-    item.bars.resize(static_cast<std::size_t>(query.limit));
-    item.has_more = true;
+SymbolBars window_item(std::string symbol,
+                       std::span<const domain::Bar> ascending,
+                       const BarQuery& query) {
+  return window_item(std::move(symbol), ascending, query, pick_window(ascending, query));
+}
+
+SymbolBars window_item(std::string symbol,
+                       std::span<const domain::Bar> ascending,
+                       const BarQuery& query,
+                       const WindowPick& pick) {
+  SymbolBars item{std::move(symbol), true, {}, pick.has_more, std::nullopt};
+  const auto picked = ascending.subspan(pick.first, pick.count());
+  if (query.sort == domain::SortOrder::asc) {
+    item.bars.assign(picked.begin(), picked.end());
+  } else {
+    item.bars.assign(picked.rbegin(), picked.rend());
   }
   if (query.include_summary) {
     item.summary = summarize(item.bars, query.from, query.to);
@@ -32,23 +51,12 @@ SymbolBars finish_symbol_bars(std::string symbol,
   return item;
 }
 
-std::vector<SymbolBars> run_bar_query(store::BarStore& store,
-                                      const Catalog& catalog,
-                                      const BarQuery& query) {
-  std::vector<SymbolBars> items;
-  items.reserve(query.symbols.size());
-  for (const auto& symbol : query.symbols) {
-    const auto* info = catalog.find(symbol.str());
-    if (info == nullptr) {
-      items.push_back(SymbolBars{symbol.str(), false, {}, false, std::nullopt});
-    } else {
-      auto loaded =
-        store.load_bars(info->symbol, query.from, query.to, query.sort, query.limit + 1);
-      items.push_back(
-        make_symbol_bars(info->symbol, std::move(loaded), query, info->latest_factor));
-    }
+std::vector<domain::Bar> read_window(const BarReader& read, const BarQuery& query) {
+  auto bars = read(query.from, query.to, query.sort, query.limit + 1);
+  if (query.sort == domain::SortOrder::desc) {
+    std::reverse(bars.begin(), bars.end());
   }
-  return items;
+  return bars;
 }
 
 } // namespace ashare::query

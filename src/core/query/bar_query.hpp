@@ -1,15 +1,18 @@
-// The bars query of SPEC "Daily bars": per symbol, the bars of [from, to] sorted, limited, adjusted
-// per D8 and summarised. Validation and plans are the caller's (api/bars_endpoint); unknown symbols
-// come back as items with `known == false`, since only the caller knows what that means (D1).
+// The bars query of SPEC "Daily bars": per symbol, the bars of [from, to] sorted, limited (with
+// has_more, D8) and summarised. pick_window() alone decides sort, limit and has_more, over a
+// symbol's bars in ascending order: a whole history in memory (query/history) or a bounded read
+// from a store (read_window). Validation and plans are the API's; unknown symbols are items with
+// `known == false`, since only the API knows what that means (D1).
 #pragma once
 
 #include "core/domain/bar.hpp"
 #include "core/domain/symbol.hpp"
-#include "core/query/catalog.hpp"
 #include "core/query/summary.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -35,24 +38,39 @@ struct SymbolBars {
   std::optional<Summary> summary;
 };
 
-// Return the item of known symbol `symbol` from `loaded`: its bars of [query.from, query.to] in
-// query.sort order, at most query.limit + 1 of them (the extra one only tells `has_more`). Prices
-// are forward-adjusted to `latest_factor` (D8) when query.adjusted; the summary is added when
-// asked. Both the server (bars from its store) and the remote-mode cache (bars it fetched) use it.
-SymbolBars make_symbol_bars(std::string symbol,
-                            std::vector<domain::Bar> loaded,
-                            const BarQuery& query,
-                            double latest_factor);
+// Which bars of a symbol's ascending bars a window returns.
+struct WindowPick {
+  std::size_t first = 0; // index of the earliest returned bar
+  std::size_t end = 0;   // one past the latest returned bar (first == end: none)
+  bool has_more = false; // `limit` left bars of [from, to] out (D8 next_url)
 
-// Return the item of known symbol `symbol` from `bars`, already adjusted as `query` asks (the
-// server's history cache keeps both renderings): as make_symbol_bars, without the adjustment.
-SymbolBars finish_symbol_bars(std::string symbol,
-                              std::vector<domain::Bar> bars,
-                              const BarQuery& query);
+  std::size_t count() const { return end - first; }
+};
 
-// Run `query` against `store`, whose snapshot `catalog` describes; one item per symbol, in order.
-std::vector<SymbolBars> run_bar_query(store::BarStore& store,
-                                      const Catalog& catalog,
-                                      const BarQuery& query);
+// Return the bars of `ascending` (ascending by date) that `query` returns: those of
+// [query.from, query.to], the first query.limit of them in query.sort order (for desc, the latest).
+WindowPick pick_window(std::span<const domain::Bar> ascending, const BarQuery& query);
+
+// Return the item of known symbol `symbol` from `ascending`, its bars (adjusted as `query` asks)
+// in ascending order: the bars pick_window() returns, in query.sort order, with the summary when
+// asked.
+SymbolBars window_item(std::string symbol,
+                       std::span<const domain::Bar> ascending,
+                       const BarQuery& query);
+
+// As window_item(), with `pick` = pick_window(ascending, query) already known.
+SymbolBars window_item(std::string symbol,
+                       std::span<const domain::Bar> ascending,
+                       const BarQuery& query,
+                       const WindowPick& pick);
+
+// Reads up to `limit` bars of one symbol with trade_date in [from, to], ordered by `order`.
+using BarReader = std::function<std::vector<domain::Bar>(
+  domain::Date from, domain::Date to, domain::SortOrder order, std::int64_t limit)>;
+
+// Return, ascending, the bars of `query`'s window that pick_window() needs, read through `read`
+// without reading the whole window: the query.limit + 1 from the end the sort starts at (the
+// extra one only tells has_more).
+std::vector<domain::Bar> read_window(const BarReader& read, const BarQuery& query);
 
 } // namespace ashare::query

@@ -1,9 +1,11 @@
-// api::BarsCache: slicing a cached history answers exactly what reading the window from SQLite
-// answers (bars, next_url, summary and every byte of each bar's JSON), entries go stale with the
-// store's generation, and the byte budget holds.
+// api::HistoryCache: a window selected from a cached history answers exactly what the reference
+// (reading the window from SQLite, tests/unit/reference_bar_query.hpp) answers (bars, next_url,
+// summary and every byte of each bar's JSON), and so does the bounded read of query::read_window;
+// entries go stale with the store's generation, and the byte budget holds.
+#include "reference_bar_query.hpp"
 #include "testutil.hpp"
 
-#include "core/api/bars_cache.hpp"
+#include "core/api/history_cache.hpp"
 #include "core/api/dispatch.hpp"
 #include "core/api/json.hpp"
 #include "core/query/catalog.hpp"
@@ -41,7 +43,7 @@ query::BarQuery make_query(const char* from, const char* to, bool adjusted, doma
 
 } // namespace
 
-TEST_CASE("api::slice_history answers what run_bar_query answers") {
+TEST_CASE("api::select_bars and query::read_window answer what the reference answers") {
   Fixture f;
   const auto catalog = query::load_catalog(f.store);
   const std::vector<std::pair<const char*, const char*>> windows{
@@ -51,7 +53,8 @@ TEST_CASE("api::slice_history answers what run_bar_query answers") {
   for (const auto* symbol : {"600519.SH", "000001.SZ"}) {
     const auto* info = catalog->find(symbol);
     REQUIRE(info != nullptr);
-    const auto history = api::load_symbol_history(f.store, symbol, info->latest_factor);
+    const auto history =
+      api::render_history(query::load_history(f.store, symbol, info->latest_factor));
     for (const auto& [from, to] : windows) {
       for (const bool adjusted : {true, false}) {
         for (const auto sort : {domain::SortOrder::asc, domain::SortOrder::desc}) {
@@ -63,9 +66,9 @@ TEST_CASE("api::slice_history answers what run_bar_query answers") {
             CAPTURE(limit);
             auto query = make_query(from, to, adjusted, sort, limit);
             query.symbols = {*domain::parse_symbol(symbol)};
-            const auto expected = query::run_bar_query(f.store, *catalog, query).front();
+            const auto expected = test::reference_bar_query(f.store, *catalog, query).front();
             std::vector<std::string_view> json;
-            const auto got = api::slice_history(*history, symbol, query, json);
+            const auto got = api::select_bars(*history, symbol, query, json);
             CHECK(got.known);
             CHECK(got.has_more == expected.has_more);
             REQUIRE(got.bars.size() == expected.bars.size());
@@ -83,6 +86,18 @@ TEST_CASE("api::slice_history answers what run_bar_query answers") {
             if (sort == domain::SortOrder::asc) {
               CHECK(json.size() == (got.bars.empty() ? 0u : 1u));
             }
+            // The bounded read a one-shot command can answer from, through the same pick.
+            const auto read = [&](domain::Date first, domain::Date last, domain::SortOrder order,
+                                  std::int64_t most) {
+              return f.store.load_bars(symbol, first, last, order, most);
+            };
+            auto bounded = query::read_window(read, query);
+            if (adjusted) {
+              bounded = query::forward_adjusted(bounded, info->latest_factor);
+            }
+            const auto from_read = query::window_item(symbol, bounded, query);
+            CHECK(from_read.has_more == expected.has_more);
+            CHECK(from_read.bars == expected.bars);
             CHECK(got.summary.has_value() == expected.summary.has_value());
             if (got.summary && expected.summary) {
               CHECK(got.summary->open_first == expected.summary->open_first);
@@ -97,30 +112,30 @@ TEST_CASE("api::slice_history answers what run_bar_query answers") {
   }
 }
 
-TEST_CASE("api::price_series reads what BarStore::load_price_series reads (D9)") {
+TEST_CASE("query::History::price_series reads what BarStore::load_price_series reads (D9)") {
   Fixture f;
-  const auto history = api::load_symbol_history(f.store, "600519.SH", 8.305);
+  const auto history = query::load_history(f.store, "600519.SH", 8.305);
   for (const auto field : {store::PriceField::open, store::PriceField::high, store::PriceField::low,
                            store::PriceField::close}) {
     CAPTURE(store::price_field_name(field));
     const auto expected = f.store.load_price_series("600519.SH", field);
-    const auto got = api::price_series(*history, field);
+    const auto got = history.price_series(field);
     CHECK(got.dates == expected.dates);
     CHECK(got.prices == expected.prices);
     CHECK(got.factors == expected.factors);
   }
 }
 
-TEST_CASE("api::BarsCache") {
+TEST_CASE("api::HistoryCache") {
   Fixture f;
   const auto catalog = query::load_catalog(f.store);
   const auto* info = catalog->find("600519.SH");
   const auto generation = catalog->dataset.generation;
 
   SUBCASE("a hit returns the same history; a new generation loads again") {
-    api::BarsCache cache(64u << 20);
+    api::HistoryCache cache(64u << 20);
     const auto first = cache.find_or_load(f.store, "600519.SH", info->latest_factor, generation);
-    CHECK(first->raw.bars.size() == 500);
+    CHECK(first->history.raw.size() == 500);
     CHECK(cache.bytes() == first->bytes);
     CHECK(cache.find_or_load(f.store, "600519.SH", info->latest_factor, generation) == first);
     const auto next = cache.find_or_load(f.store, "600519.SH", info->latest_factor, generation + 1);
@@ -132,15 +147,16 @@ TEST_CASE("api::BarsCache") {
     CHECK(cache.find_or_load(f.store, "600519.SH", info->latest_factor, generation + 1) == next);
   }
   SUBCASE("the budget holds: least recently used first, too big never kept") {
-    const auto one = api::load_symbol_history(f.store, "600519.SH", info->latest_factor)->bytes;
-    api::BarsCache cache(one + one / 2);
+    const auto one =
+      api::render_history(query::load_history(f.store, "600519.SH", info->latest_factor))->bytes;
+    api::HistoryCache cache(one + one / 2);
     const auto* other = catalog->find("000001.SZ");
     cache.find_or_load(f.store, "600519.SH", info->latest_factor, generation);
     cache.find_or_load(f.store, "000001.SZ", other->latest_factor, generation);
     CHECK(cache.bytes() <= one + one / 2);
-    api::BarsCache tiny(one / 2);
+    api::HistoryCache tiny(one / 2);
     const auto history = tiny.find_or_load(f.store, "600519.SH", info->latest_factor, generation);
-    CHECK(history->raw.bars.size() == 500);
+    CHECK(history->history.raw.size() == 500);
     CHECK(tiny.bytes() == 0);
   }
 }

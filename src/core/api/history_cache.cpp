@@ -1,0 +1,125 @@
+#include "core/api/history_cache.hpp"
+
+#include "core/api/json.hpp"
+
+#include <algorithm>
+
+namespace ashare::api {
+namespace {
+
+BarsJson render(const std::vector<domain::Bar>& bars) {
+  BarsJson out;
+  out.ends.reserve(bars.size());
+  out.json.reserve(bars.size() * 200);
+  for (const auto& bar : bars) {
+    out.json += bar_to_json(bar);
+    out.ends.push_back(static_cast<std::uint32_t>(out.json.size()));
+    out.json.push_back(',');
+  }
+  out.json.shrink_to_fit();
+  return out;
+}
+
+std::size_t bytes_of(const std::vector<domain::Bar>& bars, const BarsJson& json) {
+  return bars.capacity() * sizeof(domain::Bar) + json.json.capacity()
+         + json.ends.capacity() * sizeof(std::uint32_t);
+}
+
+} // namespace
+
+std::string_view BarsJson::bar_json(std::size_t i) const {
+  const std::size_t begin = i == 0 ? 0 : ends[i - 1] + 1;
+  return std::string_view(json).substr(begin, ends[i] - begin);
+}
+
+std::string_view BarsJson::joined(std::size_t first, std::size_t end) const {
+  const std::size_t begin = first == 0 ? 0 : ends[first - 1] + 1;
+  return std::string_view(json).substr(begin, ends[end - 1] - begin);
+}
+
+std::shared_ptr<const RenderedHistory> render_history(query::History history) {
+  auto rendered = std::make_shared<RenderedHistory>();
+  rendered->raw_json = render(history.raw);
+  rendered->adjusted_json = render(history.adjusted);
+  rendered->bytes = sizeof(RenderedHistory) + bytes_of(history.raw, rendered->raw_json)
+                    + bytes_of(history.adjusted, rendered->adjusted_json)
+                    + 4 * history.raw.size() * (sizeof(domain::Date) + 2 * sizeof(double));
+  rendered->history = std::move(history);
+  return rendered;
+}
+
+query::SymbolBars select_bars(const RenderedHistory& rendered,
+                              const std::string& symbol,
+                              const query::BarQuery& query,
+                              std::vector<std::string_view>& bar_json) {
+  const auto& bars = rendered.history.bars(query.adjusted);
+  const auto& json = rendered.json(query.adjusted);
+  const auto pick = query::pick_window(bars, query);
+  auto item = query::window_item(symbol, bars, query, pick);
+  bar_json.clear();
+  if (pick.count() == 0) {
+    return item;
+  }
+  if (query.sort == domain::SortOrder::asc) {
+    bar_json.push_back(json.joined(pick.first, pick.end));
+  } else {
+    bar_json.reserve(pick.count());
+    for (std::size_t k = pick.end; k > pick.first; --k) {
+      bar_json.push_back(json.bar_json(k - 1));
+    }
+  }
+  return item;
+}
+
+std::shared_ptr<const RenderedHistory> HistoryCache::find_or_load(store::BarStore& store,
+                                                             const std::string& symbol,
+                                                             double latest_factor,
+                                                             std::int64_t generation) {
+  if (auto history = find(symbol, generation)) {
+    return history;
+  }
+  // Loaded without the lock: other symbols stay served meanwhile. Two threads may load the same
+  // history at once; the second to finish just replaces the first.
+  auto history = render_history(query::load_history(store, symbol, latest_factor));
+  std::lock_guard lock(m_mutex);
+  if (const auto entry = m_entries.find(symbol); entry != m_entries.end()) {
+    if (entry->second.generation > generation) {
+      return history; // a newer generation got there first: keep that one
+    }
+    erase(entry); // the same (loaded twice at once), or stale: the store changed since
+  }
+  if (history->bytes > m_budget) {
+    return history; // too big to keep: serve it this once
+  }
+  while (m_bytes + history->bytes > m_budget && !m_recent.empty()) {
+    erase(m_entries.find(m_recent.back()));
+  }
+  m_recent.push_front(symbol);
+  m_entries[symbol] = Entry{generation, history, m_recent.begin()};
+  m_bytes += history->bytes;
+  return history;
+}
+
+std::shared_ptr<const RenderedHistory> HistoryCache::find(const std::string& symbol,
+                                                      std::int64_t generation) {
+  std::lock_guard lock(m_mutex);
+  const auto entry = m_entries.find(symbol);
+  if (entry == m_entries.end() || entry->second.generation != generation) {
+    return nullptr;
+  }
+  m_recent.splice(m_recent.begin(), m_recent, entry->second.position);
+  return entry->second.history;
+}
+
+std::size_t HistoryCache::bytes() const {
+  std::lock_guard lock(m_mutex);
+  return m_bytes;
+}
+
+void HistoryCache::erase(std::unordered_map<std::string, Entry>::iterator entry) {
+  m_bytes -= entry->second.history->bytes;
+  m_recent.erase(entry->second.position);
+  m_entries.erase(entry);
+}
+
+} // namespace ashare::api

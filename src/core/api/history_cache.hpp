@@ -1,0 +1,94 @@
+// The server's memory of the store: each symbol's whole history (query/history) with every bar
+// already written as JSON, raw and forward-adjusted, so that a bars request picks its window
+// (query::pick_window) and joins text instead of reading SQLite and formatting numbers, and an
+// indicator request reads its series (D9: the whole history) from memory. An entry belongs to one
+// store generation (any import or removal makes it stale); entries beyond a byte budget go, least
+// recently used first.
+#pragma once
+
+#include "core/query/bar_query.hpp"
+#include "core/query/history.hpp"
+#include "core/store/bar_store.hpp"
+
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace ashare::api {
+
+// The JSON objects of a list of bars written one after another, each followed by a comma, so that
+// the bars of any date window are one contiguous piece of text.
+struct BarsJson {
+  std::string json;                // "{bar 0},{bar 1},...,{bar n-1},"
+  std::vector<std::uint32_t> ends; // bar i's object ends where its comma is, at ends[i]
+
+  // Return the JSON object of bar `i`.
+  std::string_view bar_json(std::size_t i) const;
+  // Return the JSON objects of bars [first, end) joined by commas; requires first < end.
+  std::string_view joined(std::size_t first, std::size_t end) const;
+};
+
+// A history with its bars' JSON: the API's rendering of query::History.
+struct RenderedHistory {
+  query::History history;
+  BarsJson raw_json;
+  BarsJson adjusted_json;
+  std::size_t bytes = 0; // roughly what the entry holds
+
+  // Return the JSON of the bars a request reads: adjusted or raw.
+  const BarsJson& json(bool adjusted_prices) const {
+    return adjusted_prices ? adjusted_json : raw_json;
+  }
+};
+
+// Return `history` with its bars' JSON written.
+std::shared_ptr<const RenderedHistory> render_history(query::History history);
+
+// Return the item of `symbol` that `query` reads from `rendered` (query::window_item), and put the
+// JSON of the returned bars in `bar_json` as pieces to join with commas: one piece for an
+// ascending window, one per bar for a descending one.
+query::SymbolBars select_bars(const RenderedHistory& rendered,
+                              const std::string& symbol,
+                              const query::BarQuery& query,
+                              std::vector<std::string_view>& bar_json);
+
+class HistoryCache {
+public:
+  // Keep at most about `budget_bytes` of histories.
+  explicit HistoryCache(std::size_t budget_bytes) : m_budget(budget_bytes) {}
+
+  // Return the history of `symbol` at store `generation`, loading it from `store` (read inside the
+  // caller's ReadTransaction, so it matches `generation`) when it is not cached. Thread-safe.
+  std::shared_ptr<const RenderedHistory> find_or_load(store::BarStore& store,
+                                                      const std::string& symbol,
+                                                      double latest_factor,
+                                                      std::int64_t generation);
+
+  // Return the history of `symbol` at store `generation` when it is cached, else nullptr; never
+  // reads the store. Thread-safe.
+  std::shared_ptr<const RenderedHistory> find(const std::string& symbol, std::int64_t generation);
+
+  // Return the bytes held now.
+  std::size_t bytes() const;
+
+private:
+  struct Entry {
+    std::int64_t generation = 0;
+    std::shared_ptr<const RenderedHistory> history;
+    std::list<std::string>::iterator position; // in m_recent
+  };
+  void erase(std::unordered_map<std::string, Entry>::iterator entry);
+
+  mutable std::mutex m_mutex;
+  std::size_t m_budget;
+  std::size_t m_bytes = 0;
+  std::unordered_map<std::string, Entry> m_entries;
+  std::list<std::string> m_recent; // most recently used first
+};
+
+} // namespace ashare::api

@@ -1,0 +1,47 @@
+#include "core/query/history.hpp"
+
+#include "core/query/adjustment.hpp"
+
+#include <cstdint>
+
+namespace ashare::query {
+namespace {
+
+// Return the `field` prices, dates and factors of `bars`.
+store::PriceSeries series_of(const std::vector<domain::Bar>& bars, store::PriceField field) {
+  store::PriceSeries series;
+  series.dates.reserve(bars.size());
+  series.prices.reserve(bars.size());
+  series.factors.reserve(bars.size());
+  for (const auto& bar : bars) {
+    series.dates.push_back(bar.trade_date);
+    series.prices.push_back(field == store::PriceField::open   ? bar.open
+                            : field == store::PriceField::high ? bar.high
+                            : field == store::PriceField::low  ? bar.low
+                                                               : bar.close);
+    series.factors.push_back(bar.factor);
+  }
+  return series;
+}
+
+} // namespace
+
+History make_history(std::vector<domain::Bar> raw, double latest_factor) {
+  History history;
+  history.adjusted = forward_adjusted(raw, latest_factor);
+  for (const auto field : {store::PriceField::open, store::PriceField::high, store::PriceField::low,
+                           store::PriceField::close}) {
+    history.series[static_cast<std::size_t>(field)] = series_of(raw, field);
+  }
+  history.raw = std::move(raw);
+  return history;
+}
+
+History load_history(store::BarStore& store, const std::string& symbol, double latest_factor) {
+  auto bars = store.load_bars(symbol, domain::Date::from_ymd(1900, 1, 1).value(),
+                              domain::Date::from_ymd(2999, 12, 31).value(), domain::SortOrder::asc,
+                              INT64_MAX);
+  return make_history(std::move(bars), latest_factor);
+}
+
+} // namespace ashare::query
