@@ -1,22 +1,24 @@
-// GET /v1/ohlc/range/{multiplier}/{timespan}/{from}/{to} (SPEC "Daily bars", D1-D8): parameter
-// validation in the documented order, plan checks, the query and its response.
+// GET /v1/ohlc/range/{multiplier}/{timespan}/{from}/{to} (SPEC "Daily bars", D1-D8) as a row of
+// the dispatch pipeline: the parse (api/bars_request), the plan check and the answer.
 #pragma once
 
-#include "core/api/history_cache.hpp"
 #include "core/api/bars_request.hpp"
 #include "core/api/caller.hpp"
 #include "core/api/endpoint.hpp"
 #include "core/api/json.hpp"
-#include "core/api/query_params.hpp"
-#include "core/api/store_view.hpp"
-#include "core/query/bar_query.hpp"
-#include "core/query/catalog.hpp"
 #include "core/store/bar_store.hpp"
 
+#include <memory>
 #include <optional>
+#include <span>
 #include <string>
 
 namespace ashare::api {
+
+// Parse a bars request from the path segments `captures` (multiplier, timespan, from, to) and
+// `params` (parse_bars_request).
+Result<std::unique_ptr<EndpointRequest>> parse_bars_endpoint(std::span<const std::string> captures,
+                                                             const QueryParams& params);
 
 // Return the response to `request` with `items` (one per symbol, in order) and their next_urls,
 // as the server and the remote-mode cache both render it.
@@ -30,13 +32,5 @@ BarsResponse make_bars_response(const BarsRequest& request,
 Status check_bars_plan(const BarsRequest& request,
                        const Caller& caller,
                        std::optional<domain::Date> as_of);
-
-// Validate, check and run the request; the body renders with `request_id`. Reads the catalog and
-// histories through `view`: deferred when it cannot without waiting.
-Result<Prepared> prepare_bars(const BarsPath& path,
-                              const QueryParams& params,
-                              const Caller& caller,
-                              StoreView& view,
-                              const std::string& request_id);
 
 } // namespace ashare::api

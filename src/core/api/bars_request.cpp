@@ -8,6 +8,10 @@ namespace ashare::api {
 using domain::Date;
 using domain::SortOrder;
 
+std::int64_t BarsRequest::limit_under(auth::Plan plan) const {
+  return limit.value_or(auth::plan_limits(plan).max_limit);
+}
+
 QueryParams BarsRequest::to_params() const {
   QueryParams out;
   out.set("symbol", domain::join_symbols(query.symbols));

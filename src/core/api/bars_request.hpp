@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/api/query_params.hpp"
+#include "core/auth/plan.hpp"
 #include "core/domain/date.hpp"
 #include "core/error.hpp"
 #include "core/query/bar_query.hpp"
@@ -28,6 +29,8 @@ struct BarsRequest {
   std::optional<std::int64_t> limit;
   QueryParams params; // as sent, for next_url (D8 keeps every other parameter)
 
+  // Return the `limit` that applies under `plan`: as asked, else the plan's maximum (D4, D6).
+  std::int64_t limit_under(auth::Plan plan) const;
   // Return the parameters that say this request, in the documented order, defaults left out but
   // for `sort`.
   QueryParams to_params() const;

@@ -5,6 +5,7 @@
 #include "core/api/indicator_endpoint.hpp"
 #include "core/api/json.hpp"
 #include "core/api/openapi.hpp"
+#include "core/api/request_checks.hpp"
 #include "core/api/store_view.hpp"
 
 #include <array>
@@ -21,62 +22,50 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-struct RouteContext {
-  std::span<const std::string> captures; // the '*' segments of the pattern, decoded
-  const QueryParams& params;
-  const Caller& caller;
-  StoreView& view;
-  const Services& services;
-  const std::string& request_id;
-};
-
-using Handler = Result<Prepared> (*)(const RouteContext&);
-
 constexpr const char* k_internal_message = "internal error; the server logged the details";
 
+// A public route answers from what it has: no key, no plan, no credits. nullopt: it needs the
+// store and `view` may not wait.
+using PublicAnswer = std::optional<Response> (*)(StoreView& view, const Services& services);
+
+// A data route parses its request (400); the pipeline below does everything else.
+using ParseRequest = Result<std::unique_ptr<EndpointRequest>> (*)(
+  std::span<const std::string> captures, const QueryParams& params);
+
 struct Route {
-  std::string_view pattern; // '/'-separated; a "*" segment matches any non-empty segment
-  bool needs_key;
-  Handler handler;
+  std::string_view pattern;   // '/'-separated; a "*" segment matches any non-empty segment
+  PublicAnswer answer_public; // set for a public route
+  ParseRequest parse;         // set for a data route, which needs a key
 };
 
-Prepared static_body(std::string body, int status = 200) {
-  return Prepared{0, [body = std::move(body)](std::optional<std::int64_t>) { return body; }, false,
-                  status};
+Response body_response(std::string body, int status = 200) {
+  Response response;
+  response.status = status;
+  response.body = std::move(body);
+  return response;
 }
 
-Result<Prepared> handle_health(const RouteContext& context) {
-  const auto catalog = context.view.catalog();
+std::optional<Response> answer_health(StoreView& view, const Services& services) {
+  const auto catalog = view.catalog();
   if (!catalog) {
-    return Prepared::defer();
+    return std::nullopt;
   }
   // D15: a draining server says so, so that a load balancer takes it out.
-  const bool available = !context.services.draining.load(std::memory_order_relaxed);
-  return static_body(health_to_json(catalog->dataset, available), available ? 200 : 503);
+  const bool available = !services.draining.load(std::memory_order_relaxed);
+  return body_response(health_to_json(catalog->dataset, available), available ? 200 : 503);
 }
 
-Result<Prepared> handle_openapi(const RouteContext&) {
-  return static_body(std::string(openapi_document()));
-}
-
-Result<Prepared> handle_bars(const RouteContext& context) {
-  const BarsPath path{context.captures[0], context.captures[1], context.captures[2],
-                      context.captures[3]};
-  return prepare_bars(path, context.params, context.caller, context.view, context.request_id);
-}
-
-template <query::Indicator indicator> Result<Prepared> handle_indicator(const RouteContext& context) {
-  return prepare_indicator(indicator, context.params, context.caller, context.view,
-                           context.request_id);
+std::optional<Response> answer_openapi(StoreView&, const Services&) {
+  return body_response(std::string(openapi_document()));
 }
 
 constexpr std::array k_routes{
-  Route{"/healthz", false, handle_health},
-  Route{"/v1/openapi.json", false, handle_openapi},
-  Route{"/v1/ohlc/range/*/*/*/*", true, handle_bars},
-  Route{"/v1/indicators/ema", true, handle_indicator<query::Indicator::ema>},
-  Route{"/v1/indicators/rsi", true, handle_indicator<query::Indicator::rsi>},
-  Route{"/v1/indicators/sma", true, handle_indicator<query::Indicator::sma>},
+  Route{"/healthz", answer_health, nullptr},
+  Route{"/v1/openapi.json", answer_openapi, nullptr},
+  Route{"/v1/ohlc/range/*/*/*/*", nullptr, parse_bars_endpoint},
+  Route{"/v1/indicators/ema", nullptr, parse_indicator_endpoint<query::Indicator::ema>},
+  Route{"/v1/indicators/rsi", nullptr, parse_indicator_endpoint<query::Indicator::rsi>},
+  Route{"/v1/indicators/sma", nullptr, parse_indicator_endpoint<query::Indicator::sma>},
 };
 
 std::vector<std::string_view> split_path(std::string_view path) {
@@ -152,13 +141,6 @@ void set_credits_header(Response& response, const std::optional<std::int64_t>& b
   }
 }
 
-Response rendered(const Prepared& prepared, std::optional<std::int64_t> credits_charged) {
-  Response response;
-  response.status = prepared.status;
-  response.body = prepared.render(credits_charged);
-  return response;
-}
-
 // One request being answered: what the steps below share.
 struct Exchange {
   const Request& request;
@@ -192,8 +174,14 @@ std::optional<Result<Caller>> find_caller(const Exchange& exchange) {
 struct NeedsStore {};
 using Outcome = std::variant<Response, NeedsStore, ChargeNeeded>;
 
+// Return the response of `answer` (an error, or the body's renderer) when `credits_charged`.
+Response answer_response(const Result<Render>& answer,
+                         std::optional<std::int64_t> credits_charged) {
+  return answer ? body_response((*answer)(credits_charged)) : error_body(answer.error());
+}
+
 // Return the response of a metered request once its charge of `cost` has `result` (D7).
-Response charged_response(const Result<Prepared>& prepared,
+Response charged_response(const Result<Render>& answer,
                           std::int64_t cost,
                           const store::ChargeResult& result) {
   if (result.revoked || !result.balance) {
@@ -202,12 +190,11 @@ Response charged_response(const Result<Prepared>& prepared,
                                    result.revoked ? "API key revoked" : "invalid API key"));
   }
   Response response;
-  if (!prepared) {
-    response = error_body(prepared.error()); // errors cost nothing (D7)
-  } else if (cost == 0) {
-    response = rendered(*prepared, std::nullopt); // every symbol unknown: passes at any balance
+  if (!answer || cost == 0) {
+    // Errors cost nothing; nor does a request whose every symbol is unknown (D7).
+    response = answer_response(answer, std::nullopt);
   } else if (result.charged) {
-    response = rendered(*prepared, cost);
+    response = answer_response(answer, cost);
   } else {
     response = error_body(make_error(ErrorCode::insufficient_credits,
                                      "insufficient credits: this request costs "
@@ -219,19 +206,17 @@ Response charged_response(const Result<Prepared>& prepared,
   return response;
 }
 
-// Answer an authenticated request: the endpoint, then D7's charge.
-Outcome serve_caller(const Route& route, const RouteContext& context, const Exchange& exchange) {
-  const Caller& caller = context.caller;
-  auto prepared = route.handler(context);
-  if (prepared && prepared->deferred) {
-    return NeedsStore{};
-  }
+// 402: charge `cost` to `caller` and answer with `answer`. An unmetered caller is answered at
+// once; a metered one waits on the key store (ChargeNeeded when waiting is forbidden), and its
+// balance is read even when nothing is charged: it is never kept in memory.
+Outcome charge_and_answer(const Caller& caller,
+                          Result<Render> answer,
+                          std::int64_t cost,
+                          const Exchange& exchange) {
   if (!caller.metered) {
-    return prepared ? rendered(*prepared, std::nullopt) : error_body(prepared.error());
+    return answer_response(answer, std::nullopt);
   }
-  // The balance is never kept in memory: even an answer that charges nothing reads it.
-  const std::int64_t cost = prepared ? prepared->cost : 0;
-  auto kept = std::make_shared<const Result<Prepared>>(std::move(prepared));
+  auto kept = std::make_shared<const Result<Render>>(std::move(answer));
   ChargeNeeded needed{store::ChargeRequest{caller.key_id, cost},
                       [kept, cost](const store::ChargeResult& result) {
                         return charged_response(*kept, cost, result);
@@ -244,7 +229,39 @@ Outcome serve_caller(const Route& route, const RouteContext& context, const Exch
   return needed.finish(results.front());
 }
 
-// Answer `exchange` for `trusted` (when set) or the request's key.
+// The D6 order after authentication, for a data route: parse (400), D1's single unknown symbol
+// (400, which needs the catalog), the plan (403), then the price (D7), the charge (402) and the
+// answer.
+Outcome serve_data(const Route& route,
+                   std::span<const std::string> captures,
+                   const QueryParams& params,
+                   const Caller& caller,
+                   StoreView& view,
+                   const Exchange& exchange) {
+  auto request = route.parse(captures, params);
+  if (!request) {
+    return charge_and_answer(caller, request.error(), 0, exchange);
+  }
+  const auto catalog = view.catalog();
+  if (!catalog) {
+    return NeedsStore{};
+  }
+  const auto& symbols = (*request)->symbols();
+  if (auto status = check_single_symbol_known(symbols, *catalog); !status) {
+    return charge_and_answer(caller, status.error(), 0, exchange);
+  }
+  if (auto status = (*request)->apply_plan(caller, catalog->dataset.as_of); !status) {
+    return charge_and_answer(caller, status.error(), 0, exchange);
+  }
+  auto render = (*request)->answer(*catalog, view, exchange.request_id);
+  if (!render) {
+    return NeedsStore{};
+  }
+  return charge_and_answer(caller, std::move(*render), credit_cost(symbols, *catalog), exchange);
+}
+
+// Answer `exchange` for `trusted` (when set) or the request's key, in the D6 order: route (404),
+// method (405), caller (401), then serve_data for the rest. Public routes need no key.
 Outcome route_request(const Exchange& exchange, const Caller* trusted) {
   const Request& request = exchange.request;
   std::vector<std::string> captures;
@@ -261,35 +278,27 @@ Outcome route_request(const Exchange& exchange, const Caller* trusted) {
     response.set_header("Allow", "GET, HEAD");
     return response;
   }
-  const auto params = QueryParams::parse(request.query);
   Services& services = exchange.services;
   StoreView view(services.bars, services.catalog, services.histories, exchange.waiting,
                  exchange.now);
-  if (!route->needs_key || trusted != nullptr) {
-    const Caller caller = trusted != nullptr ? *trusted : Caller{};
-    auto prepared =
-      route->handler(RouteContext{captures, params, caller, view, services, exchange.request_id});
-    if (!prepared) {
-      return error_body(prepared.error());
-    }
-    if (prepared->deferred) {
-      return NeedsStore{};
-    }
-    return rendered(*prepared, std::nullopt);
+  if (route->answer_public != nullptr) {
+    auto response = route->answer_public(view, services);
+    return response ? Outcome(std::move(*response)) : Outcome(NeedsStore{});
   }
 
-  const auto caller = find_caller(exchange);
+  std::optional<Result<Caller>> caller = trusted != nullptr ? Result<Caller>(*trusted)
+                                                            : find_caller(exchange);
   if (!caller) {
     return NeedsStore{};
   }
   if (!*caller) {
     return unauthorized(caller->error());
   }
-  const RouteContext context{captures, params, **caller, view, services, exchange.request_id};
+  const auto params = QueryParams::parse(request.query);
   // D7 wants X-Credits-Remaining on every response after authentication, a 500 included, so an
   // unexpected failure from here on is answered here, where the balance can be read.
   try {
-    return serve_caller(*route, context, exchange);
+    return serve_data(*route, captures, params, **caller, view, exchange);
   } catch (const std::exception& error) {
     if (exchange.waiting == Waiting::forbidden && (*caller)->metered) {
       return NeedsStore{}; // answered again where the balance may be read

@@ -1,43 +1,74 @@
 #include "core/api/indicator_endpoint.hpp"
 
-#include "core/api/json.hpp"
-#include "core/api/params.hpp"
+#include "core/api/history_cache.hpp"
 #include "core/api/request_checks.hpp"
 #include "core/auth/plan.hpp"
-
-#include <algorithm>
 
 namespace ashare::api {
 namespace {
 
-using query::Indicator;
+class IndicatorEndpointRequest final : public EndpointRequest {
+public:
+  explicit IndicatorEndpointRequest(IndicatorRequest request) : m_request(std::move(request)) {}
 
-// Run `query`: one item per symbol, in order, each over its whole history (D9) from `view`;
-// nullopt when a history is not in memory and `view` may not load it.
-std::optional<std::vector<query::SymbolValues>>
-cached_indicator_items(const query::Catalog& catalog,
-                       const query::IndicatorQuery& query,
-                       StoreView& view) {
-  std::vector<query::SymbolValues> items;
-  items.reserve(query.symbols.size());
-  for (const auto& symbol : query.symbols) {
-    const auto* info = catalog.find(symbol.str());
-    if (info == nullptr) {
-      items.push_back(query::SymbolValues{symbol.str(), false, {}});
-      continue;
+  const std::vector<domain::Symbol>& symbols() const override { return m_request.query.symbols; }
+
+  Status apply_plan(const Caller& caller, std::optional<domain::Date> as_of) override {
+    if (auto status = check_indicator_plan(m_request, caller, as_of); !status) {
+      return status;
     }
-    const auto history = view.history(*info);
-    if (!history) {
-      return std::nullopt;
-    }
-    items.push_back(query::values_from_series(info->symbol,
-                                              history->history.price_series(query.series_type), query,
-                                              info->latest_factor));
+    m_request.query.limit = m_request.limit_or_default();
+    return Ok{};
   }
-  return items;
-}
+
+  // Each symbol over its whole history (D9) from `view`.
+  std::optional<Render> answer(const query::Catalog& catalog,
+                               StoreView& view,
+                               const std::string& request_id) override {
+    const auto& query = m_request.query;
+    std::vector<query::SymbolValues> items;
+    items.reserve(query.symbols.size());
+    for (const auto& symbol : query.symbols) {
+      const auto* info = catalog.find(symbol.str());
+      if (info == nullptr) {
+        items.push_back(query::SymbolValues{symbol.str(), false, {}});
+        continue;
+      }
+      const auto history = view.history(*info);
+      if (!history) {
+        return std::nullopt;
+      }
+      items.push_back(query::values_from_series(info->symbol,
+                                                history->history.price_series(query.series_type),
+                                                query, info->latest_factor));
+    }
+    return Render([response = make_indicator_response(m_request, request_id, std::move(items))](
+                    std::optional<std::int64_t>) { return indicators_to_json(response); });
+  }
+
+private:
+  IndicatorRequest m_request;
+};
 
 } // namespace
+
+template <query::Indicator indicator>
+Result<std::unique_ptr<EndpointRequest>> parse_indicator_endpoint(std::span<const std::string>,
+                                                                  const QueryParams& params) {
+  auto request = parse_indicator_request(indicator, params);
+  if (!request) {
+    return request.error();
+  }
+  return std::unique_ptr<EndpointRequest>(
+    std::make_unique<IndicatorEndpointRequest>(std::move(*request)));
+}
+
+template Result<std::unique_ptr<EndpointRequest>>
+parse_indicator_endpoint<query::Indicator::ema>(std::span<const std::string>, const QueryParams&);
+template Result<std::unique_ptr<EndpointRequest>>
+parse_indicator_endpoint<query::Indicator::rsi>(std::span<const std::string>, const QueryParams&);
+template Result<std::unique_ptr<EndpointRequest>>
+parse_indicator_endpoint<query::Indicator::sma>(std::span<const std::string>, const QueryParams&);
 
 Status check_indicator_plan(IndicatorRequest& request,
                             const Caller& caller,
@@ -66,45 +97,17 @@ Status check_indicator_plan(IndicatorRequest& request,
   return Ok{};
 }
 
-Result<Prepared> prepare_indicator(Indicator indicator,
-                                   const QueryParams& params,
-                                   const Caller& caller,
-                                   StoreView& view,
-                                   const std::string& request_id) {
-  auto parsed = parse_indicator_request(indicator, params);
-  if (!parsed) {
-    return parsed.error();
-  }
-  IndicatorRequest request = std::move(*parsed);
-
-  const auto catalog = view.catalog();
-  if (!catalog) {
-    return Prepared::defer();
-  }
-  if (auto status = check_single_symbol_known(request.query.symbols, *catalog); !status) {
-    return status.error();
-  }
-  if (auto status = check_indicator_plan(request, caller, catalog->dataset.as_of); !status) {
-    return status.error();
-  }
-  request.query.limit = request.limit.value_or(10);
-
-  auto items = cached_indicator_items(*catalog, request.query, view);
-  if (!items) {
-    return Prepared::defer();
-  }
+IndicatorResponse make_indicator_response(const IndicatorRequest& request,
+                                          const std::string& request_id,
+                                          std::vector<query::SymbolValues> items) {
   IndicatorResponse response;
   response.request_id = request_id;
   response.single = request.query.symbols.size() == 1;
   response.expand_underlying = request.expand_underlying;
   response.series_type = std::string(store::price_field_name(request.query.series_type));
   response.adjusted = request.query.adjusted;
-  response.items = std::move(*items);
-  const auto cost = std::count_if(response.items.begin(), response.items.end(),
-                                  [](const auto& item) { return item.known; });
-  return Prepared{cost, [response = std::move(response)](std::optional<std::int64_t>) {
-                    return indicators_to_json(response);
-                  }};
+  response.items = std::move(items);
+  return response;
 }
 
 } // namespace ashare::api

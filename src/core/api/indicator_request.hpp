@@ -23,6 +23,8 @@ struct IndicatorRequest {
   std::optional<std::int64_t> limit;
   bool expand_underlying = false;
 
+  // Return the `limit` that applies: as asked, else 10 (D4).
+  std::int64_t limit_or_default() const { return limit.value_or(10); }
   // Return the explicit lower bounds (`timestamp`, `timestamp.gte`, `timestamp.gt`) with their
   // parameter names, which the plan's history reach checks (D6).
   std::vector<std::pair<std::string, std::int64_t>> lower_bounds() const;

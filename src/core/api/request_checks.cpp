@@ -10,6 +10,14 @@ Status check_single_symbol_known(const std::vector<domain::Symbol>& symbols,
   return Ok{};
 }
 
+std::int64_t credit_cost(const std::vector<domain::Symbol>& symbols, const query::Catalog& catalog) {
+  std::int64_t cost = 0;
+  for (const auto& symbol : symbols) {
+    cost += catalog.find(symbol.str()) != nullptr ? 1 : 0;
+  }
+  return cost;
+}
+
 std::string on_plan(auth::Plan plan) {
   return " on the " + std::string(auth::plan_limits(plan).name) + " plan";
 }

@@ -1,5 +1,5 @@
-// Checks shared by the bars and indicator endpoints: an unknown single symbol (D1) and the plan's
-// symbol and `limit` maxima (D6).
+// Checks and the price shared by the data endpoints: an unknown single symbol (D1), the plan's
+// symbol and `limit` maxima (D6), and what a request costs (D7).
 #pragma once
 
 #include "core/auth/plan.hpp"
@@ -21,6 +21,9 @@ Status check_single_symbol_known(const std::vector<domain::Symbol>& symbols,
 
 // D6: PLAN_LIMIT when `symbol_count` or an explicit `limit` is above the maxima of `plan`.
 Status check_plan_maxima(auth::Plan plan, std::size_t symbol_count, std::optional<std::int64_t> limit);
+
+// D7: one credit per symbol of `symbols` that `catalog` knows (an unknown item is free).
+std::int64_t credit_cost(const std::vector<domain::Symbol>& symbols, const query::Catalog& catalog);
 
 // Return " on the NAME plan", for PLAN_LIMIT messages.
 std::string on_plan(auth::Plan plan);
