@@ -1,6 +1,6 @@
 // ashare info: where the data comes from and how current it is.
 #include "cli/query_run.hpp"
-#include "core/query/coverage.hpp"
+#include "core/remote/coverage.hpp"
 #include "core/store/bar_store.hpp"
 #include "core/store/cache_store.hpp"
 
@@ -28,12 +28,12 @@ std::string store_size(const std::filesystem::path& path) {
 
 // Return the merged ranges of `rows` as "FIRST..LAST, ...".
 std::string ranges_text(const std::vector<store::CoveredRange>& rows) {
-  std::vector<query::DateRange> ranges;
+  std::vector<remote::DateRange> ranges;
   for (const auto& row : rows) {
     ranges.push_back({row.first, row.last});
   }
   std::string out;
-  for (const auto& range : query::merge_ranges(std::move(ranges))) {
+  for (const auto& range : remote::merge_ranges(std::move(ranges))) {
     out += (out.empty() ? "" : ", ") + range.first.iso() + ".." + range.last.iso();
   }
   return out.empty() ? "none" : out;

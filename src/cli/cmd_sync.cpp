@@ -1,12 +1,12 @@
 // ashare sync SYMBOL... [--symbols-file FILE] [--from DATE] [--to DATE] [--plan PLAN]: pulls raw
 // bars from the remote into the cache. Idempotent and resumable: only the ranges the cache lacks
-// are fetched, and every page is saved as it arrives. Requests stay within the plan's maxima
-// (D6); on 403 PLAN_LIMIT the batch is halved and retried.
-#include "cli/cache_fill.hpp"
+// are fetched, and every page is saved as it arrives. The rules (window, batches within the plan's
+// maxima, D6) are the core's remote/sync; this file reads the arguments and shows progress.
 #include "cli/progress.hpp"
 #include "cli/query_run.hpp"
 #include "core/api/json.hpp"
 #include "core/domain/symbol.hpp"
+#include "core/remote/sync.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -26,12 +26,6 @@ struct SyncArgs {
   std::optional<std::string> symbols_file;
   std::optional<std::string> from;
   std::optional<std::string> to;
-};
-
-// Symbols missing the same range: what one request (split into batches) can fetch.
-struct Group {
-  query::DateRange range;
-  std::vector<std::string> symbols;
 };
 
 // Append the canonical symbols of `text` (comma-separated) to `out`, skipping duplicates.
@@ -80,54 +74,31 @@ Result<std::vector<std::string>> collect_symbols(const SyncArgs& args) {
   return out;
 }
 
-// Return the window to sync: --from, by default as far back as `plan` reaches from `as_of` (D6);
-// --to, by default as_of; never past as_of, which has no later bars.
-Result<query::DateRange> sync_window(const SyncArgs& args, auth::Plan plan, Date as_of) {
-  query::DateRange window{auth::earliest_reachable(plan, as_of).value_or(query::k_first_session),
-                          as_of};
+// Return the window to sync of --from and --to (remote::sync_window gives the defaults).
+Result<remote::DateRange> sync_window(const SyncArgs& args, auth::Plan plan, Date as_of) {
+  std::optional<Date> from;
+  std::optional<Date> to;
   if (args.from) {
-    auto from = domain::parse_iso_date(*args.from, "--from");
-    if (!from) {
-      return from.error();
+    auto date = domain::parse_iso_date(*args.from, "--from");
+    if (!date) {
+      return date.error();
     }
-    window.first = *from;
+    from = *date;
   }
   if (args.to) {
-    auto to = domain::parse_iso_date(*args.to, "--to");
-    if (!to) {
-      return to.error();
+    auto date = domain::parse_iso_date(*args.to, "--to");
+    if (!date) {
+      return date.error();
     }
-    window.last = std::min(*to, as_of);
+    to = *date;
   }
+  const auto window = remote::sync_window(plan, as_of, from, to);
   if (window.first > window.last) {
     return make_error(ErrorCode::invalid_parameter, "nothing to sync: --from " + window.first.iso()
-                                                        + " is after " + window.last.iso()
-                                                        + " (--to, or the remote's as_of)");
+                                                      + " is after " + window.last.iso()
+                                                      + " (--to, or the remote's as_of)");
   }
   return window;
-}
-
-// Return the ranges each symbol lacks within `window`, grouped so that symbols lacking the same
-// range share requests (a first sync: one group; a repeated one: none).
-std::vector<Group> missing_work(CacheFiller& filler,
-                                const std::vector<std::string>& symbols,
-                                query::DateRange window,
-                                std::size_t& cached) {
-  std::vector<Group> groups;
-  for (const auto& symbol : symbols) {
-    const auto missing = query::missing_ranges(filler.coverage(symbol), window.first, window.last);
-    cached += missing.empty() ? 1 : 0;
-    for (const auto& range : missing) {
-      auto group = std::find_if(groups.begin(), groups.end(),
-                                [&](const Group& g) { return g.range == range; });
-      if (group == groups.end()) {
-        groups.push_back(Group{range, {}});
-        group = std::prev(groups.end());
-      }
-      group->symbols.push_back(symbol);
-    }
-  }
-  return groups;
 }
 
 // Progress on stderr: a bar redrawn in place on a terminal, else one summary line at the end.
@@ -135,7 +106,7 @@ class Progress {
 public:
   explicit Progress(std::size_t total) : m_total(total), m_bar("sync") {}
 
-  void advance(std::size_t symbols, const FetchStats& stats) {
+  void advance(std::size_t symbols, const remote::FetchStats& stats) {
     m_done += symbols;
     m_bar.show(static_cast<std::int64_t>(m_done), static_cast<std::int64_t>(m_total),
                std::to_string(m_done) + "/" + std::to_string(m_total) + " ranges, "
@@ -144,8 +115,8 @@ public:
 
   void finish(std::size_t symbols,
               std::size_t cached,
-              query::DateRange window,
-              const FetchStats& stats) {
+              remote::DateRange window,
+              const remote::FetchStats& stats) {
     if (m_bar.active()) {
       m_bar.finish();
       return;
@@ -161,42 +132,6 @@ private:
   std::size_t m_done = 0;
   ProgressBar m_bar;
 };
-
-bool has_code(const Reply& reply, ErrorCode code) {
-  const auto error = api::error_from_json(reply.body);
-  return error && error->code == code;
-}
-
-// Fetch every group in batches of at most `batch` symbols, halving the batch on PLAN_LIMIT; return
-// the remote's refusal that ends the sync, if any.
-Refusal fetch_groups(CacheFiller& filler,
-                     const std::vector<Group>& groups,
-                     std::size_t batch,
-                     FetchStats& stats,
-                     Progress& progress) {
-  for (const auto& group : groups) {
-    std::size_t next = 0;
-    while (next < group.symbols.size()) {
-      const std::size_t take = std::min(batch, group.symbols.size() - next);
-      const std::vector<std::string> chunk(
-          group.symbols.begin() + static_cast<std::ptrdiff_t>(next),
-          group.symbols.begin() + static_cast<std::ptrdiff_t>(next + take));
-      auto refusal = filler.fetch(chunk, group.range, stats);
-      if (refusal && take > 1 && has_code(*refusal, ErrorCode::plan_limit)) {
-        batch = take / 2; // the remote's plan takes fewer symbols than we thought
-        continue;
-      }
-      if (refusal && take == 1 && has_code(*refusal, ErrorCode::invalid_symbol)) {
-        stats.unknown.push_back(chunk.front());
-      } else if (refusal) {
-        return refusal;
-      }
-      next += take;
-      progress.advance(take, stats);
-    }
-  }
-  return std::nullopt;
-}
 
 int fail(const Error& error, int status) {
   std::cerr << "ashare: error: " << error.message << "\n";
@@ -220,10 +155,10 @@ int run_sync(const SyncArgs& args, const Config& config) {
   if (!symbols) {
     return fail(symbols.error(), k_exit_error);
   }
-  auto remote = open_remote_transport(config, config.remote);
+  auto upstream = open_remote_transport(config, config.remote);
   store::CacheStore cache(config.cache_db);
   const auto now = std::chrono::system_clock::now().time_since_epoch();
-  CacheFiller filler(*remote, cache, *config.base_url, *plan,
+  remote::CacheFiller filler(*upstream, cache, *config.base_url, *plan,
                      std::chrono::duration_cast<std::chrono::milliseconds>(now).count());
   const auto as_of = filler.as_of(true);
   if (!as_of || !*as_of) {
@@ -236,15 +171,18 @@ int run_sync(const SyncArgs& args, const Config& config) {
     return fail(window.error(), k_exit_usage);
   }
   std::size_t cached = 0;
-  const auto groups = missing_work(filler, *symbols, *window, cached);
+  const auto groups = remote::missing_work(filler, *symbols, *window, cached);
   std::size_t total = 0;
   for (const auto& group : groups) {
     total += group.symbols.size();
   }
-  FetchStats stats;
+  remote::FetchStats stats;
   Progress progress(total);
-  const auto batch = static_cast<std::size_t>(auth::plan_limits(*plan).max_symbols);
-  const auto refusal = fetch_groups(filler, groups, batch, stats, progress);
+  const auto refusal =
+    remote::fetch_groups(filler, groups, *plan, stats,
+                         [&](std::size_t done, const remote::FetchStats& so_far) {
+                           progress.advance(done, so_far);
+                         });
   progress.finish(symbols->size(), cached, *window, stats);
   if (refusal) {
     return report_api_error(*refusal);

@@ -1,11 +1,12 @@
 #include "cli/transport.hpp"
 
-#include "cli/cache_transport.hpp"
-
 #include "core/api/caller.hpp"
 #include "core/api/dispatch.hpp"
 #include "core/api/json.hpp"
 #include "core/api/services.hpp"
+#include "core/auth/api_key.hpp"
+#include "core/remote/cached_remote.hpp"
+#include "core/store/cache_store.hpp"
 
 #include <httplib.h>
 #include <thread>
@@ -107,14 +108,46 @@ private:
   std::string m_prefix;
 };
 
+auth::Plan plan_of(const Config& config) {
+  auto plan = auth::parse_plan(config.plan);
+  if (!plan) {
+    throw std::invalid_argument(plan.error().message);
+  }
+  return *plan;
+}
+
+std::int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+           std::chrono::system_clock::now().time_since_epoch())
+    .count();
+}
+
+// Remote mode: the remote through the cache; the core's remote::CachedRemote decides everything.
+class CachingTransport final : public Transport {
+public:
+  CachingTransport(const Config& config, const RemoteOptions& options)
+    : m_upstream(open_remote_transport(config, options)), m_cache(config.cache_db),
+      m_remote(*m_upstream, m_cache,
+               remote::RemoteSettings{*config.base_url, plan_of(config), options.offline,
+                                      options.refresh, now_ms()},
+               m_random) {}
+
+  Reply get(const std::string& target) override { return m_remote.get(target); }
+
+  std::string describe() const override { return m_upstream->describe(); }
+
+private:
+  std::unique_ptr<Transport> m_upstream;
+  store::CacheStore m_cache;
+  auth::SystemRandom m_random;
+  remote::CachedRemote m_remote;
+};
+
 } // namespace
 
 std::unique_ptr<Transport> open_transport(const Config& config, const RemoteOptions& options) {
   if (config.base_url) {
-    const auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
-      std::chrono::system_clock::now().time_since_epoch());
-    return make_caching_transport(config, options, open_remote_transport(config, options),
-                                  now.count());
+    return std::make_unique<CachingTransport>(config, options);
   }
   return std::make_unique<LocalTransport>(config);
 }

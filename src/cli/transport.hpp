@@ -1,38 +1,24 @@
 // Where the query commands send their API requests: the local store in-process (local mode) or a
-// server over HTTP(S) through the cache (remote mode, cli/cache_transport.hpp). All answer with the
-// API's status and body, so every command prints the same output in both modes.
+// server over HTTP(S) through the cache (remote mode: the core's remote::CachedRemote). All answer
+// with the API's status and body, so every command prints the same output in both modes.
 #pragma once
 
 #include "cli/config.hpp"
+#include "core/remote/upstream.hpp"
 
 #include <memory>
-#include <stdexcept>
 #include <string>
 
 namespace ashare::cli {
 
-struct Reply {
-  int status = 0;
-  std::string body;
-};
+using remote::Reply;
 
 // The remote could not be reached, or kept failing with 5xx after the retries (exit status 3).
-class NetworkError : public std::runtime_error {
-public:
-  using std::runtime_error::runtime_error;
-};
+using NetworkError = remote::UpstreamFailure;
 
-// --offline was given and the cache cannot answer without the network (exit status 1).
-class OfflineMiss : public std::runtime_error {
+// GET `target` (path and query, e.g. "/healthz"), throwing NetworkError, and a description.
+class Transport : public remote::Upstream {
 public:
-  using std::runtime_error::runtime_error;
-};
-
-class Transport {
-public:
-  virtual ~Transport() = default;
-  // Send GET `target` (path and query, e.g. "/healthz"). Throws NetworkError.
-  virtual Reply get(const std::string& target) = 0;
   // Return a description for `ashare info`: the store path or the base URL.
   virtual std::string describe() const = 0;
 };

@@ -1,9 +1,6 @@
-// The remote-mode cache (issue 4): the cache store itself, and the two pure rules it is read with,
-// the coverage arithmetic (query/coverage) and the freshness rule (query/freshness).
+// The remote-mode cache store (issue 4); the rules it is read with are tested in test_remote_*.
 #include "testutil.hpp"
 
-#include "core/query/coverage.hpp"
-#include "core/query/freshness.hpp"
 #include "core/store/cache_store.hpp"
 #include "core/store/schema.hpp"
 
@@ -14,7 +11,6 @@
 
 using namespace ashare;
 using domain::SortOrder;
-using query::DateRange;
 using test::date;
 using test::make_bar;
 
@@ -37,15 +33,6 @@ store::FetchedPage page(const std::string& symbol,
                         std::string_view last,
                         std::string_view as_of = "2024-01-05") {
   return store::FetchedPage{symbol, std::move(bars), date(first), date(last), date(as_of)};
-}
-
-DateRange range(std::string_view first, std::string_view last) {
-  return DateRange{date(first), date(last)};
-}
-
-// Unix ms of `iso` at `hh`:`mm` UTC+8.
-std::int64_t at_utc8(std::string_view iso, int hh, int mm) {
-  return date(iso).t_ms() + (hh * 60 + mm) * 60'000LL;
 }
 
 } // namespace
@@ -202,109 +189,4 @@ TEST_CASE("store::CacheStore survives reopening") {
   }
   store::CacheStore cache(dir / "ashare-cache.db");
   CHECK(cache.load_coverage(k_remote, "600519.SH").size() == 1);
-}
-
-TEST_CASE("query::merge_ranges joins overlapping and adjacent ranges") {
-  struct Row {
-    const char* name;
-    std::vector<DateRange> in;
-    std::vector<DateRange> out;
-  };
-  const std::vector<Row> rows{
-      {"empty", {}, {}},
-      {"one", {range("2024-01-01", "2024-01-31")}, {range("2024-01-01", "2024-01-31")}},
-      {"unsorted, disjoint",
-       {range("2024-03-01", "2024-03-31"), range("2024-01-01", "2024-01-31")},
-       {range("2024-01-01", "2024-01-31"), range("2024-03-01", "2024-03-31")}},
-      {"adjacent days join",
-       {range("2024-01-01", "2024-01-31"), range("2024-02-01", "2024-02-10")},
-       {range("2024-01-01", "2024-02-10")}},
-      {"one day apart stays apart",
-       {range("2024-01-01", "2024-01-30"), range("2024-02-01", "2024-02-10")},
-       {range("2024-01-01", "2024-01-30"), range("2024-02-01", "2024-02-10")}},
-      {"contained",
-       {range("2024-01-01", "2024-12-31"), range("2024-03-01", "2024-03-31")},
-       {range("2024-01-01", "2024-12-31")}},
-      {"overlapping",
-       {range("2024-01-01", "2024-06-30"), range("2024-03-01", "2024-09-30")},
-       {range("2024-01-01", "2024-09-30")}},
-      {"empty ranges dropped", {range("2024-01-02", "2024-01-01")}, {}},
-  };
-  for (const auto& row : rows) {
-    CAPTURE(row.name);
-    CHECK(query::merge_ranges(row.in) == row.out);
-  }
-}
-
-TEST_CASE("query::missing_ranges: what a window lacks") {
-  const std::vector<DateRange> covered{range("2024-01-01", "2024-01-31"),
-                                       range("2024-03-01", "2024-03-31")};
-  struct Row {
-    const char* first;
-    const char* last;
-    std::vector<DateRange> missing;
-  };
-  const std::vector<Row> rows{
-      {"2024-01-05", "2024-01-20", {}},
-      {"2024-01-01", "2024-03-31", {range("2024-02-01", "2024-02-29")}},
-      {"2023-12-01", "2024-01-10", {range("2023-12-01", "2023-12-31")}},
-      {"2024-03-15", "2024-04-30", {range("2024-04-01", "2024-04-30")}},
-      {"2023-12-01",
-       "2024-04-30",
-       {range("2023-12-01", "2023-12-31"), range("2024-02-01", "2024-02-29"),
-        range("2024-04-01", "2024-04-30")}},
-      {"2024-05-01", "2024-05-31", {range("2024-05-01", "2024-05-31")}},
-      {"2024-02-10", "2024-02-01", {}}, // first > last: nothing to fetch
-  };
-  for (const auto& row : rows) {
-    CAPTURE(row.first);
-    CAPTURE(row.last);
-    CHECK(query::missing_ranges(covered, date(row.first), date(row.last)) == row.missing);
-  }
-  CHECK(query::missing_ranges({}, date("2024-01-01"), date("2024-01-02"))
-        == std::vector<DateRange>{range("2024-01-01", "2024-01-02")});
-}
-
-TEST_CASE("query::reaches_first_session: whole history from 1990-12-19 on") {
-  CHECK(query::k_first_session == date("1990-12-19"));
-  CHECK(query::reaches_first_session(std::vector<DateRange>{range("1990-12-19", "2024-01-01")}));
-  CHECK(query::reaches_first_session(std::vector<DateRange>{range("1980-01-01", "1990-12-01"),
-                                                            range("2000-01-01", "2024-01-01")}));
-  CHECK_FALSE(
-      query::reaches_first_session(std::vector<DateRange>{range("1990-12-20", "2024-01-01")}));
-  CHECK_FALSE(query::reaches_first_session(std::vector<DateRange>{}));
-}
-
-TEST_CASE("query::latest_session_close: 15:00 UTC+8 on a weekday") {
-  struct Row {
-    const char* name;
-    std::int64_t now;
-    std::int64_t close;
-  };
-  // 2024-01-05 is a Friday, 2024-01-08 a Monday.
-  const std::vector<Row> rows{
-      {"Friday after the close", at_utc8("2024-01-05", 16, 0), at_utc8("2024-01-05", 15, 0)},
-      {"Friday at the close", at_utc8("2024-01-05", 15, 0), at_utc8("2024-01-05", 15, 0)},
-      {"Friday before the close", at_utc8("2024-01-05", 14, 59), at_utc8("2024-01-04", 15, 0)},
-      {"Saturday", at_utc8("2024-01-06", 12, 0), at_utc8("2024-01-05", 15, 0)},
-      {"Sunday night", at_utc8("2024-01-07", 23, 59), at_utc8("2024-01-05", 15, 0)},
-      {"Monday morning", at_utc8("2024-01-08", 9, 30), at_utc8("2024-01-05", 15, 0)},
-      {"Monday 07:00 UTC is 15:00 UTC+8", 1'704'697'200'000, 1'704'697'200'000},
-  };
-  for (const auto& row : rows) {
-    CAPTURE(row.name);
-    CHECK(query::latest_session_close(row.now) == row.close);
-  }
-}
-
-TEST_CASE("query::is_check_due: at most once after each session close") {
-  const auto friday_close = at_utc8("2024-01-05", 15, 0);
-  CHECK(query::is_check_due(std::nullopt, friday_close)); // never asked
-  // Asked after Friday's close: nothing new until Monday's close.
-  const auto asked = at_utc8("2024-01-05", 16, 0);
-  CHECK_FALSE(query::is_check_due(asked, at_utc8("2024-01-06", 12, 0)));
-  CHECK_FALSE(query::is_check_due(asked, at_utc8("2024-01-08", 14, 59)));
-  CHECK(query::is_check_due(asked, at_utc8("2024-01-08", 15, 0)));
-  // Asked before Friday's close: due once it passed.
-  CHECK(query::is_check_due(at_utc8("2024-01-05", 14, 0), at_utc8("2024-01-05", 15, 1)));
 }

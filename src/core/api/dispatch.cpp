@@ -32,8 +32,11 @@ using PublicAnswer = std::optional<Response> (*)(StoreView& view, const Services
 using ParseRequest = Result<std::unique_ptr<EndpointRequest>> (*)(
   std::span<const std::string> captures, const QueryParams& params);
 
+enum class RouteId { healthz, openapi, bars, ema, rsi, sma };
+
 struct Route {
   std::string_view pattern;   // '/'-separated; a "*" segment matches any non-empty segment
+  RouteId id;
   PublicAnswer answer_public; // set for a public route
   ParseRequest parse;         // set for a data route, which needs a key
 };
@@ -60,12 +63,15 @@ std::optional<Response> answer_openapi(StoreView&, const Services&) {
 }
 
 constexpr std::array k_routes{
-  Route{"/healthz", answer_health, nullptr},
-  Route{"/v1/openapi.json", answer_openapi, nullptr},
-  Route{"/v1/ohlc/range/*/*/*/*", nullptr, parse_bars_endpoint},
-  Route{"/v1/indicators/ema", nullptr, parse_indicator_endpoint<query::Indicator::ema>},
-  Route{"/v1/indicators/rsi", nullptr, parse_indicator_endpoint<query::Indicator::rsi>},
-  Route{"/v1/indicators/sma", nullptr, parse_indicator_endpoint<query::Indicator::sma>},
+  Route{"/healthz", RouteId::healthz, answer_health, nullptr},
+  Route{"/v1/openapi.json", RouteId::openapi, answer_openapi, nullptr},
+  Route{"/v1/ohlc/range/*/*/*/*", RouteId::bars, nullptr, parse_bars_endpoint},
+  Route{"/v1/indicators/ema", RouteId::ema, nullptr,
+        parse_indicator_endpoint<query::Indicator::ema>},
+  Route{"/v1/indicators/rsi", RouteId::rsi, nullptr,
+        parse_indicator_endpoint<query::Indicator::rsi>},
+  Route{"/v1/indicators/sma", RouteId::sma, nullptr,
+        parse_indicator_endpoint<query::Indicator::sma>},
 };
 
 std::vector<std::string_view> split_path(std::string_view path) {
@@ -371,6 +377,37 @@ Response dispatch_trusted(const Request& request, Services& services, const Call
 Response error_response(ErrorCode code, const std::string& message, Services& services) {
   return with_request_id(error_body(make_error(code, message)),
                          auth::generate_uuid(services.random));
+}
+
+std::optional<Result<TypedRequest>> parse_typed_request(std::string_view path,
+                                                        std::string_view query) {
+  std::vector<std::string> captures;
+  const Route* route = match_route(path, captures);
+  if (route == nullptr) {
+    return std::nullopt;
+  }
+  const auto params = QueryParams::parse(query);
+  const auto typed = [](auto parsed) -> Result<TypedRequest> {
+    if (!parsed) {
+      return parsed.error();
+    }
+    return TypedRequest(std::move(*parsed));
+  };
+  switch (route->id) {
+  case RouteId::healthz:
+    return Result<TypedRequest>(TypedRequest(HealthRequest{}));
+  case RouteId::openapi:
+    return std::nullopt;
+  case RouteId::bars:
+    return typed(parse_bars_request({captures[0], captures[1], captures[2], captures[3]}, params));
+  case RouteId::ema:
+    return typed(parse_indicator_request(query::Indicator::ema, params));
+  case RouteId::rsi:
+    return typed(parse_indicator_request(query::Indicator::rsi, params));
+  case RouteId::sma:
+    return typed(parse_indicator_request(query::Indicator::sma, params));
+  }
+  return std::nullopt;
 }
 
 std::vector<std::string> route_patterns() {

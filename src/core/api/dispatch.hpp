@@ -6,14 +6,18 @@
 // apply_charges() on a worker thread.
 #pragma once
 
+#include "core/api/bars_request.hpp"
 #include "core/api/caller.hpp"
+#include "core/api/indicator_request.hpp"
 #include "core/api/request.hpp"
 #include "core/api/services.hpp"
 #include "core/error.hpp"
 
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -62,6 +66,18 @@ Response dispatch_trusted(const Request& request, Services& services, const Call
 // Return the error envelope of `code` with `message`, the status of the error table and a fresh
 // X-Request-Id: for failures outside dispatch (exceptions, requests rejected before routing).
 Response error_response(ErrorCode code, const std::string& message, Services& services);
+
+// The health check, which takes no parameters.
+struct HealthRequest {};
+
+// A request of the API as a typed value: what remote mode answers from its cache.
+using TypedRequest = std::variant<HealthRequest, BarsRequest, IndicatorRequest>;
+
+// Return the GET request of `path` (as sent) and `query` (raw) as the API parses it, or the error
+// the API would answer (400, in the D6 order); nullopt for a path the API does not route, or
+// whose route takes no typed request (the OpenAPI document).
+std::optional<Result<TypedRequest>> parse_typed_request(std::string_view path,
+                                                        std::string_view query);
 
 // Return the path patterns the API serves (for the docs test), e.g. "/v1/ohlc/range/*/*/*/*".
 std::vector<std::string> route_patterns();

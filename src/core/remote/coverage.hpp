@@ -7,7 +7,7 @@
 #include <span>
 #include <vector>
 
-namespace ashare::query {
+namespace ashare::remote {
 
 // The first session of the Shanghai Stock Exchange: no A-share bar is older.
 inline constexpr domain::Date k_first_session{
@@ -34,4 +34,4 @@ missing_ranges(std::span<const DateRange> covered, domain::Date first, domain::D
 // is, the symbol's history from its first bar on.
 bool reaches_first_session(std::span<const DateRange> covered);
 
-} // namespace ashare::query
+} // namespace ashare::remote

@@ -1,31 +1,38 @@
-#include "cli/cache_fill.hpp"
+#include "core/remote/cache_filler.hpp"
 
+#include "core/api/bars_request.hpp"
 #include "core/api/json.hpp"
-#include "core/api/query_params.hpp"
-#include "core/query/freshness.hpp"
+#include "core/domain/symbol.hpp"
+#include "core/remote/freshness.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
-namespace ashare::cli {
+namespace ashare::remote {
 namespace {
 
 using domain::Date;
 
-std::string bars_target(Date from, Date to, const std::string& query) {
-  return "/v1/ohlc/range/1/day/" + from.iso() + "/" + to.iso() + "?" + query;
-}
-
-std::string joined(const std::vector<std::string>& symbols) {
-  std::string out;
-  for (const auto& symbol : symbols) {
-    out += (out.empty() ? "" : ",") + symbol;
+// Return the request for the raw bars (adjusted=false) of `symbols` over `range`; `symbols` are
+// canonical (the cache holds nothing else).
+api::BarsRequest raw_bars_request(const std::vector<std::string>& symbols, DateRange range) {
+  api::BarsRequest request;
+  for (const auto& text : symbols) {
+    auto symbol = domain::parse_symbol(text);
+    if (!symbol) {
+      throw std::invalid_argument(symbol.error().message);
+    }
+    request.query.symbols.push_back(std::move(*symbol));
   }
-  return out;
+  request.query.from = range.first;
+  request.query.to = range.last;
+  request.query.adjusted = false;
+  return request;
 }
 
 // Return the range of calendar days page `item` of `response` covers: its whole window when
 // nothing follows (clamped to as_of: later days have no bars yet), else up to its last bar (asc).
-query::DateRange covered_by(const api::BarsResponse& response, std::size_t i, Date as_of) {
+DateRange covered_by(const api::BarsResponse& response, std::size_t i, Date as_of) {
   const auto& item = response.items[i];
   if (response.next_urls[i] && !item.bars.empty()) {
     return {response.from, item.bars.back().trade_date};
@@ -35,12 +42,12 @@ query::DateRange covered_by(const api::BarsResponse& response, std::size_t i, Da
 
 } // namespace
 
-CacheFiller::CacheFiller(Transport& remote,
+CacheFiller::CacheFiller(Upstream& upstream,
                          store::CacheStore& cache,
                          std::string base_url,
                          auth::Plan plan,
                          std::int64_t now_ms)
-    : m_remote(remote), m_cache(cache), m_base_url(std::move(base_url)), m_plan(plan),
+    : m_upstream(upstream), m_cache(cache), m_base_url(std::move(base_url)), m_plan(plan),
       m_now_ms(now_ms) {}
 
 std::optional<Date> CacheFiller::recorded_as_of() {
@@ -49,10 +56,10 @@ std::optional<Date> CacheFiller::recorded_as_of() {
 
 Result<std::optional<Date>> CacheFiller::as_of(bool force) {
   const auto state = m_cache.load_remote(m_base_url);
-  if (m_checked || (!force && !query::is_check_due(state.checked_at_ms, m_now_ms))) {
+  if (m_checked || (!force && !is_check_due(state.checked_at_ms, m_now_ms))) {
     return state.as_of;
   }
-  const auto reply = m_remote.get("/healthz");
+  const auto reply = m_upstream.get("/healthz");
   m_checked = true;
   if (reply.status != 200) {
     return make_error(ErrorCode::internal,
@@ -66,26 +73,25 @@ Result<std::optional<Date>> CacheFiller::as_of(bool force) {
   return *as_of;
 }
 
-std::vector<query::DateRange> CacheFiller::coverage(const std::string& symbol) {
-  std::vector<query::DateRange> ranges;
+std::vector<DateRange> CacheFiller::coverage(const std::string& symbol) {
+  std::vector<DateRange> ranges;
   for (const auto& row : m_cache.load_coverage(m_base_url, symbol)) {
     ranges.push_back({row.first, row.last});
   }
-  return query::merge_ranges(std::move(ranges));
+  return merge_ranges(std::move(ranges));
 }
 
 Refusal CacheFiller::fetch(const std::vector<std::string>& symbols,
-                           query::DateRange range,
+                           DateRange range,
                            FetchStats& stats) {
   // No `limit`: the remote pages at its plan's maximum (D4) and says so with next_url (D8).
-  const std::string query = "symbol=" + api::percent_encode(joined(symbols)) + "&adjusted=false";
-  return fetch_pages(bars_target(range.first, range.last, query), stats);
+  return fetch_pages(raw_bars_request(symbols, range).to_target(), stats);
 }
 
 Refusal CacheFiller::fetch_pages(std::string target, FetchStats& stats) {
   std::vector<std::string> pending{std::move(target)};
   while (!pending.empty()) {
-    const auto reply = m_remote.get(pending.back());
+    const auto reply = m_upstream.get(pending.back());
     pending.pop_back();
     ++stats.requests;
     if (reply.status != 200) {
@@ -122,10 +128,11 @@ Refusal CacheFiller::fetch_pages(std::string target, FetchStats& stats) {
 }
 
 Refusal CacheFiller::fetch_anchor(const std::string& symbol, Date as_of, FetchStats& stats) {
-  const Date from = auth::earliest_reachable(m_plan, as_of).value_or(query::k_first_session);
-  const std::string query =
-      "symbol=" + api::percent_encode(symbol) + "&adjusted=false&sort=desc&limit=1";
-  const auto reply = m_remote.get(bars_target(from, as_of, query));
+  const Date from = auth::earliest_reachable(m_plan, as_of).value_or(k_first_session);
+  auto request = raw_bars_request({symbol}, {from, as_of});
+  request.query.sort = domain::SortOrder::desc;
+  request.limit = 1;
+  const auto reply = m_upstream.get(request.to_target());
   ++stats.requests;
   stats.anchored.insert(symbol);
   if (reply.status != 200) {
@@ -152,4 +159,4 @@ Refusal CacheFiller::fetch_anchor(const std::string& symbol, Date as_of, FetchSt
   return std::nullopt;
 }
 
-} // namespace ashare::cli
+} // namespace ashare::remote

@@ -1,10 +1,10 @@
-#include "core/query/freshness.hpp"
+#include "core/remote/freshness.hpp"
 
 #include "core/domain/date.hpp"
 
 #include <chrono>
 
-namespace ashare::query {
+namespace ashare::remote {
 namespace {
 
 constexpr std::int64_t k_close_after_midnight_ms = 15 * 3'600'000; // 15:00 at UTC+8
@@ -29,4 +29,4 @@ bool is_check_due(std::optional<std::int64_t> checked_at_ms, std::int64_t now_ms
   return !checked_at_ms || *checked_at_ms < latest_session_close(now_ms);
 }
 
-} // namespace ashare::query
+} // namespace ashare::remote

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <optional>
 
-namespace ashare::query {
+namespace ashare::remote {
 
 // Return the latest session close at or before `now_ms` (Unix ms): 15:00 UTC+8 on a weekday.
 // Holidays count as sessions: asking once too often costs one free /healthz request.
@@ -15,4 +15,4 @@ std::int64_t latest_session_close(std::int64_t now_ms);
 // (`checked_at_ms` nullopt), or a session close has passed since `checked_at_ms`.
 bool is_check_due(std::optional<std::int64_t> checked_at_ms, std::int64_t now_ms);
 
-} // namespace ashare::query
+} // namespace ashare::remote

@@ -1,8 +1,8 @@
-#include "core/query/coverage.hpp"
+#include "core/remote/coverage.hpp"
 
 #include <algorithm>
 
-namespace ashare::query {
+namespace ashare::remote {
 
 std::vector<DateRange> merge_ranges(std::vector<DateRange> ranges) {
   std::erase_if(ranges, [](const DateRange& range) { return range.first > range.last; });
@@ -46,4 +46,4 @@ bool reaches_first_session(std::span<const DateRange> covered) {
   return !covered.empty() && covered.front().first <= k_first_session;
 }
 
-} // namespace ashare::query
+} // namespace ashare::remote
