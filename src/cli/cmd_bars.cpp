@@ -24,22 +24,19 @@ struct BarsArgs {
 };
 
 int run_bars(const BarsArgs& args, const Config& config) {
-  auto format = choose_format(config.format);
+  auto format = choose_format(config.output_format);
   if (!format) {
-    std::cerr << "ashare: error: " << format.error().message << "\n";
-    return k_exit_usage;
+    return fail(format.error().message, k_exit_usage);
   }
   if (args.summary && *format == Format::csv) {
-    std::cerr << "ashare: error: --summary does not fit csv output: use --format table or json\n";
-    return k_exit_usage;
+    return fail("--summary does not fit csv output: use --format table or json", k_exit_usage);
   }
   auto transport = open_transport(config, config.remote);
   // TO defaults to as_of, FROM to one year before TO.
   const auto window = resolve_window(*transport, args.from, args.to,
                                      [](domain::Date to) { return to.minus_years(1); });
   if (!window) {
-    std::cerr << "ashare: error: " << window.error().message << "\n";
-    return k_exit_error;
+    return fail(window.error().message);
   }
   const auto& [from, to] = *window;
   const auto request = api::parse_bars_form(
@@ -53,16 +50,14 @@ int run_bars(const BarsArgs& args, const Config& config) {
   }
   auto response = api::bars_from_json(reply.body);
   if (!response) {
-    std::cerr << "ashare: error: " << response.error().message << "\n";
-    return k_exit_error;
+    return fail(response.error().message);
   }
   bool paged = false;
   if (!args.limit) {
     for (std::size_t i = 0; i < response->items.size(); ++i) {
       auto more = follow_bar_pages(*transport, *response, i);
       if (!more) {
-        std::cerr << "ashare: error: " << more.error().message << "\n";
-        return k_exit_error;
+        return fail(more.error().message);
       }
       paged = paged || *more;
       if (*more && response->items[i].summary) {
@@ -83,13 +78,11 @@ int run_bars(const BarsArgs& args, const Config& config) {
   int status = k_exit_ok;
   for (std::size_t i = 0; i < response->items.size(); ++i) {
     if (args.limit && response->next_urls[i]) {
-      std::cerr << "ashare: note: " << response->items[i].symbol << ": more bars exist in the "
-                << "window; showing the first " << *args.limit << " (drop --limit to see all)\n";
+      note(response->items[i].symbol + ": more bars exist in the window; showing the first "
+           + std::to_string(*args.limit) + " (drop --limit to see all)");
     }
     if (i < response->errors.size() && response->errors[i]) {
-      std::cerr << "ashare: error: " << error_info(response->errors[i]->code).wire_name << ": "
-                << response->errors[i]->message << "\n";
-      status = k_exit_error;
+      status = fail_with(*response->errors[i]);
     }
   }
   return status;

@@ -111,22 +111,17 @@ int fetch_bars(Transport& transport, const ChartArgs& args, const Window& window
   }
   auto response = api::bars_from_json(reply.body);
   if (!response) {
-    std::cerr << "ashare: error: " << response.error().message << "\n";
-    return k_exit_error;
+    return fail(response.error().message);
   }
   if (auto paged = follow_bar_pages(transport, *response, 0); !paged) {
-    std::cerr << "ashare: error: " << paged.error().message << "\n";
-    return k_exit_error;
+    return fail(paged.error().message);
   }
   const auto& item = response->items.front();
   if (!item.known && explain_if_empty(transport)) {
     return k_exit_error;
   }
   if (!response->errors.empty() && response->errors.front()) {
-    const auto& error = *response->errors.front();
-    std::cerr << "ashare: error: " << error_info(error.code).wire_name << ": " << error.message
-              << "\n";
-    return k_exit_error;
+    return fail_with(*response->errors.front());
   }
   data.symbol = item.symbol;
   data.adjusted = response->adjusted;
@@ -158,8 +153,7 @@ int fetch_overlay(Transport& transport,
     }
     const auto response = api::indicators_from_json(reply.body);
     if (!response) {
-      std::cerr << "ashare: error: " << response.error().message << "\n";
-      return k_exit_error;
+      return fail(response.error().message);
     }
     const auto& page = response->items.front().values;
     values.insert(values.end(), page.begin(), page.end());
@@ -179,8 +173,7 @@ int write_svg(const std::string& path, const ChartData& data, const ChartArgs& a
   out << render_svg(data, size);
   out.flush();
   if (!out) {
-    std::cerr << "ashare: error: cannot write \"" << path << "\": " << std::strerror(errno) << "\n";
-    return k_exit_error;
+    return fail("cannot write \"" + path + "\": " + std::strerror(errno));
   }
   return k_exit_ok;
 }
@@ -188,8 +181,8 @@ int write_svg(const std::string& path, const ChartData& data, const ChartArgs& a
 int draw(const ChartData& data, const ChartArgs& args, const Window& window) {
   if (data.bars.empty()) {
     // As `ashare bars` prints no rows for such a window and exits 0.
-    std::cerr << "ashare: note: " << data.symbol << " has no bars from " << window.from << " to "
-              << window.to << (args.svg ? ": the SVG says so" : ": nothing to draw") << "\n";
+    note(data.symbol + " has no bars from " + window.from + " to " + window.to
+         + (args.svg ? ": the SVG says so" : ": nothing to draw"));
   }
   if (args.svg) {
     return write_svg(*args.svg, data, args);
@@ -205,21 +198,18 @@ int run_chart(const ChartArgs& args, const Config& config) {
   if (args.overlay) {
     auto parsed = parse_overlays(*args.overlay);
     if (!parsed) {
-      std::cerr << "ashare: error: " << parsed.error().message << "\n";
-      return k_exit_usage;
+      return fail(parsed.error().message, k_exit_usage);
     }
     overlays = *parsed;
   }
   if (const auto problem = usage_problem(args); !problem.empty()) {
-    std::cerr << "ashare: error: " << problem << "\n";
-    return k_exit_usage;
+    return fail(problem, k_exit_usage);
   }
   auto transport = open_transport(config, config.remote);
   // TO defaults to as_of, FROM to six months before TO.
   const auto window = resolve_window(*transport, args.from, args.to, six_months_before);
   if (!window) {
-    std::cerr << "ashare: error: " << window.error().message << "\n";
-    return k_exit_error;
+    return fail(window.error().message);
   }
   ChartData data;
   if (const int status = fetch_bars(*transport, args, *window, data); status != k_exit_ok) {

@@ -85,7 +85,7 @@ bool import_one(store::BarStore& store,
   auto report = import::import_file(store, file, options);
   bar.finish();
   if (!report) {
-    std::cerr << "ashare: error: " << report.error().message << "\n";
+    fail(report.error().message);
     return false;
   }
   for (const auto& problem : report->problems) {
@@ -95,8 +95,8 @@ bool import_one(store::BarStore& store,
     std::cerr << import::format_problem(file, *report->refusal) << "\n";
   }
   if (!report->committed) {
-    std::cerr << "ashare: error: " << file << ": nothing imported"
-              << (report->refusal ? "" : " (use --skip-invalid to load the valid rows)") << "\n";
+    fail(file + ": nothing imported"
+         + (report->refusal ? "" : " (use --skip-invalid to load the valid rows)"));
     return false;
   }
   for (const auto& note : report->notes) {
@@ -119,8 +119,7 @@ int run_import(const ImportArgs& args, const Config& config) {
   if (args.adj_factor) {
     auto table = load_adj_factors(*args.adj_factor);
     if (!table) {
-      std::cerr << "ashare: error: " << table.error().message << "\n";
-      return k_exit_error;
+      return fail(table.error().message);
     }
     adj_factors = std::move(*table);
     options.adj_factors = &*adj_factors;

@@ -2,6 +2,7 @@
 // the API's semantics (D9). One file for the three commands: they differ only in the indicator.
 #include "cli/query_run.hpp"
 #include "core/api/indicator_request.hpp"
+#include "core/api/request_checks.hpp"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -27,10 +28,9 @@ struct IndicatorArgs {
 };
 
 int run_indicator(const IndicatorArgs& args, const Config& config) {
-  auto format = choose_format(config.format);
+  auto format = choose_format(config.output_format);
   if (!format) {
-    std::cerr << "ashare: error: " << format.error().message << "\n";
-    return k_exit_usage;
+    return fail(format.error().message, k_exit_usage);
   }
   auto transport = open_transport(config, config.remote);
   const auto request = api::parse_indicator_form(
@@ -45,8 +45,7 @@ int run_indicator(const IndicatorArgs& args, const Config& config) {
   }
   auto response = api::indicators_from_json(reply.body);
   if (!response) {
-    std::cerr << "ashare: error: " << response.error().message << "\n";
-    return k_exit_error;
+    return fail(response.error().message);
   }
   const OutputOptions options{*format, !args.output.no_header, use_color(), false, args.underlying};
   std::vector<std::string> symbols;
@@ -62,8 +61,7 @@ int run_indicator(const IndicatorArgs& args, const Config& config) {
   int status = k_exit_ok;
   for (const auto& item : response->items) {
     if (!item.known) {
-      std::cerr << "ashare: error: INVALID_SYMBOL: unknown symbol \"" << item.symbol << "\"\n";
-      status = k_exit_error;
+      status = fail_with(api::unknown_symbol(item.symbol));
     }
   }
   return status;

@@ -43,16 +43,14 @@ std::optional<store::KeyRecord> find_key(store::KeyStore& keys, const std::strin
 }
 
 int no_such_key(const std::string& key_or_id) {
-  std::cerr << "ashare: error: no key \"" << key_or_id
-            << "\": give a key id (see `ashare keys list`) or the whole key\n";
-  return k_exit_error;
+  return fail("no key \"" + key_or_id
+              + "\": give a key id (see `ashare keys list`) or the whole key");
 }
 
 int create(const KeysArgs& args, const Config& config) {
   auto plan = auth::parse_plan(args.plan);
   if (!plan) {
-    std::cerr << "ashare: error: " << plan.error().message << "\n";
-    return k_exit_usage;
+    return fail(plan.error().message, k_exit_usage);
   }
   store::KeyStore keys(config.keys_db);
   auth::SystemRandom random;
@@ -111,9 +109,8 @@ int credit(const KeysArgs& args, const Config& config) {
   }
   const auto balance = keys.add_credits(key->id, args.amount);
   if (!balance) {
-    std::cerr << "ashare: error: key " << key->id
-              << " is unmetered: it needs no credits (create a metered key with --credits N)\n";
-    return k_exit_error;
+    return fail("key " + std::to_string(key->id)
+                + " is unmetered: it needs no credits (create a metered key with --credits N)");
   }
   std::cout << "key " << key->id << ": " << *balance << " credits\n";
   return k_exit_ok;

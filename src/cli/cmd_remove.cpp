@@ -22,12 +22,10 @@ struct RemoveArgs {
 int run_remove(const RemoveArgs& args, const Config& config) {
   auto symbol = domain::parse_symbol(args.symbol);
   if (!symbol) {
-    std::cerr << "ashare: error: " << symbol.error().message << "\n";
-    return k_exit_usage;
+    return fail(symbol.error().message, k_exit_usage);
   }
   if (args.from.has_value() != args.to.has_value()) {
-    std::cerr << "ashare: error: give both FROM and TO, or neither (all bars)\n";
-    return k_exit_usage;
+    return fail("give both FROM and TO, or neither (all bars)", k_exit_usage);
   }
   domain::Date from = domain::Date::from_ymd(1, 1, 1).value();
   domain::Date to = domain::Date::from_ymd(9999, 12, 31).value();
@@ -35,12 +33,10 @@ int run_remove(const RemoveArgs& args, const Config& config) {
     auto first = domain::parse_iso_date(*args.from, "FROM");
     auto last = domain::parse_iso_date(*args.to, "TO");
     if (!first || !last || *first > *last) {
-      std::cerr << "ashare: error: "
-                << (!first  ? first.error().message
-                    : !last ? last.error().message
-                            : "FROM " + *args.from + " is later than TO " + *args.to)
-                << "\n";
-      return k_exit_usage;
+      return fail(!first  ? first.error().message
+                  : !last ? last.error().message
+                          : "FROM " + *args.from + " is later than TO " + *args.to,
+                  k_exit_usage);
     }
     from = *first;
     to = *last;

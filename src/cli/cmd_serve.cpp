@@ -157,8 +157,7 @@ Result<server::ServerOptions> server_options(const ServeArgs& args, const ServeC
 int run_serve(const ServeArgs& args, const Config& config) {
   const auto options = server_options(args, config.serve);
   if (!options) {
-    std::cerr << "ashare: error: " << options.error().message << "\n";
-    return k_exit_usage;
+    return fail(options.error().message, k_exit_usage);
   }
   api::Services services(config.db, config.keys_db);
   // Open both stores now, so that a bad path fails before "listening" is printed.
@@ -169,19 +168,17 @@ int run_serve(const ServeArgs& args, const Config& config) {
   try {
     server.emplace(services, *options);
   } catch (const std::runtime_error& error) {
-    std::cerr << "ashare: error: " << error.what() << "\n";
-    return k_exit_error;
+    return fail(error.what());
   }
   for (const auto& note : server->notes()) {
-    std::cerr << "ashare: warning: " << note << "\n";
+    warn(note);
   }
   unsigned short port = 0;
   try {
     port = server->listen();
   } catch (const std::runtime_error& error) {
-    std::cerr << "ashare: error: cannot listen on " << options->host << ":" << options->port
-              << ": " << error.what() << "\n";
-    return k_exit_error;
+    return fail("cannot listen on " + options->host + ":" + std::to_string(options->port) + ": "
+                + error.what());
   }
   const bool ipv6 = options->host.find(':') != std::string::npos;
   std::cout << "listening on " << (options->tls ? "https://" : "http://")

@@ -59,13 +59,11 @@ int run_symbols(const SymbolsArgs& args, const Config& config) {
     return print_names(config);
   }
   if (config.base_url) {
-    std::cerr << "ashare: error: symbols lists the local store; remote mode has no symbol list\n";
-    return k_exit_error;
+    return fail("symbols lists the local store; remote mode has no symbol list");
   }
-  auto format = choose_format(config.format);
+  auto format = choose_format(config.output_format);
   if (!format) {
-    std::cerr << "ashare: error: " << format.error().message << "\n";
-    return k_exit_usage;
+    return fail(format.error().message, k_exit_usage);
   }
   store::BarStore store(config.db);
   const auto symbols = store.load_symbols();

@@ -5,6 +5,7 @@
 #include "cli/progress.hpp"
 #include "cli/query_run.hpp"
 #include "core/api/json.hpp"
+#include "core/api/request_checks.hpp"
 #include "core/domain/symbol.hpp"
 #include "core/remote/sync.hpp"
 
@@ -133,42 +134,33 @@ private:
   ProgressBar m_bar;
 };
 
-int fail(const Error& error, int status) {
-  std::cerr << "ashare: error: " << error.message << "\n";
-  return status;
-}
-
 int run_sync(const SyncArgs& args, const Config& config) {
   if (!config.base_url) {
-    return fail(make_error(ErrorCode::invalid_input,
-                           "sync needs a remote: give --base-url or set ASHARE_BASE_URL"),
-                k_exit_usage);
+    return fail("sync needs a remote: give --base-url or set ASHARE_BASE_URL", k_exit_usage);
   }
   if (config.remote.offline) {
-    return fail(make_error(ErrorCode::invalid_input, "sync cannot work --offline"), k_exit_usage);
+    return fail("sync cannot work --offline", k_exit_usage);
   }
-  const auto plan = auth::parse_plan(config.plan);
+  const auto& plan = config.remote_plan;
   if (!plan) {
-    return fail(plan.error(), k_exit_usage);
+    return fail(plan.error().message, k_exit_usage);
   }
   const auto symbols = collect_symbols(args);
   if (!symbols) {
-    return fail(symbols.error(), k_exit_error);
+    return fail(symbols.error().message);
   }
   auto upstream = open_remote_transport(config, config.remote);
   store::CacheStore cache(config.cache_db);
   const auto now = std::chrono::system_clock::now().time_since_epoch();
   remote::CacheFiller filler(*upstream, cache, *config.base_url, *plan,
-                     std::chrono::duration_cast<std::chrono::milliseconds>(now).count());
+                             std::chrono::duration_cast<std::chrono::milliseconds>(now).count());
   const auto as_of = filler.as_of(true);
   if (!as_of || !*as_of) {
-    return fail(as_of ? make_error(ErrorCode::invalid_input, *config.base_url + " holds no data")
-                      : as_of.error(),
-                k_exit_error);
+    return fail(as_of ? *config.base_url + " holds no data" : as_of.error().message);
   }
   const auto window = sync_window(args, *plan, **as_of);
   if (!window) {
-    return fail(window.error(), k_exit_usage);
+    return fail(window.error().message, k_exit_usage);
   }
   std::size_t cached = 0;
   const auto groups = remote::missing_work(filler, *symbols, *window, cached);
@@ -188,7 +180,7 @@ int run_sync(const SyncArgs& args, const Config& config) {
     return report_api_error(*refusal);
   }
   for (const auto& symbol : stats.unknown) {
-    std::cerr << "ashare: error: INVALID_SYMBOL: unknown symbol \"" << symbol << "\"\n";
+    fail_with(api::unknown_symbol(symbol));
   }
   return stats.unknown.empty() ? k_exit_ok : k_exit_error;
 }

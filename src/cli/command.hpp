@@ -3,6 +3,7 @@
 #pragma once
 
 #include "cli/config.hpp"
+#include "cli/report.hpp"
 
 #include <functional>
 #include <string_view>
@@ -12,11 +13,6 @@ class App;
 }
 
 namespace ashare::cli {
-
-// Exit statuses (documented in --help, the man page and README).
-inline constexpr int k_exit_ok = 0;
-inline constexpr int k_exit_error = 1; // data or API error
-inline constexpr int k_exit_usage = 2; // command-line usage error
 
 using Action = std::function<int(const Config& config)>;
 

@@ -193,6 +193,18 @@ Result<ConfigFile> load_config_file(const std::filesystem::path& path) {
   return file;
 }
 
+Result<Format> parse_format(const std::string& text) {
+  constexpr std::pair<std::string_view, Format> k_formats[] = {
+    {"table", Format::table}, {"csv", Format::csv}, {"json", Format::json}, {"ndjson", Format::ndjson}};
+  for (const auto& [name, format] : k_formats) {
+    if (text == name) {
+      return format;
+    }
+  }
+  return make_error(ErrorCode::invalid_input,
+                    "invalid format \"" + text + "\": expected table, csv, json or ndjson");
+}
+
 Config resolve_config(const GlobalFlags& flags, const Environment& environment, const ConfigFile& file) {
   const auto value = [&](std::optional<std::string> GlobalFlags::*flag) {
     for (const auto& setting : k_settings) {
@@ -210,6 +222,11 @@ Config resolve_config(const GlobalFlags& flags, const Environment& environment, 
   config.api_key = value(&GlobalFlags::api_key);
   config.format = value(&GlobalFlags::format);
   config.plan = value(&GlobalFlags::plan).value_or("free");
+  if (config.format) {
+    auto format = parse_format(*config.format);
+    config.output_format = format ? Result<std::optional<Format>>(*format) : format.error();
+  }
+  config.remote_plan = auth::parse_plan(config.plan);
   config.serve = ServeConfig{value(&GlobalFlags::listen),          value(&GlobalFlags::threads),
                              value(&GlobalFlags::max_connections), value(&GlobalFlags::header_timeout),
                              value(&GlobalFlags::idle_timeout),    value(&GlobalFlags::write_timeout),

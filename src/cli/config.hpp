@@ -3,6 +3,7 @@
 // before the environment, so it cannot give that order.)
 #pragma once
 
+#include "core/auth/plan.hpp"
 #include "core/error.hpp"
 
 #include <chrono>
@@ -34,6 +35,12 @@ struct GlobalFlags {
   std::optional<std::string> write_timeout;
   std::optional<std::string> drain_timeout;
 };
+
+// The output formats of the query commands.
+enum class Format { table, csv, json, ndjson };
+
+// Parse a `format` setting (table, csv, json, ndjson); INVALID_INPUT otherwise.
+Result<Format> parse_format(const std::string& text);
 
 // The keys of a config file (TOML subset: `key = "value"` lines, `#` comments).
 using ConfigFile = std::map<std::string, std::string>;
@@ -67,6 +74,10 @@ struct Config {
   std::optional<std::string> api_key;    // for the remote
   std::optional<std::string> format;     // table|csv|json|ndjson; nullopt: by terminal
   std::string plan = "free";             // the remote plan, for `sync` batching
+  // `format` and `plan` parsed, once: an invalid value is an error of the commands that read it
+  // (a bad ASHARE_FORMAT does not stop `serve`, `import` or `keys`).
+  Result<std::optional<Format>> output_format = std::optional<Format>{};
+  Result<auth::Plan> remote_plan = auth::Plan::free;
   RemoteOptions remote;
   ServeConfig serve;
 };

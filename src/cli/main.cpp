@@ -55,7 +55,7 @@ int run(int argc, char** argv) {
   app.require_subcommand(1);
   app.fallthrough(); // global options are accepted after the subcommand too
   app.failure_message([](const CLI::App*, const CLI::Error& error) {
-    return "ashare: error: " + std::string(error.what()) + "\nRun with --help for more information.\n";
+    return error_line(error.what()) + "Run with --help for more information.\n";
   });
 
   GlobalFlags flags;
@@ -107,13 +107,11 @@ int run(int argc, char** argv) {
   }
   const auto environment = process_environment();
   if (flags.config && !std::filesystem::exists(*flags.config)) {
-    std::cerr << "ashare: error: --config \"" << *flags.config << "\": no such file\n";
-    return k_exit_usage;
+    return fail("--config \"" + *flags.config + "\": no such file", k_exit_usage);
   }
   const auto file = load_config_file(config_file_path(flags, environment));
   if (!file) {
-    std::cerr << "ashare: error: " << file.error().message << "\n";
-    return k_exit_usage;
+    return fail(file.error().message, k_exit_usage);
   }
   Config config = resolve_config(flags, environment, *file);
   remote.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(timeout_s * 1000));
@@ -130,10 +128,8 @@ int main(int argc, char** argv) {
   try {
     return run(argc, argv);
   } catch (const NetworkError& error) {
-    std::cerr << "ashare: error: " << error.what() << "\n";
-    return k_exit_network;
+    return fail(error.what(), k_exit_network);
   } catch (const std::exception& error) {
-    std::cerr << "ashare: error: " << error.what() << "\n";
-    return k_exit_error;
+    return fail(error.what());
   }
 }

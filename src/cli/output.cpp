@@ -164,26 +164,12 @@ void print_table(std::ostream& out,
   }
 }
 
-Result<Format> parse_format(const std::string& text) {
-  if (text == "table") {
-    return Format::table;
+Result<Format> choose_format(const Result<std::optional<Format>>& configured) {
+  if (!configured) {
+    return configured.error();
   }
-  if (text == "csv") {
-    return Format::csv;
-  }
-  if (text == "json") {
-    return Format::json;
-  }
-  if (text == "ndjson") {
-    return Format::ndjson;
-  }
-  return make_error(ErrorCode::invalid_input,
-                    "invalid format \"" + text + "\": expected table, csv, json or ndjson");
-}
-
-Result<Format> choose_format(const std::optional<std::string>& configured) {
-  if (configured) {
-    return parse_format(*configured);
+  if (*configured) {
+    return **configured;
   }
   return ::isatty(STDOUT_FILENO) != 0 ? Format::table : Format::csv;
 }

@@ -2,6 +2,7 @@
 // commands (table, csv, json, ndjson) for bars and indicator values.
 #pragma once
 
+#include "cli/config.hpp"
 #include "core/api/json.hpp"
 #include "core/error.hpp"
 
@@ -26,11 +27,6 @@ void print_table(std::ostream& out,
                  const std::vector<std::vector<std::string>>& rows,
                  const std::vector<std::string>& row_colors = {});
 
-enum class Format { table, csv, json, ndjson };
-
-// Parse a --format value (table, csv, json, ndjson).
-Result<Format> parse_format(const std::string& text);
-
 struct OutputOptions {
   Format format = Format::csv;
   bool header = true; // csv: print the header row
@@ -39,8 +35,9 @@ struct OutputOptions {
   bool underlying = false;
 };
 
-// Return the format to use: `configured` when set, else table on a terminal and csv otherwise.
-Result<Format> choose_format(const std::optional<std::string>& configured);
+// Return the format to use: `configured` (Config::output_format) when set, else table on a
+// terminal and csv otherwise.
+Result<Format> choose_format(const Result<std::optional<Format>>& configured);
 
 // Return whether stdout should be coloured: a terminal and NO_COLOR unset.
 bool use_color();

@@ -15,24 +15,17 @@ void add_output_options(CLI::App& command, GlobalFlags& flags, QueryOutputArgs& 
   command.add_flag("--no-header", args.no_header, "csv: leave out the header row");
 }
 
-int exit_status_for(const Error& error) {
-  return error_info(error.code).exit_status;
-}
-
 int report_api_error(const Reply& reply) {
   const auto error = api::error_from_json(reply.body);
   if (!error) {
-    std::cerr << "ashare: error: HTTP " << reply.status << " with an unexpected body\n";
-    return k_exit_error;
+    return fail("HTTP " + std::to_string(reply.status) + " with an unexpected body");
   }
-  std::cerr << "ashare: error: " << error_info(error->code).wire_name << ": " << error->message
-            << "\n";
-  return exit_status_for(*error);
+  return fail_with(*error);
 }
 
 bool explain_if_empty(Transport& transport) {
   if (auto as_of = fetch_as_of(transport); !as_of) {
-    std::cerr << "ashare: error: " << as_of.error().message << "\n";
+    fail(as_of.error().message);
     return true;
   }
   return false;

@@ -19,9 +19,6 @@ class App;
 
 namespace ashare::cli {
 
-inline constexpr int k_exit_network = 3; // the remote could not be reached
-inline constexpr int k_exit_refused = 4; // 401, 402, 403
-
 // Options every query command takes.
 struct QueryOutputArgs {
   bool no_header = false;
@@ -42,9 +39,6 @@ int report_query_error(const Error& error, Transport& transport);
 
 // When `transport` has no data at all, print how to get some and return true.
 bool explain_if_empty(Transport& transport);
-
-// Return the exit status for API error `error` (D10 codes: 401/402/403 -> 4, others 1).
-int exit_status_for(const Error& error);
 
 // Return the data's as_of from /healthz; an error message (exit 1) when the store has no data.
 Result<domain::Date> fetch_as_of(Transport& transport);

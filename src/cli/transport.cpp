@@ -109,11 +109,10 @@ private:
 };
 
 auth::Plan plan_of(const Config& config) {
-  auto plan = auth::parse_plan(config.plan);
-  if (!plan) {
-    throw std::invalid_argument(plan.error().message);
+  if (!config.remote_plan) {
+    throw std::invalid_argument(config.remote_plan.error().message);
   }
-  return *plan;
+  return *config.remote_plan;
 }
 
 std::int64_t now_ms() {

@@ -1,6 +1,7 @@
 #include "core/api/json.hpp"
 
 #include "core/api/json_writer.hpp"
+#include "core/api/request_checks.hpp"
 
 #include <algorithm>
 #include <span>
@@ -153,7 +154,7 @@ std::optional<Error> item_error(const BarsResponse& response, std::size_t i) {
     return response.errors[i];
   }
   if (!response.items[i].known) {
-    return Error{ErrorCode::invalid_symbol, "unknown symbol \"" + response.items[i].symbol + "\""};
+    return unknown_symbol(response.items[i].symbol);
   }
   return std::nullopt;
 }
@@ -234,8 +235,7 @@ std::string indicators_to_json(const IndicatorResponse& response) {
     }
     if (!item.known) {
       json.key("error");
-      write_error_object(json, Error{ErrorCode::invalid_symbol,
-                                     "unknown symbol \"" + item.symbol + "\""});
+      write_error_object(json, unknown_symbol(item.symbol));
     }
     json.end_object();
   }

@@ -2,10 +2,14 @@
 
 namespace ashare::api {
 
+Error unknown_symbol(const std::string& symbol) {
+  return make_error(ErrorCode::invalid_symbol, "unknown symbol \"" + symbol + "\"");
+}
+
 Status check_single_symbol_known(const std::vector<domain::Symbol>& symbols,
                                  const query::Catalog& catalog) {
   if (symbols.size() == 1 && catalog.find(symbols[0].str()) == nullptr) {
-    return make_error(ErrorCode::invalid_symbol, "unknown symbol \"" + symbols[0].str() + "\"");
+    return unknown_symbol(symbols[0].str());
   }
   return Ok{};
 }

@@ -14,6 +14,10 @@
 
 namespace ashare::api {
 
+// D1: the error of a well-formed symbol the store does not know (400 when it is the only one, an
+// item's `error` among several).
+Error unknown_symbol(const std::string& symbol);
+
 // D1: a well-formed symbol the store does not know is INVALID_SYMBOL when it is the only one
 // (in a multi-symbol request it becomes a per-item error instead).
 Status check_single_symbol_known(const std::vector<domain::Symbol>& symbols,

@@ -1,0 +1,29 @@
+#include "cli/report.hpp"
+
+#include <iostream>
+
+namespace ashare::cli {
+
+std::string error_line(std::string_view message) {
+  return "ashare: error: " + std::string(message) + "\n";
+}
+
+int fail(std::string_view message, int status) {
+  std::cerr << error_line(message);
+  return status;
+}
+
+int fail_with(const Error& error) {
+  return fail(std::string(error_info(error.code).wire_name) + ": " + error.message,
+              error_info(error.code).exit_status);
+}
+
+void note(std::string_view message) {
+  std::cerr << "ashare: note: " << message << "\n";
+}
+
+void warn(std::string_view message) {
+  std::cerr << "ashare: warning: " << message << "\n";
+}
+
+} // namespace ashare::cli
