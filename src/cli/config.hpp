@@ -73,7 +73,7 @@ struct Config {
   std::optional<std::string> base_url;   // remote mode when set
   std::optional<std::string> api_key;    // for the remote
   std::optional<std::string> format;     // table|csv|json|ndjson; nullopt: by terminal
-  std::string plan = "free";             // the remote plan, for `sync` batching
+  std::string plan = "free";             // the remote key's plan: its defaults, reach, batches
   // `format` and `plan` parsed, once: an invalid value is an error of the commands that read it
   // (a bad ASHARE_FORMAT does not stop `serve`, `import` or `keys`).
   Result<std::optional<Format>> output_format = std::optional<Format>{};
@@ -105,9 +105,10 @@ Result<ConfigFile> load_config_file(const std::filesystem::path& path);
 // Resolve every setting from `flags`, then `environment` (ASHARE_DB, ASHARE_KEYS_DB,
 // ASHARE_CACHE_DB, ASHARE_BASE_URL, ASHARE_API_KEY, ASHARE_FORMAT, ASHARE_PLAN, and ASHARE_LISTEN,
 // ASHARE_THREADS, ASHARE_MAX_CONNECTIONS, ASHARE_HEADER_TIMEOUT, ASHARE_IDLE_TIMEOUT,
-// ASHARE_WRITE_TIMEOUT, ASHARE_DRAIN_TIMEOUT for serve), then `file`, then the default: db $XDG_DATA_HOME/ashare/ashare.db
-// (XDG_DATA_HOME defaulting to ~/.local/share), keys_db and cache_db beside db with "-keys" and
-// "-cache" added to its stem, plan free. Empty values count as unset.
+// ASHARE_WRITE_TIMEOUT, ASHARE_DRAIN_TIMEOUT for serve), then `file`, then the default: db
+// $XDG_DATA_HOME/ashare/ashare.db (XDG_DATA_HOME defaulting to ~/.local/share), keys_db and
+// cache_db (the remote-mode cache) beside db with "-keys" and "-cache" added to its stem, plan
+// free. Empty values count as unset; format and plan are parsed here, once.
 Config resolve_config(const GlobalFlags& flags, const Environment& environment, const ConfigFile& file);
 
 // Return the key store path that goes with data store `db` (ashare.db -> ashare-keys.db).

@@ -1,9 +1,9 @@
 // ashare: the command-line front end. Builds the CLI11 parser from the subcommand table, resolves
 // the configuration once, runs the chosen command, and is the one place that catches exceptions.
-#include "cli/command.hpp"
+#include "cli/commands/command.hpp"
 #include "cli/config.hpp"
-#include "cli/query_run.hpp"
-#include "cli/transport.hpp"
+#include "cli/commands/query_run.hpp"
+#include "cli/remote/transport.hpp"
 #include "core/error.hpp"
 #include "core/store/schema.hpp"
 

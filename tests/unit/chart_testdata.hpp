@@ -3,7 +3,7 @@
 
 #include "testutil.hpp"
 
-#include "cli/chart_layout.hpp"
+#include "cli/chart/layout.hpp"
 
 namespace ashare::test {
 
@@ -18,8 +18,8 @@ inline domain::Bar chart_bar(const std::string& iso,
 }
 
 // Up 10 -> 11 (high 12, low 9), down 11 -> 10, a doji at 10, up 10 -> 10.2.
-inline cli::ChartData four_bar_chart() {
-  cli::ChartData data;
+inline cli::chart::ChartData four_bar_chart() {
+  cli::chart::ChartData data;
   data.symbol = "600519.SH";
   data.bars = {chart_bar("2024-01-02", 10, 12, 9, 11, 100),
                chart_bar("2024-01-03", 11, 11.5, 9.5, 10, 200),

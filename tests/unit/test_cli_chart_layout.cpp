@@ -1,10 +1,10 @@
-// The geometry of `ashare chart` (cli/chart_layout): merging bars into candles, the price scale
+// The geometry of `ashare chart` (cli/chart/layout): merging bars into candles, the price scale
 // and its ticks, rows of prices, the date ticks, and the terminal model: a candle's body spans
 // the rows of its open and close, its wick those of its high and low, volume bars are
 // proportional, and the panes add up to the size asked.
 #include "testutil.hpp"
 
-#include "cli/chart_layout.hpp"
+#include "cli/chart/layout.hpp"
 
 #include <doctest/doctest.h>
 
@@ -14,7 +14,7 @@
 #include <vector>
 
 using namespace ashare;
-using namespace ashare::cli;
+using namespace ashare::cli::chart;
 
 namespace {
 

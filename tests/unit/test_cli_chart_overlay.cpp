@@ -1,6 +1,6 @@
-// The --overlay option of `ashare chart` (cli/chart_overlay): the accepted specs, the usage error
+// The --overlay option of `ashare chart` (cli/chart/overlay): the accepted specs, the usage error
 // for anything else (verbatim), the legend labels, and the values lined up with the bars by date.
-#include "cli/chart_overlay.hpp"
+#include "cli/chart/overlay.hpp"
 
 #include <doctest/doctest.h>
 
@@ -9,7 +9,7 @@
 #include <vector>
 
 using namespace ashare;
-using namespace ashare::cli;
+using namespace ashare::cli::chart;
 
 TEST_CASE("cli::parse_overlays") {
   SUBCASE("accepted") {

@@ -1,9 +1,9 @@
-// The SVG chart (cli/chart_svg): a well-formed standalone SVG 1.1 document with one candle group
+// The SVG chart (cli/chart/svg): a well-formed standalone SVG 1.1 document with one candle group
 // per bar (classed up or down, dated), the volume pane, overlays as polylines broken at gaps,
 // escaped text and numbers without exponents.
 #include "chart_testdata.hpp"
 
-#include "cli/chart_svg.hpp"
+#include "cli/chart/svg.hpp"
 
 #include <doctest/doctest.h>
 
@@ -14,7 +14,7 @@
 #include <vector>
 
 using namespace ashare;
-using namespace ashare::cli;
+using namespace ashare::cli::chart;
 
 namespace {
 

@@ -1,8 +1,8 @@
-// The terminal chart (cli/chart_terminal): a tiny hand-made series drawn verbatim, plain; with
+// The terminal chart (cli/chart/terminal): a tiny hand-made series drawn verbatim, plain; with
 // colour, red up and green down candles and a colour per overlay; the size asked, exactly.
 #include "chart_testdata.hpp"
 
-#include "cli/chart_terminal.hpp"
+#include "cli/chart/terminal.hpp"
 
 #include <doctest/doctest.h>
 
@@ -11,7 +11,7 @@
 #include <vector>
 
 using namespace ashare;
-using namespace ashare::cli;
+using namespace ashare::cli::chart;
 
 namespace {
 

@@ -1,5 +1,7 @@
-// The JSON bodies of the API. This file and error.cpp are the only places that spell wire names
-// (resultsCount, trade_date, ...); everything else speaks C++.
+// The JSON bodies of the API: written by json.cpp, and read back by json_read.cpp for the clients
+// of the API in this project (the command line and remote mode read the bodies they are sent).
+// These two files and error.cpp are the only places that spell wire names (resultsCount,
+// trade_date, ...); everything else speaks C++.
 #pragma once
 
 #include "core/error.hpp"

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-namespace ashare::cli {
+namespace ashare::cli::chart {
 
 // A line drawn over the candles: its legend label ("SMA 20") and one value per bar (NaN: none).
 struct Overlay {
@@ -163,4 +163,4 @@ int row_of(double price, const PriceScale& scale, int price_rows);
 // consecutive bars share one candle.
 TerminalLayout layout_terminal(const ChartData& data, TerminalSize size);
 
-} // namespace ashare::cli
+} // namespace ashare::cli::chart

@@ -1,7 +1,7 @@
 // ashare symbols: the symbols of the local store, with their first and last date and bar count;
 // with the hidden --names, only the names, for shell completion (also in remote mode, from the
 // cache).
-#include "cli/query_run.hpp"
+#include "cli/commands/query_run.hpp"
 #include "core/store/bar_store.hpp"
 #include "core/store/cache_store.hpp"
 

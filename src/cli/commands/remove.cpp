@@ -1,6 +1,6 @@
 // ashare remove SYMBOL [FROM TO]: delete a symbol's bars, or a window of them, in one transaction,
 // so that bad data can be replaced.
-#include "cli/command.hpp"
+#include "cli/commands/command.hpp"
 #include "core/domain/date.hpp"
 #include "core/domain/symbol.hpp"
 #include "core/store/bar_store.hpp"

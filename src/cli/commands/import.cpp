@@ -1,8 +1,8 @@
 // ashare import FILE...: load canonical or vendor files (Tushare, AkShare, baostock, TDX) into the
 // data store, one transaction per file, with a progress bar on a terminal.
-#include "cli/command.hpp"
-#include "cli/output.hpp"
-#include "cli/progress.hpp"
+#include "cli/commands/command.hpp"
+#include "cli/output/formats.hpp"
+#include "cli/output/progress.hpp"
 #include "core/import/importer.hpp"
 #include "core/store/bar_store.hpp"
 

@@ -1,4 +1,4 @@
-#include "cli/chart_svg.hpp"
+#include "cli/chart/svg.hpp"
 
 #include <algorithm>
 #include <array>
@@ -6,7 +6,7 @@
 #include <cmath>
 #include <vector>
 
-namespace ashare::cli {
+namespace ashare::cli::chart {
 namespace {
 
 constexpr double k_margin = 12;
@@ -302,4 +302,4 @@ std::string svg_number(double value) {
   return text == "-0" ? "0" : text;
 }
 
-} // namespace ashare::cli
+} // namespace ashare::cli::chart

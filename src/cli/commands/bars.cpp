@@ -1,6 +1,6 @@
 // ashare bars SYMBOL[,SYMBOL...] [FROM [TO]]: daily bars from the local store or the remote, in the
 // API's semantics (D8). Without --limit every bar of the window is printed, following next_url.
-#include "cli/query_run.hpp"
+#include "cli/commands/query_run.hpp"
 #include "core/api/bars_request.hpp"
 #include "core/query/summary.hpp"
 

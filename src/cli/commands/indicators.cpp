@@ -1,6 +1,6 @@
 // ashare ema|rsi|sma SYMBOL[,SYMBOL...]: indicator values from the local store or the remote, in
 // the API's semantics (D9). One file for the three commands: they differ only in the indicator.
-#include "cli/query_run.hpp"
+#include "cli/commands/query_run.hpp"
 #include "core/api/indicator_request.hpp"
 #include "core/api/request_checks.hpp"
 

@@ -5,12 +5,12 @@
 // `<rect class="body">`, so tools can count and find them.
 #pragma once
 
-#include "cli/chart_layout.hpp"
+#include "cli/chart/layout.hpp"
 
 #include <string>
 #include <string_view>
 
-namespace ashare::cli {
+namespace ashare::cli::chart {
 
 // A chart's size in pixels.
 struct SvgSize {
@@ -31,4 +31,4 @@ std::string xml_escape(std::string_view text);
 // Return `value` rounded to 2 decimals, without exponent notation or trailing zeros: "12.5", "3".
 std::string svg_number(double value);
 
-} // namespace ashare::cli
+} // namespace ashare::cli::chart

@@ -2,8 +2,8 @@
 // bars from the remote into the cache. Idempotent and resumable: only the ranges the cache lacks
 // are fetched, and every page is saved as it arrives. The rules (window, batches within the plan's
 // maxima, D6) are the core's remote/sync; this file reads the arguments and shows progress.
-#include "cli/progress.hpp"
-#include "cli/query_run.hpp"
+#include "cli/output/progress.hpp"
+#include "cli/commands/query_run.hpp"
 #include "core/api/json.hpp"
 #include "core/api/request_checks.hpp"
 #include "core/domain/symbol.hpp"

@@ -1,4 +1,4 @@
-#include "cli/output.hpp"
+#include "cli/output/formats.hpp"
 
 #include "core/domain/number.hpp"
 

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-namespace ashare::cli {
+namespace ashare::cli::chart {
 
 // One overlay: an indicator endpoint name ("sma" or "ema") and its window.
 struct OverlaySpec {
@@ -30,4 +30,4 @@ std::string overlay_label(const OverlaySpec& spec);
 std::vector<double> align_values(std::span<const domain::Bar> bars,
                                  std::span<const query::IndicatorValue> values);
 
-} // namespace ashare::cli
+} // namespace ashare::cli::chart

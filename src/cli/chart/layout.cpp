@@ -1,4 +1,4 @@
-#include "cli/chart_layout.hpp"
+#include "cli/chart/layout.hpp"
 
 #include <algorithm>
 #include <array>
@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-namespace ashare::cli {
+namespace ashare::cli::chart {
 namespace {
 
 constexpr double k_padding = 0.04; // of the price range, above and below
@@ -353,4 +353,4 @@ TerminalLayout layout_terminal(const ChartData& data, TerminalSize size) {
   return layout;
 }
 
-} // namespace ashare::cli
+} // namespace ashare::cli::chart

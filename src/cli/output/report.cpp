@@ -1,4 +1,4 @@
-#include "cli/report.hpp"
+#include "cli/output/report.hpp"
 
 #include <iostream>
 

@@ -1,11 +1,11 @@
 // ashare chart SYMBOL [FROM] [TO]: a candlestick chart with a volume pane and optional moving
 // averages, drawn in the terminal or written as SVG. Bars come from the local store or the remote
 // exactly as `ashare bars` gets them (D8), with the same errors and exit statuses.
-#include "cli/chart_layout.hpp"
-#include "cli/chart_overlay.hpp"
-#include "cli/chart_svg.hpp"
-#include "cli/chart_terminal.hpp"
-#include "cli/query_run.hpp"
+#include "cli/chart/layout.hpp"
+#include "cli/chart/overlay.hpp"
+#include "cli/chart/svg.hpp"
+#include "cli/chart/terminal.hpp"
+#include "cli/commands/query_run.hpp"
 #include "core/api/bars_request.hpp"
 #include "core/api/indicator_request.hpp"
 
@@ -23,6 +23,8 @@
 
 namespace ashare::cli {
 namespace {
+
+using namespace chart;
 
 constexpr TerminalSize k_default_terminal{100, 30};
 constexpr std::int64_t k_indicator_page = 500; // the Free plan's limit, so every plan takes it

@@ -1,9 +1,9 @@
-// The subcommand table's row type: each cmd_<name>.cpp defines one setup function that declares
+// The subcommand table's row type: each commands/<name>.cpp defines one setup function that declares
 // its options on a CLI11 subcommand and returns the action to run once parsing is done.
 #pragma once
 
 #include "cli/config.hpp"
-#include "cli/report.hpp"
+#include "cli/output/report.hpp"
 
 #include <functional>
 #include <string_view>

@@ -1,4 +1,4 @@
-#include "cli/transport.hpp"
+#include "cli/remote/transport.hpp"
 
 #include "core/api/caller.hpp"
 #include "core/api/dispatch.hpp"

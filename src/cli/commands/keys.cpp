@@ -1,7 +1,7 @@
 // ashare keys create|list|revoke|credit: manage API keys. The plaintext of a key is printed once,
 // at creation, as the last line of stdout (D5); the store holds only its SHA-256 digest.
-#include "cli/command.hpp"
-#include "cli/output.hpp"
+#include "cli/commands/command.hpp"
+#include "cli/output/formats.hpp"
 #include "core/auth/api_key.hpp"
 #include "core/auth/plan.hpp"
 #include "core/store/key_store.hpp"

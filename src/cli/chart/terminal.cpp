@@ -1,11 +1,11 @@
-#include "cli/chart_terminal.hpp"
+#include "cli/chart/terminal.hpp"
 
 #include <algorithm>
 #include <array>
 #include <string_view>
 #include <vector>
 
-namespace ashare::cli {
+namespace ashare::cli::chart {
 namespace {
 
 // What a half row of a candle's column shows.
@@ -181,4 +181,4 @@ std::string render_terminal(const ChartData& data, const TerminalLayout& layout,
   return out;
 }
 
-} // namespace ashare::cli
+} // namespace ashare::cli::chart

@@ -1,10 +1,10 @@
-#include "cli/chart_overlay.hpp"
+#include "cli/chart/overlay.hpp"
 
 #include <charconv>
 #include <limits>
 #include <map>
 
-namespace ashare::cli {
+namespace ashare::cli::chart {
 namespace {
 
 constexpr int k_max_window = 5000; // D4, as the indicator endpoints take it
@@ -70,4 +70,4 @@ std::vector<double> align_values(std::span<const domain::Bar> bars,
   return out;
 }
 
-} // namespace ashare::cli
+} // namespace ashare::cli::chart

@@ -2,7 +2,7 @@
 // (flag > environment > config file > default), binds, prints "listening on http://HOST:PORT"
 // once connections are accepted, and serves on the event-driven server of src/server until
 // SIGINT or SIGTERM, which drain it.
-#include "cli/command.hpp"
+#include "cli/commands/command.hpp"
 #include "core/api/services.hpp"
 #include "server/server.hpp"
 

@@ -1,5 +1,5 @@
 // ashare info: where the data comes from and how current it is.
-#include "cli/query_run.hpp"
+#include "cli/commands/query_run.hpp"
 #include "core/remote/coverage.hpp"
 #include "core/store/bar_store.hpp"
 #include "core/store/cache_store.hpp"

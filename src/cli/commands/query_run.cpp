@@ -1,4 +1,4 @@
-#include "cli/query_run.hpp"
+#include "cli/commands/query_run.hpp"
 
 #include "core/api/json.hpp"
 

@@ -3,9 +3,9 @@
 // --format/--no-header options.
 #pragma once
 
-#include "cli/command.hpp"
-#include "cli/output.hpp"
-#include "cli/transport.hpp"
+#include "cli/commands/command.hpp"
+#include "cli/output/formats.hpp"
+#include "cli/remote/transport.hpp"
 #include "core/api/json.hpp"
 #include "core/domain/date.hpp"
 

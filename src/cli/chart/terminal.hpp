@@ -4,15 +4,15 @@
 // candles are red and down candles green (the A-share convention) and each overlay has its own.
 #pragma once
 
-#include "cli/chart_layout.hpp"
+#include "cli/chart/layout.hpp"
 
 #include <string>
 
-namespace ashare::cli {
+namespace ashare::cli::chart {
 
 // Return the chart `layout` of `data` as `layout.size.rows` lines, each ending in "\n" and
 // without trailing blanks; with `color`, ANSI SGR colours, else plain text. Candles win where an
 // overlay crosses them; among overlays the first drawn wins.
 std::string render_terminal(const ChartData& data, const TerminalLayout& layout, bool color);
 
-} // namespace ashare::cli
+} // namespace ashare::cli::chart
