@@ -8,6 +8,8 @@
 #include "cli/commands/query_run.hpp"
 #include "core/api/bars_request.hpp"
 #include "core/api/indicator_request.hpp"
+#include "core/api/params.hpp"
+#include "core/auth/plan.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -27,7 +29,14 @@ namespace {
 using namespace chart;
 
 constexpr TerminalSize k_default_terminal{100, 30};
-constexpr std::int64_t k_indicator_page = 500; // the Free plan's limit, so every plan takes it
+// A page of values that every plan takes: the smallest `limit` maximum (D6).
+std::int64_t indicator_page() {
+  std::int64_t page = api::k_max_limit;
+  for (const auto& plan : auth::plan_table()) {
+    page = std::min<std::int64_t>(page, plan.max_limit);
+  }
+  return page;
+}
 
 constexpr const char* k_footer =
     "Up candles (close >= open) are red, down candles green, as on A-share screens; plain when\n"
@@ -134,7 +143,7 @@ int fetch_bars(Transport& transport, const ChartArgs& args, const Window& window
 // D9 computes an indicator over the symbol's whole stored history before any filter. Asking the
 // indicator endpoint for the window gives exactly those values (of the unrounded closes, as
 // `ashare sma` prints them) in both modes, without fetching the history before the window, which
-// a Free plan's history limit could refuse. Pages of k_indicator_page values follow each other.
+// a Free plan's history limit could refuse. Pages of indicator_page() values follow each other.
 int fetch_overlay(Transport& transport,
                   const ChartArgs& args,
                   const Window& window,
@@ -142,7 +151,7 @@ int fetch_overlay(Transport& transport,
                   ChartData& data) {
   const auto indicator = spec.indicator == "sma" ? query::Indicator::sma : query::Indicator::ema;
   auto request = api::parse_indicator_form({indicator, args.symbol, spec.window, "close", !args.raw,
-                                            "asc", k_indicator_page, {}, window.from, window.to,
+                                            "asc", indicator_page(), {}, window.from, window.to,
                                             false});
   if (!request) {
     return report_query_error(request.error(), transport);
@@ -159,7 +168,7 @@ int fetch_overlay(Transport& transport,
     }
     const auto& page = response->items.front().values;
     values.insert(values.end(), page.begin(), page.end());
-    if (static_cast<std::int64_t>(page.size()) < k_indicator_page) {
+    if (static_cast<std::int64_t>(page.size()) < indicator_page()) {
       break;
     }
     request->query.filter.gte.reset();

@@ -1,5 +1,5 @@
-// The subcommand table's row type: each commands/<name>.cpp defines one setup function that declares
-// its options on a CLI11 subcommand and returns the action to run once parsing is done.
+// The subcommand table's row type: each commands/<name>.cpp defines one setup function that
+// declares its options on a CLI11 subcommand and returns the action to run once parsing is done.
 #pragma once
 
 #include "cli/config.hpp"

@@ -1,5 +1,6 @@
 // ashare info: where the data comes from and how current it is.
 #include "cli/commands/query_run.hpp"
+#include "core/api/dispatch.hpp"
 #include "core/remote/coverage.hpp"
 #include "core/store/bar_store.hpp"
 #include "core/store/cache_store.hpp"
@@ -69,7 +70,7 @@ int run_remote_info(const Config& config) {
             << "api_key: " << (config.api_key ? "set" : "not set") << "\n";
   if (!config.remote.offline) {
     // /healthz costs nothing: ask the remote itself, not the cache's view of it.
-    const auto reply = open_remote_transport(config, config.remote)->get("/healthz");
+    const auto reply = open_remote_transport(config, config.remote)->get(std::string(api::k_health_path));
     if (reply.status != 200) {
       return report_api_error(reply);
     }

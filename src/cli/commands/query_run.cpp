@@ -1,4 +1,5 @@
 #include "cli/commands/query_run.hpp"
+#include "core/api/dispatch.hpp"
 
 #include "core/api/json.hpp"
 
@@ -10,8 +11,7 @@ namespace ashare::cli {
 void add_output_options(CLI::App& command, GlobalFlags& flags, QueryOutputArgs& args) {
   command.add_option("--format", flags.format,
                      "Output: table (default on a terminal), csv (otherwise), json, ndjson")
-    ->check(CLI::IsMember({"table", "csv", "json", "ndjson"}))
-    ->type_name("FORMAT");
+    ->type_name("FORMAT"); // checked with ASHARE_FORMAT and the file's, by resolve_config
   command.add_flag("--no-header", args.no_header, "csv: leave out the header row");
 }
 
@@ -48,10 +48,10 @@ int report_query_error(const Reply& reply, Transport& transport) {
 }
 
 Result<domain::Date> fetch_as_of(Transport& transport) {
-  const auto reply = transport.get("/healthz");
+  const auto reply = transport.get(std::string(api::k_health_path));
   if (reply.status != 200) {
-    return make_error(ErrorCode::internal,
-                      "/healthz answered HTTP " + std::to_string(reply.status));
+    return make_error(ErrorCode::internal, std::string(api::k_health_path) + " answered HTTP "
+                                             + std::to_string(reply.status));
   }
   auto as_of = api::health_as_of_from_json(reply.body);
   if (!as_of) {

@@ -205,8 +205,7 @@ Action setup_sync(CLI::App& command, GlobalFlags& flags) {
       .add_option("--plan", flags.plan,
                   "The remote key's plan, for batch sizes and history (env ASHARE_PLAN; "
                   "default free)")
-      ->check(CLI::IsMember({"free", "basic", "pro"}, CLI::ignore_case))
-      ->type_name("PLAN");
+      ->type_name("PLAN"); // checked with ASHARE_PLAN and the file's, by resolve_config
   return [args](const Config& config) { return run_sync(*args, config); };
 }
 

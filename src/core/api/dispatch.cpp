@@ -63,7 +63,7 @@ std::optional<Response> answer_openapi(StoreView&, const Services&) {
 }
 
 constexpr std::array k_routes{
-  Route{"/healthz", RouteId::healthz, answer_health, nullptr},
+  Route{k_health_path, RouteId::healthz, answer_health, nullptr},
   Route{"/v1/openapi.json", RouteId::openapi, answer_openapi, nullptr},
   Route{"/v1/ohlc/range/*/*/*/*", RouteId::bars, nullptr, parse_bars_endpoint},
   Route{"/v1/indicators/ema", RouteId::ema, nullptr,

@@ -67,8 +67,10 @@ Response dispatch_trusted(const Request& request, Services& services, const Call
 // X-Request-Id: for failures outside dispatch (exceptions, requests rejected before routing).
 Response error_response(ErrorCode code, const std::string& message, Services& services);
 
-// The health check, which takes no parameters.
+// The health check, which takes no parameters, and its path: what clients ask for the data's
+// as_of (D8) and a load balancer for readiness (D15).
 struct HealthRequest {};
+inline constexpr std::string_view k_health_path = "/healthz";
 
 // A request of the API as a typed value: what remote mode answers from its cache.
 using TypedRequest = std::variant<HealthRequest, BarsRequest, IndicatorRequest>;

@@ -1,6 +1,7 @@
 #include "core/remote/cache_filler.hpp"
 
 #include "core/api/bars_request.hpp"
+#include "core/api/dispatch.hpp"
 #include "core/api/json.hpp"
 #include "core/domain/symbol.hpp"
 #include "core/remote/freshness.hpp"
@@ -59,7 +60,7 @@ Result<std::optional<Date>> CacheFiller::as_of(bool force) {
   if (m_checked || (!force && !is_check_due(state.checked_at_ms, m_now_ms))) {
     return state.as_of;
   }
-  const auto reply = m_upstream.get("/healthz");
+  const auto reply = m_upstream.get(std::string(api::k_health_path));
   m_checked = true;
   if (reply.status != 200) {
     return make_error(ErrorCode::internal,
