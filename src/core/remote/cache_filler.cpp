@@ -63,8 +63,8 @@ Result<std::optional<Date>> CacheFiller::as_of(bool force) {
   const auto reply = m_upstream.get(std::string(api::k_health_path));
   m_checked = true;
   if (reply.status != 200) {
-    return make_error(ErrorCode::internal,
-                      m_base_url + "/healthz answered HTTP " + std::to_string(reply.status));
+    return make_error(ErrorCode::internal, m_base_url + std::string(api::k_health_path)
+                                             + " answered HTTP " + std::to_string(reply.status));
   }
   auto as_of = api::health_as_of_from_json(reply.body);
   if (!as_of) {
