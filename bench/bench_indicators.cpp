@@ -95,8 +95,9 @@ double time_bars_from_sqlite_us(const std::filesystem::path& db, int rounds) {
                           std::int64_t limit) {
       return store.load_bars(info->symbol, from, to, order, limit);
     };
-    const auto bars = query::forward_adjusted(query::read_window(read, query), info->latest_factor);
-    response.items.push_back(query::window_item(info->symbol, bars, query));
+    auto bars = query::read_window(read, query);
+    query::forward_adjust(bars, info->latest_factor);
+    response.items.push_back(query::window_item(info->symbol, std::move(bars), query));
     response.next_urls.resize(response.items.size());
     bytes += api::bars_to_json(response, std::nullopt).size();
   }

@@ -93,9 +93,9 @@ TEST_CASE("api::select_bars and query::read_window answer what the reference ans
             };
             auto bounded = query::read_window(read, query);
             if (adjusted) {
-              bounded = query::forward_adjusted(bounded, info->latest_factor);
+              query::forward_adjust(bounded, info->latest_factor);
             }
-            const auto from_read = query::window_item(symbol, bounded, query);
+            const auto from_read = query::window_item(symbol, std::move(bounded), query);
             CHECK(from_read.has_more == expected.has_more);
             CHECK(from_read.bars == expected.bars);
             CHECK(got.summary.has_value() == expected.summary.has_value());

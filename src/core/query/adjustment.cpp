@@ -19,14 +19,11 @@ domain::Bar adjust_forward(const domain::Bar& raw, double latest_factor) {
   return out;
 }
 
-std::vector<domain::Bar> forward_adjusted(std::span<const domain::Bar> raw, double latest_factor) {
-  std::vector<domain::Bar> out;
-  out.reserve(raw.size());
-  for (const auto& bar : raw) {
+void forward_adjust(std::span<domain::Bar> bars, double latest_factor) {
+  for (auto& bar : bars) {
     // D8: the anchor is the symbol's latest stored bar, never the latest bar of the range.
-    out.push_back(adjust_forward(bar, latest_factor));
+    bar = adjust_forward(bar, latest_factor);
   }
-  return out;
 }
 
 } // namespace ashare::query

@@ -18,9 +18,9 @@ double round4(double x);
 // are unchanged.
 domain::Bar adjust_forward(const domain::Bar& raw, double latest_factor);
 
-// Return `raw` with every bar forward-adjusted to `latest_factor` (adjust_forward), in order. The
-// one place bars are adjusted: the server's histories and the remote-mode cache both call it.
-std::vector<domain::Bar> forward_adjusted(std::span<const domain::Bar> raw, double latest_factor);
+// Forward-adjust every bar of `bars` to `latest_factor` in place (adjust_forward). The one place
+// bars are adjusted: the server's histories and the bounded reads (remote mode) both call it.
+void forward_adjust(std::span<domain::Bar> bars, double latest_factor);
 
 // Return the unrounded forward-adjusted `price` of a bar with `factor` (D9 series).
 inline double adjusted_price(double price, double factor, double latest_factor) {

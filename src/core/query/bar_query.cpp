@@ -51,6 +51,23 @@ SymbolBars window_item(std::string symbol,
   return item;
 }
 
+SymbolBars window_item(std::string symbol,
+                       std::vector<domain::Bar>&& ascending,
+                       const BarQuery& query) {
+  const auto pick = pick_window(ascending, query);
+  SymbolBars item{std::move(symbol), true, std::move(ascending), pick.has_more, std::nullopt};
+  auto& bars = item.bars;
+  bars.erase(bars.begin() + static_cast<std::ptrdiff_t>(pick.end), bars.end());
+  bars.erase(bars.begin(), bars.begin() + static_cast<std::ptrdiff_t>(pick.first));
+  if (query.sort == domain::SortOrder::desc) {
+    std::reverse(bars.begin(), bars.end());
+  }
+  if (query.include_summary) {
+    item.summary = summarize(bars, query.from, query.to);
+  }
+  return item;
+}
+
 std::vector<domain::Bar> read_window(const BarReader& read, const BarQuery& query) {
   auto bars = read(query.from, query.to, query.sort, query.limit + 1);
   if (query.sort == domain::SortOrder::desc) {

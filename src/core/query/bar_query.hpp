@@ -64,6 +64,11 @@ SymbolBars window_item(std::string symbol,
                        const BarQuery& query,
                        const WindowPick& pick);
 
+// As window_item(), keeping the bars of `ascending` (a bounded read's) instead of copying them.
+SymbolBars window_item(std::string symbol,
+                       std::vector<domain::Bar>&& ascending,
+                       const BarQuery& query);
+
 // Reads up to `limit` bars of one symbol with trade_date in [from, to], ordered by `order`.
 using BarReader = std::function<std::vector<domain::Bar>(
   domain::Date from, domain::Date to, domain::SortOrder order, std::int64_t limit)>;

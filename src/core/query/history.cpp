@@ -28,7 +28,8 @@ store::PriceSeries series_of(const std::vector<domain::Bar>& bars, store::PriceF
 
 History make_history(std::vector<domain::Bar> raw, double latest_factor) {
   History history;
-  history.adjusted = forward_adjusted(raw, latest_factor);
+  history.adjusted = raw;
+  forward_adjust(history.adjusted, latest_factor);
   for (const auto field : {store::PriceField::open, store::PriceField::high, store::PriceField::low,
                            store::PriceField::close}) {
     history.series[static_cast<std::size_t>(field)] = series_of(raw, field);

@@ -160,9 +160,9 @@ Reply CachedRemote::answer_bars(api::BarsRequest request, const std::string& tar
     };
     auto bars = query::read_window(read, query);
     if (query.adjusted) {
-      bars = query::forward_adjusted(bars, *anchor);
+      query::forward_adjust(bars, *anchor);
     }
-    items.push_back(query::window_item(name, bars, query));
+    items.push_back(query::window_item(name, std::move(bars), query));
   }
   const auto response = api::make_bars_response(request, auth::generate_uuid(m_random),
                                                 dataset(*as_of), std::move(items));
