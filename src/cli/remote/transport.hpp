@@ -16,7 +16,8 @@ using remote::Reply;
 // The remote could not be reached, or kept failing with 5xx after the retries (exit status 3).
 using NetworkError = remote::UpstreamFailure;
 
-// GET `target` (path and query, as api::BarsRequest::to_target writes it), throwing NetworkError, and a description.
+// GET `target` (path and query, as the core's typed requests write it), throwing NetworkError,
+// and a description.
 class Transport : public remote::Upstream {
 public:
   // Return a description for `ashare info`: the store path or the base URL.
