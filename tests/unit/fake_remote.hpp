@@ -25,7 +25,7 @@ public:
   // 2025-10-23, factors that step) and the canonical CSV `extra`, answering as a key of `plan`
   // would be answered.
   explicit FakeRemote(auth::Plan plan = auth::Plan::pro, std::string_view extra = "")
-    : m_plan(plan) {
+      : m_plan(plan) {
     {
       store::BarStore store(m_dir / "remote.db");
       for (const char* name :
@@ -57,7 +57,7 @@ public:
     request.path = target.substr(0, question);
     request.query = question == std::string::npos ? "" : target.substr(question + 1);
     const auto response =
-      api::dispatch_trusted(request, *m_services, api::Caller{0, m_plan, false});
+        api::dispatch_trusted(request, *m_services, api::Caller{0, m_plan, false});
     return remote::Reply{response.status, response.body};
   }
 

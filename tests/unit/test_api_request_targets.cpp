@@ -57,17 +57,17 @@ TEST_CASE("api::BarsRequest::to_target: request -> target -> request") {
     const char* canonical; // to_target() of what it parses to
   };
   const Case cases[] = {
-    {"/v1/ohlc/range/1/day/2024-01-02/2024-01-31?symbol=600519.sh",
-     "/v1/ohlc/range/1/day/2024-01-02/2024-01-31?symbol=600519.SH&sort=asc"},
-    {"/v1/ohlc/range/1/day/2024-01-02/2024-01-31?symbol=600519.SH&sort=asc&adjusted=true",
-     "/v1/ohlc/range/1/day/2024-01-02/2024-01-31?symbol=600519.SH&sort=asc"},
-    {"/v1/ohlc/range/1/day/2024-06-14/2024-06-21?include=SUMMARY&limit=3&sort=Desc"
-     "&adjusted=FALSE&symbol=600519.SH,%20000001.sz&x=1",
-     "/v1/ohlc/range/1/day/2024-06-14/2024-06-21?symbol=600519.SH%2C000001.SZ&adjusted=false"
-     "&sort=desc&limit=3&include=summary"},
-    {"/v1/ohlc/range/1/day/2024-06-14/2024-06-14?symbol=430047.BJ&adjusted=0&limit=5000",
-     "/v1/ohlc/range/1/day/2024-06-14/2024-06-14?symbol=430047.BJ&adjusted=false&sort=asc"
-     "&limit=5000"},
+      {"/v1/ohlc/range/1/day/2024-01-02/2024-01-31?symbol=600519.sh",
+       "/v1/ohlc/range/1/day/2024-01-02/2024-01-31?symbol=600519.SH&sort=asc"},
+      {"/v1/ohlc/range/1/day/2024-01-02/2024-01-31?symbol=600519.SH&sort=asc&adjusted=true",
+       "/v1/ohlc/range/1/day/2024-01-02/2024-01-31?symbol=600519.SH&sort=asc"},
+      {"/v1/ohlc/range/1/day/2024-06-14/2024-06-21?include=SUMMARY&limit=3&sort=Desc"
+       "&adjusted=FALSE&symbol=600519.SH,%20000001.sz&x=1",
+       "/v1/ohlc/range/1/day/2024-06-14/2024-06-21?symbol=600519.SH%2C000001.SZ&adjusted=false"
+       "&sort=desc&limit=3&include=summary"},
+      {"/v1/ohlc/range/1/day/2024-06-14/2024-06-14?symbol=430047.BJ&adjusted=0&limit=5000",
+       "/v1/ohlc/range/1/day/2024-06-14/2024-06-14?symbol=430047.BJ&adjusted=false&sort=asc"
+       "&limit=5000"},
   };
   for (const auto& c : cases) {
     CAPTURE(c.sent);
@@ -80,12 +80,12 @@ TEST_CASE("api::BarsRequest::to_target: request -> target -> request") {
 }
 
 TEST_CASE("D8: next_url keeps the request as sent, with the window moved past the last bar") {
-  const auto asc =
-    parse_bars("/v1/ohlc/range/1/day/2024-01-02/2024-01-31?limit=2&x=1&symbol=600519.SH,000001.SZ");
+  const auto asc = parse_bars(
+      "/v1/ohlc/range/1/day/2024-01-02/2024-01-31?limit=2&x=1&symbol=600519.SH,000001.SZ");
   CHECK(api::next_url(asc, "000001.SZ", test_date(2024, 1, 3))
         == "/v1/ohlc/range/1/day/2024-01-04/2024-01-31?limit=2&x=1&symbol=000001.SZ");
   const auto desc =
-    parse_bars("/v1/ohlc/range/1/day/2024-01-02/2024-01-31?sort=desc&limit=2&symbol=600519.SH");
+      parse_bars("/v1/ohlc/range/1/day/2024-01-02/2024-01-31?sort=desc&limit=2&symbol=600519.SH");
   CHECK(api::next_url(desc, "600519.SH", test_date(2024, 1, 25))
         == "/v1/ohlc/range/1/day/2024-01-02/2024-01-24?sort=desc&limit=2&symbol=600519.SH");
   // A next_url parses to the same request but for its window.
@@ -103,20 +103,21 @@ TEST_CASE("api::IndicatorRequest::to_target: request -> target -> request") {
     const char* canonical;
   };
   const Case cases[] = {
-    {Indicator::sma, "symbol=600519.sh", "/v1/indicators/sma?symbol=600519.SH"},
-    {Indicator::sma, "symbol=600519.SH&window=50&order=desc&series_type=close&timespan=day",
-     "/v1/indicators/sma?symbol=600519.SH"},
-    {Indicator::rsi, "symbol=600519.SH&window=50", "/v1/indicators/rsi?symbol=600519.SH&window=50"},
-    {Indicator::ema,
-     "timestamp.lt=1718812800001&timestamp.lte=2024-06-21&timestamp.gt=1718553600000"
-     "&timestamp.gte=2024-06-03&timestamp=1718760000000&limit=7&order=ASC"
-     "&expand_underlying=1&series_type=High&window=10&adjusted=false&symbol=600519.SH,600036.SH",
-     "/v1/indicators/ema?symbol=600519.SH%2C600036.SH&adjusted=false&window=10"
-     "&series_type=high&expand_underlying=true&order=asc&limit=7&timestamp=2024-06-19"
-     "&timestamp.gte=2024-06-03&timestamp.gt=2024-06-17&timestamp.lte=2024-06-21"
-     "&timestamp.lt=1718812800001"},
-    {Indicator::sma, "symbol=600519.SH&timestamp.gte=-86400000",
-     "/v1/indicators/sma?symbol=600519.SH&timestamp.gte=-86400000"},
+      {Indicator::sma, "symbol=600519.sh", "/v1/indicators/sma?symbol=600519.SH"},
+      {Indicator::sma, "symbol=600519.SH&window=50&order=desc&series_type=close&timespan=day",
+       "/v1/indicators/sma?symbol=600519.SH"},
+      {Indicator::rsi, "symbol=600519.SH&window=50",
+       "/v1/indicators/rsi?symbol=600519.SH&window=50"},
+      {Indicator::ema,
+       "timestamp.lt=1718812800001&timestamp.lte=2024-06-21&timestamp.gt=1718553600000"
+       "&timestamp.gte=2024-06-03&timestamp=1718760000000&limit=7&order=ASC"
+       "&expand_underlying=1&series_type=High&window=10&adjusted=false&symbol=600519.SH,600036.SH",
+       "/v1/indicators/ema?symbol=600519.SH%2C600036.SH&adjusted=false&window=10"
+       "&series_type=high&expand_underlying=true&order=asc&limit=7&timestamp=2024-06-19"
+       "&timestamp.gte=2024-06-03&timestamp.gt=2024-06-17&timestamp.lte=2024-06-21"
+       "&timestamp.lt=1718812800001"},
+      {Indicator::sma, "symbol=600519.SH&timestamp.gte=-86400000",
+       "/v1/indicators/sma?symbol=600519.SH&timestamp.gte=-86400000"},
   };
   for (const auto& c : cases) {
     CAPTURE(c.sent);

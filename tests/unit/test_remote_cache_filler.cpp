@@ -71,8 +71,8 @@ TEST_CASE("remote::CacheFiller::fetch: raw pages along next_url, each saved with
   remote::CacheFiller filler(upstream, cache, k_base_url, auth::Plan::free, test::k_fake_now_ms);
   remote::FetchStats stats;
   // Two symbols are above the Free maximum of one: the remote's refusal comes back unchanged.
-  const auto refused = filler.fetch({"600519.SH", "600036.SH"}, range("2024-01-01", "2024-12-31"),
-                                    stats);
+  const auto refused =
+      filler.fetch({"600519.SH", "600036.SH"}, range("2024-01-01", "2024-12-31"), stats);
   REQUIRE(refused);
   CHECK(refused->status == 403);
 
@@ -88,8 +88,8 @@ TEST_CASE("remote::CacheFiller::fetch: raw pages along next_url, each saved with
   CHECK(anchor->factor == 8.305);
   CHECK(stats.anchored.contains("600519.SH"));
   // Raw prices were saved (adjusted=false): the last close as in the fixture.
-  const auto bars = cache.load_bars(k_base_url, "600519.SH", date("2025-10-23"),
-                                    date("2025-10-23"), domain::SortOrder::asc, 1);
+  const auto bars = cache.load_bars(k_base_url, "600519.SH", date("2025-10-23"), date("2025-10-23"),
+                                    domain::SortOrder::asc, 1);
   REQUIRE(bars.size() == 1);
   CHECK(bars[0].close == 1467.98);
 }

@@ -30,10 +30,9 @@ struct Client {
                                auth::Plan plan = auth::Plan::pro,
                                bool offline = false,
                                bool refresh = false) {
-    return remote::CachedRemote(upstream, cache,
-                                remote::RemoteSettings{k_base_url, plan, offline, refresh,
-                                                       test::k_fake_now_ms},
-                                random);
+    return remote::CachedRemote(
+        upstream, cache,
+        remote::RemoteSettings{k_base_url, plan, offline, refresh, test::k_fake_now_ms}, random);
   }
 };
 
@@ -44,7 +43,9 @@ nlohmann::json comparable(const std::string& body) {
   return json;
 }
 
-void check_same_answer(remote::CachedRemote& cached, FakeRemote& upstream, const std::string& target) {
+void check_same_answer(remote::CachedRemote& cached,
+                       FakeRemote& upstream,
+                       const std::string& target) {
   CAPTURE(target);
   const auto got = cached.get(target);
   const auto expected = upstream.direct(target);
@@ -59,19 +60,20 @@ TEST_CASE("remote::CachedRemote: bars answers equal the remote's own (D8, D1)") 
   Client client;
   auto cached = client.session(upstream);
   const std::vector<std::string> targets{
-    // An old window, adjusted: the anchor is the symbol's latest factor, not the window's (D8).
-    k_bars + "2024-06-01/2024-07-31?symbol=600519.SH",
-    k_bars + "2024-06-01/2024-07-31?symbol=600519.SH&adjusted=false&include=summary",
-    k_bars + "2024-01-01/2025-10-23?symbol=600519.SH,600036.SH,002594.SZ&sort=desc&limit=30"
-             "&include=summary",
-    // D1: an unknown symbol among several is an item error; the others answer.
-    k_bars + "2024-06-01/2024-06-30?symbol=600519.SH,999999.SH",
-    // A window past as_of, and one before the first bar.
-    k_bars + "2025-10-01/2025-12-31?symbol=002594.SZ&sort=desc",
-    k_bars + "2020-01-01/2020-12-31?symbol=600036.SH",
-    // limit leaves bars out: next_url, which the cache answers too.
-    k_bars + "2023-01-01/2025-12-31?symbol=600519.SH&limit=7&sort=desc",
-    k_bars + "2023-01-01/2025-10-13?symbol=600519.SH&limit=7&sort=desc",
+      // An old window, adjusted: the anchor is the symbol's latest factor, not the window's (D8).
+      k_bars + "2024-06-01/2024-07-31?symbol=600519.SH",
+      k_bars + "2024-06-01/2024-07-31?symbol=600519.SH&adjusted=false&include=summary",
+      k_bars
+          + "2024-01-01/2025-10-23?symbol=600519.SH,600036.SH,002594.SZ&sort=desc&limit=30"
+            "&include=summary",
+      // D1: an unknown symbol among several is an item error; the others answer.
+      k_bars + "2024-06-01/2024-06-30?symbol=600519.SH,999999.SH",
+      // A window past as_of, and one before the first bar.
+      k_bars + "2025-10-01/2025-12-31?symbol=002594.SZ&sort=desc",
+      k_bars + "2020-01-01/2020-12-31?symbol=600036.SH",
+      // limit leaves bars out: next_url, which the cache answers too.
+      k_bars + "2023-01-01/2025-12-31?symbol=600519.SH&limit=7&sort=desc",
+      k_bars + "2023-01-01/2025-10-13?symbol=600519.SH&limit=7&sort=desc",
   };
   for (const auto& target : targets) {
     check_same_answer(cached, upstream, target);

@@ -52,7 +52,8 @@ TEST_CASE("remote::missing_work: symbols lacking the same range share a group") 
   auto filler = client.filler(upstream, auth::Plan::pro);
   const std::vector<std::string> symbols{"600519.SH", "600036.SH", "002594.SZ"};
   std::size_t cached = 0;
-  const auto first = remote::missing_work(filler, symbols, range("2024-01-01", "2024-12-31"), cached);
+  const auto first =
+      remote::missing_work(filler, symbols, range("2024-01-01", "2024-12-31"), cached);
   REQUIRE(first.size() == 1);
   CHECK(first[0].range == range("2024-01-01", "2024-12-31"));
   CHECK(first[0].symbols == symbols);
@@ -61,7 +62,8 @@ TEST_CASE("remote::missing_work: symbols lacking the same range share a group") 
   remote::FetchStats stats;
   REQUIRE_FALSE(filler.fetch({"600519.SH"}, range("2024-01-01", "2024-06-30"), stats));
   cached = 0;
-  const auto next = remote::missing_work(filler, symbols, range("2024-01-01", "2024-12-31"), cached);
+  const auto next =
+      remote::missing_work(filler, symbols, range("2024-01-01", "2024-12-31"), cached);
   REQUIRE(next.size() == 2);
   CHECK(next[0].range == range("2024-07-01", "2024-12-31"));
   CHECK(next[0].symbols == std::vector<std::string>{"600519.SH"});
@@ -69,7 +71,7 @@ TEST_CASE("remote::missing_work: symbols lacking the same range share a group") 
   CHECK(next[1].symbols == std::vector<std::string>{"600036.SH", "002594.SZ"});
   cached = 0;
   CHECK(remote::missing_work(filler, {"600519.SH"}, range("2024-02-01", "2024-03-01"), cached)
-          .empty());
+            .empty());
   CHECK(cached == 1);
 }
 
@@ -84,8 +86,8 @@ TEST_CASE("remote::fetch_groups: batches of the plan's maximum, halved on PLAN_L
     remote::FetchStats stats;
     std::vector<std::size_t> progress;
     const auto refusal = remote::fetch_groups(
-      filler, groups, auth::Plan::basic, stats,
-      [&](std::size_t done, const remote::FetchStats&) { progress.push_back(done); });
+        filler, groups, auth::Plan::basic, stats,
+        [&](std::size_t done, const remote::FetchStats&) { progress.push_back(done); });
     CHECK_FALSE(refusal);
     CHECK(stats.requests == 1);
     CHECK(stats.bars == 3 * 19); // June 2024 has 19 sessions
@@ -98,13 +100,14 @@ TEST_CASE("remote::fetch_groups: batches of the plan's maximum, halved on PLAN_L
     remote::FetchStats stats;
     std::vector<std::size_t> progress;
     const auto refusal = remote::fetch_groups(
-      filler, groups, auth::Plan::basic, stats,
-      [&](std::size_t done, const remote::FetchStats&) { progress.push_back(done); });
+        filler, groups, auth::Plan::basic, stats,
+        [&](std::size_t done, const remote::FetchStats&) { progress.push_back(done); });
     CHECK_FALSE(refusal);
     // The three refused with PLAN_LIMIT, then one a request (3 / 2 = 1), which stays.
     CHECK(stats.requests == 4);
     CHECK(upstream.targets.size() == 4);
-    CHECK(upstream.targets[0].find("symbol=600519.SH%2C600036.SH%2C002594.SZ") != std::string::npos);
+    CHECK(upstream.targets[0].find("symbol=600519.SH%2C600036.SH%2C002594.SZ")
+          != std::string::npos);
     CHECK(stats.bars == 3 * 19);
     CHECK(progress == std::vector<std::size_t>{1, 1, 1});
   }
@@ -114,7 +117,7 @@ TEST_CASE("remote::fetch_groups: batches of the plan's maximum, halved on PLAN_L
     auto filler = client.filler(upstream, auth::Plan::free);
     remote::FetchStats stats;
     const std::vector<remote::SyncGroup> with_unknown{
-      {range("2024-06-01", "2024-06-30"), {"600519.SH", "999999.SH", "600036.SH"}}};
+        {range("2024-06-01", "2024-06-30"), {"600519.SH", "999999.SH", "600036.SH"}}};
     CHECK_FALSE(remote::fetch_groups(filler, with_unknown, auth::Plan::free, stats,
                                      [](std::size_t, const remote::FetchStats&) {}));
     CHECK(stats.unknown == std::vector<std::string>{"999999.SH"});

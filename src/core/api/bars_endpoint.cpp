@@ -25,9 +25,8 @@ public:
   }
 
   // From the histories of `view`, with each bar's JSON already written.
-  std::optional<Render> answer(const query::Catalog& catalog,
-                               StoreView& view,
-                               const std::string& request_id) override {
+  std::optional<Render>
+  answer(const query::Catalog& catalog, StoreView& view, const std::string& request_id) override {
     const auto& symbols = m_request.query.symbols;
     std::vector<query::SymbolBars> items;
     std::vector<std::vector<std::string_view>> bar_json(symbols.size());
@@ -62,15 +61,16 @@ private:
 Result<std::unique_ptr<EndpointRequest>> parse_bars_endpoint(std::span<const std::string> captures,
                                                              const QueryParams& params) {
   auto request =
-    parse_bars_request(BarsPath{captures[0], captures[1], captures[2], captures[3]}, params);
+      parse_bars_request(BarsPath{captures[0], captures[1], captures[2], captures[3]}, params);
   if (!request) {
     return request.error();
   }
   return std::unique_ptr<EndpointRequest>(
-    std::make_unique<BarsEndpointRequest>(std::move(*request)));
+      std::make_unique<BarsEndpointRequest>(std::move(*request)));
 }
 
-Status check_bars_plan(const BarsRequest& request, const Caller& caller, std::optional<Date> as_of) {
+Status
+check_bars_plan(const BarsRequest& request, const Caller& caller, std::optional<Date> as_of) {
   if (auto status = check_plan_maxima(caller.plan, request.query.symbols.size(), request.limit);
       !status) {
     return status;
@@ -80,8 +80,8 @@ Status check_bars_plan(const BarsRequest& request, const Caller& caller, std::op
     if (earliest && request.query.from < *earliest) {
       return make_error(ErrorCode::plan_limit,
                         "from \"" + request.query.from.iso() + "\" is earlier than "
-                          + earliest->iso() + ", the earliest date reachable" + on_plan(caller.plan)
-                          + " (as_of " + as_of->iso() + ")");
+                            + earliest->iso() + ", the earliest date reachable"
+                            + on_plan(caller.plan) + " (as_of " + as_of->iso() + ")");
     }
   }
   return Ok{};
@@ -101,8 +101,8 @@ BarsResponse make_bars_response(const BarsRequest& request,
   response.items = std::move(items);
   for (const auto& item : response.items) {
     response.next_urls.push_back(
-      item.has_more ? std::optional(next_url(request, item.symbol, item.bars.back().trade_date))
-                    : std::nullopt);
+        item.has_more ? std::optional(next_url(request, item.symbol, item.bars.back().trade_date))
+                      : std::nullopt);
   }
   return response;
 }

@@ -76,9 +76,9 @@ std::string next_url(const BarsRequest& request, const std::string& symbol, Date
 
 Result<BarsRequest> parse_bars_request(const BarsPath& path, const QueryParams& params) {
   if (path.multiplier != "1" || path.timespan != "day") {
-    return make_error(ErrorCode::unsupported_interval,
-                      "unsupported interval \"" + path.multiplier + "/" + path.timespan
-                        + "\": only 1/day is supported");
+    return make_error(ErrorCode::unsupported_interval, "unsupported interval \"" + path.multiplier
+                                                           + "/" + path.timespan
+                                                           + "\": only 1/day is supported");
   }
   BarsRequest request;
   auto from = domain::parse_iso_date(path.from, "from");
@@ -90,9 +90,9 @@ Result<BarsRequest> parse_bars_request(const BarsPath& path, const QueryParams& 
     return to.error();
   }
   if (*from > *to) {
-    return make_error(ErrorCode::invalid_parameter,
-                      "invalid range: from \"" + path.from + "\" is later than to \"" + path.to
-                        + "\"");
+    return make_error(ErrorCode::invalid_parameter, "invalid range: from \"" + path.from
+                                                        + "\" is later than to \"" + path.to
+                                                        + "\"");
   }
   request.query.from = *from;
   request.query.to = *to;

@@ -72,9 +72,9 @@ query::SymbolBars select_bars(const RenderedHistory& rendered,
 }
 
 std::shared_ptr<const RenderedHistory> HistoryCache::find_or_load(store::BarStore& store,
-                                                             const std::string& symbol,
-                                                             double latest_factor,
-                                                             std::int64_t generation) {
+                                                                  const std::string& symbol,
+                                                                  double latest_factor,
+                                                                  std::int64_t generation) {
   if (auto history = find(symbol, generation)) {
     return history;
   }
@@ -101,7 +101,7 @@ std::shared_ptr<const RenderedHistory> HistoryCache::find_or_load(store::BarStor
 }
 
 std::shared_ptr<const RenderedHistory> HistoryCache::find(const std::string& symbol,
-                                                      std::int64_t generation) {
+                                                          std::int64_t generation) {
   std::lock_guard lock(m_mutex);
   const auto entry = m_entries.find(symbol);
   if (entry == m_entries.end() || entry->second.generation != generation) {

@@ -22,9 +22,8 @@ public:
   }
 
   // Each symbol over its whole history (D9) from `view`.
-  std::optional<Render> answer(const query::Catalog& catalog,
-                               StoreView& view,
-                               const std::string& request_id) override {
+  std::optional<Render>
+  answer(const query::Catalog& catalog, StoreView& view, const std::string& request_id) override {
     const auto& query = m_request.query;
     std::vector<query::SymbolValues> items;
     items.reserve(query.symbols.size());
@@ -43,7 +42,7 @@ public:
                                                 query, info->latest_factor));
     }
     return Render([response = make_indicator_response(m_request, request_id, std::move(items))](
-                    std::optional<std::int64_t>) { return indicators_to_json(response); });
+                      std::optional<std::int64_t>) { return indicators_to_json(response); });
   }
 
 private:
@@ -60,7 +59,7 @@ Result<std::unique_ptr<EndpointRequest>> parse_indicator_endpoint(std::span<cons
     return request.error();
   }
   return std::unique_ptr<EndpointRequest>(
-    std::make_unique<IndicatorEndpointRequest>(std::move(*request)));
+      std::make_unique<IndicatorEndpointRequest>(std::move(*request)));
 }
 
 template Result<std::unique_ptr<EndpointRequest>>
@@ -85,10 +84,10 @@ Status check_indicator_plan(IndicatorRequest& request,
   const auto lower_bounds = request.lower_bounds();
   for (const auto& [name, bound] : lower_bounds) {
     if (bound < earliest->t_ms()) {
-      return make_error(ErrorCode::plan_limit,
-                        name + " reaches earlier than " + earliest->iso()
-                          + ", the earliest date reachable" + on_plan(caller.plan) + " (as_of "
-                          + as_of->iso() + ")");
+      return make_error(ErrorCode::plan_limit, name + " reaches earlier than " + earliest->iso()
+                                                   + ", the earliest date reachable"
+                                                   + on_plan(caller.plan) + " (as_of "
+                                                   + as_of->iso() + ")");
     }
   }
   if (lower_bounds.empty()) {

@@ -20,11 +20,9 @@ struct TimeParam {
 };
 
 constexpr TimeParam k_time_params[] = {
-  {"timestamp", &TimeFilter::day_t, true},
-  {"timestamp.gte", &TimeFilter::gte, true},
-  {"timestamp.gt", &TimeFilter::gt, true},
-  {"timestamp.lte", &TimeFilter::lte, false},
-  {"timestamp.lt", &TimeFilter::lt, false},
+    {"timestamp", &TimeFilter::day_t, true},  {"timestamp.gte", &TimeFilter::gte, true},
+    {"timestamp.gt", &TimeFilter::gt, true},  {"timestamp.lte", &TimeFilter::lte, false},
+    {"timestamp.lt", &TimeFilter::lt, false},
 };
 
 constexpr store::PriceField k_price_fields[] = {store::PriceField::open, store::PriceField::high,
@@ -111,7 +109,7 @@ Result<IndicatorRequest> parse_indicator_form(const IndicatorForm& form) {
     params.set("limit", std::to_string(*form.limit));
   }
   const std::pair<const char*, const std::optional<std::string>*> times[] = {
-    {"timestamp", &form.at}, {"timestamp.gte", &form.from}, {"timestamp.lte", &form.to}};
+      {"timestamp", &form.at}, {"timestamp.gte", &form.from}, {"timestamp.lte", &form.to}};
   for (const auto& [name, text] : times) {
     if (*text) {
       params.set(name, **text);
@@ -158,7 +156,7 @@ Result<std::int64_t> parse_time_param(std::string_view name, std::string_view te
       || value < -k_max_abs_ms) {
     return make_error(ErrorCode::invalid_parameter,
                       "invalid " + std::string(name) + " \"" + std::string(text)
-                        + "\": expected a date YYYY-MM-DD or Unix milliseconds");
+                          + "\": expected a date YYYY-MM-DD or Unix milliseconds");
   }
   return value;
 }
@@ -230,9 +228,8 @@ Result<IndicatorRequest> parse_indicator_request(Indicator indicator, const Quer
       return t.error();
     }
     // D9: `timestamp` selects the trading day (UTC+8) that contains the instant.
-    query.filter.*param.bound = param.bound == &TimeFilter::day_t
-                                  ? domain::Date::containing_instant(*t).t_ms()
-                                  : *t;
+    query.filter.*param.bound =
+        param.bound == &TimeFilter::day_t ? domain::Date::containing_instant(*t).t_ms() : *t;
   }
   return request;
 }

@@ -5,14 +5,12 @@
 namespace ashare::query {
 
 WindowPick pick_window(std::span<const domain::Bar> ascending, const BarQuery& query) {
-  const auto first = std::lower_bound(ascending.begin(), ascending.end(), query.from,
-                                      [](const domain::Bar& bar, domain::Date date) {
-                                        return bar.trade_date < date;
-                                      });
-  const auto end = std::upper_bound(first, ascending.end(), query.to,
-                                    [](domain::Date date, const domain::Bar& bar) {
-                                      return date < bar.trade_date;
-                                    });
+  const auto first = std::lower_bound(
+      ascending.begin(), ascending.end(), query.from,
+      [](const domain::Bar& bar, domain::Date date) { return bar.trade_date < date; });
+  const auto end = std::upper_bound(
+      first, ascending.end(), query.to,
+      [](domain::Date date, const domain::Bar& bar) { return date < bar.trade_date; });
   WindowPick pick{static_cast<std::size_t>(first - ascending.begin()),
                   static_cast<std::size_t>(end - ascending.begin()), false};
   // D8: sort first, then keep the first `limit`; has_more when that left bars of the window out.
@@ -28,9 +26,8 @@ WindowPick pick_window(std::span<const domain::Bar> ascending, const BarQuery& q
   return pick;
 }
 
-SymbolBars window_item(std::string symbol,
-                       std::span<const domain::Bar> ascending,
-                       const BarQuery& query) {
+SymbolBars
+window_item(std::string symbol, std::span<const domain::Bar> ascending, const BarQuery& query) {
   return window_item(std::move(symbol), ascending, query, pick_window(ascending, query));
 }
 
@@ -51,9 +48,8 @@ SymbolBars window_item(std::string symbol,
   return item;
 }
 
-SymbolBars window_item(std::string symbol,
-                       std::vector<domain::Bar>&& ascending,
-                       const BarQuery& query) {
+SymbolBars
+window_item(std::string symbol, std::vector<domain::Bar>&& ascending, const BarQuery& query) {
   const auto pick = pick_window(ascending, query);
   SymbolBars item{std::move(symbol), true, std::move(ascending), pick.has_more, std::nullopt};
   auto& bars = item.bars;

@@ -54,9 +54,8 @@ WindowPick pick_window(std::span<const domain::Bar> ascending, const BarQuery& q
 // Return the item of known symbol `symbol` from `ascending`, its bars (adjusted as `query` asks)
 // in ascending order: the bars pick_window() returns, in query.sort order, with the summary when
 // asked.
-SymbolBars window_item(std::string symbol,
-                       std::span<const domain::Bar> ascending,
-                       const BarQuery& query);
+SymbolBars
+window_item(std::string symbol, std::span<const domain::Bar> ascending, const BarQuery& query);
 
 // As window_item(), with `pick` = pick_window(ascending, query) already known.
 SymbolBars window_item(std::string symbol,
@@ -65,13 +64,12 @@ SymbolBars window_item(std::string symbol,
                        const WindowPick& pick);
 
 // As window_item(), keeping the bars of `ascending` (a bounded read's) instead of copying them.
-SymbolBars window_item(std::string symbol,
-                       std::vector<domain::Bar>&& ascending,
-                       const BarQuery& query);
+SymbolBars
+window_item(std::string symbol, std::vector<domain::Bar>&& ascending, const BarQuery& query);
 
 // Reads up to `limit` bars of one symbol with trade_date in [from, to], ordered by `order`.
 using BarReader = std::function<std::vector<domain::Bar>(
-  domain::Date from, domain::Date to, domain::SortOrder order, std::int64_t limit)>;
+    domain::Date from, domain::Date to, domain::SortOrder order, std::int64_t limit)>;
 
 // Return, ascending, the bars of `query`'s window that pick_window() needs, read through `read`
 // without reading the whole window: the query.limit + 1 from the end the sort starts at (the

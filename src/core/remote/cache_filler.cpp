@@ -64,7 +64,7 @@ Result<std::optional<Date>> CacheFiller::as_of(bool force) {
   m_checked = true;
   if (reply.status != 200) {
     return make_error(ErrorCode::internal, m_base_url + std::string(api::k_health_path)
-                                             + " answered HTTP " + std::to_string(reply.status));
+                                               + " answered HTTP " + std::to_string(reply.status));
   }
   auto as_of = api::health_as_of_from_json(reply.body);
   if (!as_of) {
@@ -82,9 +82,8 @@ std::vector<DateRange> CacheFiller::coverage(const std::string& symbol) {
   return merge_ranges(std::move(ranges));
 }
 
-Refusal CacheFiller::fetch(const std::vector<std::string>& symbols,
-                           DateRange range,
-                           FetchStats& stats) {
+Refusal
+CacheFiller::fetch(const std::vector<std::string>& symbols, DateRange range, FetchStats& stats) {
   // No `limit`: the remote pages at its plan's maximum (D4) and says so with next_url (D8).
   return fetch_pages(raw_bars_request(symbols, range).to_target(), stats);
 }

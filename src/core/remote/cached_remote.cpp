@@ -110,7 +110,7 @@ Refusal CachedRemote::fill(const std::string& symbol, DateRange window, Date as_
   const bool stale = !current_anchor(symbol, as_of) || refresh_anchor;
   // A symbol never fetched may be unknown to the remote; its anchor request tells (D1).
   const bool never_seen =
-    covered.empty() && missing.empty() && !m_cache.find_anchor(m_settings.base_url, symbol);
+      covered.empty() && missing.empty() && !m_cache.find_anchor(m_settings.base_url, symbol);
   if ((adjusted && stale) || never_seen) {
     require_online("does not know the latest adjustment factor of " + symbol);
     return m_filler.fetch_anchor(symbol, as_of, m_stats);
@@ -183,7 +183,7 @@ Reply CachedRemote::answer_indicator(api::IndicatorRequest request, const std::s
   std::vector<double> anchors;
   for (const auto& symbol : symbols) {
     if (auto refusal =
-          fill(symbol.str(), {k_first_session, *as_of}, *as_of, request.query.adjusted)) {
+            fill(symbol.str(), {k_first_session, *as_of}, *as_of, request.query.adjusted)) {
       return *refusal;
     }
     const auto anchor = request.query.adjusted ? current_anchor(symbol.str(), *as_of) : 1.0;
@@ -202,11 +202,11 @@ Reply CachedRemote::answer_indicator(api::IndicatorRequest request, const std::s
   std::vector<query::SymbolValues> items;
   for (std::size_t i = 0; i < symbols.size(); ++i) {
     const auto series =
-      m_cache.load_price_series(m_settings.base_url, symbols[i].str(), request.query.series_type);
+        m_cache.load_price_series(m_settings.base_url, symbols[i].str(), request.query.series_type);
     items.push_back(query::values_from_series(symbols[i].str(), series, request.query, anchors[i]));
   }
   const auto response =
-    api::make_indicator_response(request, auth::generate_uuid(m_random), std::move(items));
+      api::make_indicator_response(request, auth::generate_uuid(m_random), std::move(items));
   return Reply{200, api::indicators_to_json(response)};
 }
 

@@ -23,11 +23,11 @@
 namespace ashare::remote {
 
 struct RemoteSettings {
-  std::string base_url;             // the remote, as the cache keys it
+  std::string base_url;               // the remote, as the cache keys it
   auth::Plan plan = auth::Plan::free; // the remote key's plan: its defaults and history reach (D6)
-  bool offline = false;             // never use the upstream; OfflineMiss when the cache lacks
-  bool refresh = false;             // ask the remote's as_of now and refetch what changed
-  std::int64_t now_ms = 0;          // the current time, Unix ms
+  bool offline = false;               // never use the upstream; OfflineMiss when the cache lacks
+  bool refresh = false;               // ask the remote's as_of now and refetch what changed
+  std::int64_t now_ms = 0;            // the current time, Unix ms
 };
 
 class CachedRemote {

@@ -15,9 +15,9 @@ bool has_code(const Reply& reply, ErrorCode code) {
 } // namespace
 
 DateRange sync_window(auth::Plan plan,
-                              domain::Date as_of,
-                              std::optional<domain::Date> from,
-                              std::optional<domain::Date> to) {
+                      domain::Date as_of,
+                      std::optional<domain::Date> from,
+                      std::optional<domain::Date> to) {
   DateRange window{auth::earliest_reachable(plan, as_of).value_or(k_first_session), as_of};
   if (from) {
     window.first = *from;
@@ -60,8 +60,8 @@ Refusal fetch_groups(CacheFiller& filler,
     while (next < group.symbols.size()) {
       const std::size_t take = std::min(batch, group.symbols.size() - next);
       const std::vector<std::string> chunk(
-        group.symbols.begin() + static_cast<std::ptrdiff_t>(next),
-        group.symbols.begin() + static_cast<std::ptrdiff_t>(next + take));
+          group.symbols.begin() + static_cast<std::ptrdiff_t>(next),
+          group.symbols.begin() + static_cast<std::ptrdiff_t>(next + take));
       auto refusal = filler.fetch(chunk, group.range, stats);
       if (refusal && take > 1 && has_code(*refusal, ErrorCode::plan_limit)) {
         batch = take / 2; // the remote's plan takes fewer symbols than we thought

@@ -28,9 +28,9 @@ struct SyncGroup {
 // `to`, by default as_of; never past as_of, which has no later bars. The range may be empty
 // (first > last): nothing to sync.
 DateRange sync_window(auth::Plan plan,
-                              domain::Date as_of,
-                              std::optional<domain::Date> from,
-                              std::optional<domain::Date> to);
+                      domain::Date as_of,
+                      std::optional<domain::Date> from,
+                      std::optional<domain::Date> to);
 
 // Return the ranges each of `symbols` lacks within `window`, grouped by range (a first sync: one
 // group; a repeated one: none); `cached` counts the symbols that lack nothing.
