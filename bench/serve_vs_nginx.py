@@ -126,6 +126,8 @@ def main():
     parser.add_argument("--seconds", type=int, default=5, help="duration of one wrk run")
     parser.add_argument("--connections", type=int, default=64)
     parser.add_argument("--wrk-threads", type=int, default=2)
+    parser.add_argument("--figures", default="P1,P1m,P1h",
+                        help="comma-separated figures to measure (default all)")
     args = parser.parse_args()
 
     cores = os.cpu_count() or 1
@@ -175,7 +177,10 @@ def main():
               f"{len(median_body)} bytes (responses {len(bodies[0])}..{len(bodies[-1])})")
         print(f"{'figure':<6} {'ashare req/s':>13} {'nginx req/s':>12} {'ratio':>6} {'target':>7}"
               f" {'ashare CPU/req':>15} {'nginx CPU/req':>14} {'CPU ratio':>10}")
+        wanted = args.figures.split(",")
         for name, target, server, scheme, bearer, baseline_url in figures:
+            if name not in wanted:
+                continue
             ours, theirs = [], []
             for round_number in range(args.rounds):
                 order = [("ashare", server), ("nginx", nginx)]
