@@ -199,3 +199,39 @@ TEST_CASE("api::dispatch: bars served from the cache follow an import") {
   CHECK(after["ohlc"][0]["close"] == 5.3);  // D8: 10.6 * 1 / 2
   CHECK(after["ohlc"][1]["close"] == 5.5);
 }
+
+TEST_CASE("issue 11: without the history cache (a one-shot command) the answers are the same") {
+  Fixture f;
+  api::Services cached(f.db, f.dir / "ashare-keys.db");
+  api::Services one_shot(f.db, f.dir / "ashare-keys.db");
+  one_shot.cache_histories = false;
+  const api::Caller pro{0, auth::Plan::pro, false};
+  const std::string bars = "/v1/ohlc/range/1/day/";
+  const std::vector<std::pair<std::string, std::string>> requests{
+    {bars + "2024-01-01/2024-06-30", "symbol=600519.SH"},
+    {bars + "2023-01-01/2025-12-31", "symbol=600519.SH,000001.SZ&sort=desc&limit=7"},
+    {bars + "2024-06-01/2024-07-31", "symbol=600519.SH&adjusted=false&include=summary"},
+    {bars + "2024-06-01/2024-07-31", "symbol=600519.SH,999999.SH&include=summary&limit=3"},
+    {bars + "2026-01-01/2026-12-31", "symbol=000001.SZ"},
+    {"/v1/indicators/sma", "symbol=600519.SH&window=20&limit=50"},
+    {"/v1/indicators/ema", "symbol=600519.SH,000001.SZ&order=asc&series_type=high"},
+    {"/v1/indicators/rsi", "symbol=600519.SH&adjusted=false&timestamp.gte=2024-06-03"},
+    {"/healthz", ""},
+  };
+  const auto comparable = [](const std::string& body) {
+    auto json = nlohmann::json::parse(body);
+    json.erase("request_id");
+    return json;
+  };
+  for (const auto& [path, query] : requests) {
+    CAPTURE(path);
+    CAPTURE(query);
+    const api::Request request{"GET", path, query, std::nullopt};
+    const auto expected = api::dispatch_trusted(request, cached, pro);
+    const auto got = api::dispatch_trusted(request, one_shot, pro);
+    CHECK(got.status == expected.status);
+    CHECK(comparable(got.body) == comparable(expected.body));
+  }
+  CHECK(one_shot.histories.bytes() == 0); // nothing was cached
+  CHECK(cached.histories.bytes() > 0);
+}

@@ -18,7 +18,10 @@ namespace {
 class LocalTransport final : public Transport {
 public:
   explicit LocalTransport(const Config& config)
-    : m_path(config.db), m_services(config.db, config.keys_db) {}
+    : m_path(config.db), m_services(config.db, config.keys_db) {
+    // One process, one query: read its rows, not whole histories for a cache (issue 11).
+    m_services.cache_histories = false;
+  }
 
   Reply get(const std::string& target) override {
     api::Request request;

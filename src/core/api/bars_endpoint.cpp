@@ -37,6 +37,14 @@ public:
         items.push_back(query::SymbolBars{symbols[i].str(), false, {}, false, {}});
         continue;
       }
+      if (!view.caches_histories()) {
+        auto item = view.read_window(*info, m_request.query); // a one-shot command: its rows
+        if (!item) {
+          return std::nullopt;
+        }
+        items.push_back(std::move(*item));
+        continue;
+      }
       auto history = view.history(*info);
       if (!history) {
         return std::nullopt;

@@ -285,8 +285,8 @@ Outcome route_request(const Exchange& exchange, const Caller* trusted) {
     return response;
   }
   Services& services = exchange.services;
-  StoreView view(services.bars, services.catalog, services.histories, exchange.waiting,
-                 exchange.now);
+  StoreView view(services.bars, services.catalog, services.histories, services.cache_histories,
+                 exchange.waiting, exchange.now);
   if (route->answer_public != nullptr) {
     auto response = route->answer_public(view, services);
     return response ? Outcome(std::move(*response)) : Outcome(NeedsStore{});

@@ -33,6 +33,15 @@ public:
         items.push_back(query::SymbolValues{symbol.str(), false, {}});
         continue;
       }
+      if (!view.caches_histories()) {
+        const auto series = view.load_price_series(*info, query.series_type); // a one-shot command
+        if (!series) {
+          return std::nullopt;
+        }
+        items.push_back(
+            query::values_from_series(info->symbol, *series, query, info->latest_factor));
+        continue;
+      }
       const auto history = view.history(*info);
       if (!history) {
         return std::nullopt;

@@ -35,6 +35,9 @@ struct Services {
   // Whole histories with their bars' JSON and series: about 650 bytes a bar, so 256 MiB hold
   // about 400,000 bars.
   HistoryCache histories{256u << 20};
+  // Whether requests read through `histories` (a server, which answers many) or read just the
+  // rows each needs (a one-shot command, which answers one: issue 11's bounded read).
+  bool cache_histories = true;
   auth::BufferedSystemRandom random; // for request ids; thread-safe
   // Receives the detail of an unexpected failure answered with 500 (D10: never sent to clients).
   std::function<void(std::string_view detail)> log_error = [](std::string_view) {};

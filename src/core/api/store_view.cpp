@@ -1,5 +1,7 @@
 #include "core/api/store_view.hpp"
 
+#include "core/query/adjustment.hpp"
+
 #include <cassert>
 
 namespace ashare::api {
@@ -25,6 +27,33 @@ std::shared_ptr<const RenderedHistory> StoreView::history(const store::SymbolInf
     return m_histories.find(info.symbol, generation);
   }
   return m_histories.find_or_load(**m_store, info.symbol, info.latest_factor, generation);
+}
+
+std::optional<query::SymbolBars> StoreView::read_window(const store::SymbolInfo& info,
+                                                        const query::BarQuery& query) {
+  assert(m_catalog);
+  if (m_waiting == Waiting::forbidden) {
+    return std::nullopt;
+  }
+  auto& store = **m_store;
+  auto bars = query::read_window(
+    [&](domain::Date from, domain::Date to, domain::SortOrder order, std::int64_t limit) {
+      return store.load_bars(info.symbol, from, to, order, limit);
+    },
+    query);
+  if (query.adjusted) {
+    query::forward_adjust(bars, info.latest_factor);
+  }
+  return query::window_item(info.symbol, std::move(bars), query);
+}
+
+std::optional<store::PriceSeries> StoreView::load_price_series(const store::SymbolInfo& info,
+                                                               store::PriceField field) {
+  assert(m_catalog);
+  if (m_waiting == Waiting::forbidden) {
+    return std::nullopt;
+  }
+  return (**m_store).load_price_series(info.symbol, field);
 }
 
 } // namespace ashare::api

@@ -23,12 +23,19 @@ public:
   using Clock = std::chrono::steady_clock;
 
   // Read through `pool`, remembering in `catalogs` and `histories`; `now` is the request's time.
+  // `cache_histories` false: history() is never used; the endpoints read just their rows
+  // (read_window(), price_series()).
   StoreView(store::ConnectionPool<store::BarStore>& pool,
             query::CatalogCache& catalogs,
             HistoryCache& histories,
+            bool cache_histories,
             Waiting waiting,
             Clock::time_point now)
-    : m_pool(pool), m_catalogs(catalogs), m_histories(histories), m_waiting(waiting), m_now(now) {}
+    : m_pool(pool), m_catalogs(catalogs), m_histories(histories),
+      m_cache_histories(cache_histories), m_waiting(waiting), m_now(now) {}
+
+  // Return whether whole histories are cached (history()) rather than rows read per request.
+  bool caches_histories() const { return m_cache_histories; }
 
   // Return the store's catalog, or nullptr when it must be read from the store and waiting is
   // forbidden. With waiting allowed, the first call opens one read snapshot that every later
@@ -39,10 +46,22 @@ public:
   // and waiting is forbidden. Requires a successful catalog() first.
   std::shared_ptr<const RenderedHistory> history(const store::SymbolInfo& info);
 
+  // Return the bars of `info` (a symbol of catalog()) that `query` returns, read from the store
+  // without its whole history (query::read_window, adjusted per D8, query::window_item); nullopt
+  // when waiting is forbidden. Requires a successful catalog().
+  std::optional<query::SymbolBars> read_window(const store::SymbolInfo& info,
+                                               const query::BarQuery& query);
+
+  // Return the `field` series of `info`'s whole history (D9) read from the store; nullopt when
+  // waiting is forbidden. Requires a successful catalog().
+  std::optional<store::PriceSeries> load_price_series(const store::SymbolInfo& info,
+                                                      store::PriceField field);
+
 private:
   store::ConnectionPool<store::BarStore>& m_pool;
   query::CatalogCache& m_catalogs;
   HistoryCache& m_histories;
+  bool m_cache_histories;
   Waiting m_waiting;
   Clock::time_point m_now;
   std::shared_ptr<const query::Catalog> m_catalog;
