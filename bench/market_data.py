@@ -6,7 +6,9 @@ Usage: market_data.py OUT.csv [--symbols N] [--days N] [--seed N]
 """
 import argparse
 import datetime
+import os
 import random
+import subprocess
 
 HEADER = "symbol,trade_date,open,high,low,close,volume,turnover,change_pct,factor\n"
 
@@ -54,6 +56,27 @@ def write(path, symbols, days, seed=20261123):
                           f"{turnover},{change},{factor:.6f}\n")
                 previous = close
                 price = close
+
+
+def add_arguments(parser, processes):
+    """Declare what the process benches (P2, P6) take: the binary, the market, the rounds."""
+    parser.add_argument("ashare", help="the ashare binary (a Release build)")
+    parser.add_argument("--symbols", type=int, default=20)
+    parser.add_argument("--days", type=int, default=3000)
+    parser.add_argument("--rounds", type=int, default=5, help="alternating rounds")
+    parser.add_argument("--processes", type=int, default=processes,
+                        help="processes per round and side")
+
+
+def make_store(ashare, work, args, name, env=None):
+    """Write the market of `args` under `work` and import it into store `name` there; return
+    the store's path."""
+    csv = os.path.join(work, "market.csv")
+    store = os.path.join(work, name)
+    write(csv, args.symbols, args.days)
+    subprocess.run([ashare, "--db", store, "import", csv, "--source", "bench"], check=True,
+                   capture_output=True, env=env)
+    return store
 
 
 def main():

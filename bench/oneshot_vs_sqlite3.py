@@ -71,19 +71,11 @@ def time_processes(commands):
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("ashare", help="the ashare binary (a Release build)")
-    parser.add_argument("--symbols", type=int, default=20)
-    parser.add_argument("--days", type=int, default=3000)
-    parser.add_argument("--rounds", type=int, default=5, help="alternating rounds")
-    parser.add_argument("--processes", type=int, default=200, help="processes per round and side")
+    market_data.add_arguments(parser, processes=200)
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="ashare-p2-") as work:
-        csv = os.path.join(work, "market.csv")
-        store = os.path.join(work, "ashare.db")
-        market_data.write(csv, args.symbols, args.days)
-        subprocess.run([args.ashare, "--db", store, "import", csv, "--source", "bench"],
-                       check=True, capture_output=True)
+        store = market_data.make_store(args.ashare, work, args, "ashare.db")
         calendar = market_data.sessions(args.days)
         rng = random.Random(11)
         # Both sides answer the same queries; check once that they return the same rows.

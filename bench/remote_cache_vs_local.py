@@ -26,23 +26,16 @@ from oneshot_vs_sqlite3 import queries, time_processes  # noqa: E402
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("ashare", help="the ashare binary (a Release build)")
-    parser.add_argument("--symbols", type=int, default=20)
-    parser.add_argument("--days", type=int, default=3000)
-    parser.add_argument("--rounds", type=int, default=5, help="alternating rounds")
-    parser.add_argument("--processes", type=int, default=100, help="processes per round and side")
+    market_data.add_arguments(parser, processes=100)
     parser.add_argument("--distinct", type=int, default=40, help="distinct queries, cached first")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="ashare-p6-") as work:
-        csv = os.path.join(work, "market.csv")
-        store = os.path.join(work, "server.db")
-        market_data.write(csv, args.symbols, args.days)
         env = dict(os.environ, HOME=work, XDG_CONFIG_HOME=os.path.join(work, "config"),
                    XDG_DATA_HOME=os.path.join(work, "data"))
         run = lambda command: subprocess.run(command, check=True, capture_output=True, text=True,
                                              env=env)
-        run([args.ashare, "--db", store, "import", csv, "--source", "bench"])
+        store = market_data.make_store(args.ashare, work, args, "server.db", env)
         key = run([args.ashare, "--db", store, "keys", "create", "--plan", "pro",
                    "--label", "p6"]).stdout.split()[-1]
         log_path = os.path.join(work, "access.log")
