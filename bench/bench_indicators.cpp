@@ -6,7 +6,6 @@
 // Usage: ashare_bench_indicators [BARS [ROUNDS]]   (default 5000 bars, 200 rounds)
 #include "core/api/dispatch.hpp"
 #include "core/api/json.hpp"
-#include "core/query/adjustment.hpp"
 #include "core/query/bar_query.hpp"
 #include "core/query/catalog.hpp"
 #include "core/auth/api_key.hpp"
@@ -95,9 +94,7 @@ double time_bars_from_sqlite_us(const std::filesystem::path& db, int rounds) {
                           std::int64_t limit) {
       return store.load_bars(info->symbol, from, to, order, limit);
     };
-    auto bars = query::read_window(read, query);
-    query::forward_adjust(bars, info->latest_factor);
-    response.items.push_back(query::window_item(info->symbol, std::move(bars), query));
+    response.items.push_back(query::read_window(info->symbol, read, query, info->latest_factor));
     response.next_urls.resize(response.items.size());
     bytes += api::bars_to_json(response, std::nullopt).size();
   }

@@ -91,11 +91,7 @@ TEST_CASE("api::select_bars and query::read_window answer what the reference ans
                                   std::int64_t most) {
               return f.store.load_bars(symbol, first, last, order, most);
             };
-            auto bounded = query::read_window(read, query);
-            if (adjusted) {
-              query::forward_adjust(bounded, info->latest_factor);
-            }
-            const auto from_read = query::window_item(symbol, std::move(bounded), query);
+            const auto from_read = query::read_window(symbol, read, query, info->latest_factor);
             CHECK(from_read.has_more == expected.has_more);
             CHECK(from_read.bars == expected.bars);
             CHECK(got.summary.has_value() == expected.summary.has_value());

@@ -1,7 +1,5 @@
 #include "core/api/store_view.hpp"
 
-#include "core/query/adjustment.hpp"
-
 #include <cassert>
 
 namespace ashare::api {
@@ -36,15 +34,12 @@ std::optional<query::SymbolBars> StoreView::read_window(const store::SymbolInfo&
     return std::nullopt;
   }
   auto& store = **m_store;
-  auto bars = query::read_window(
+  return query::read_window(
+    info.symbol,
     [&](domain::Date from, domain::Date to, domain::SortOrder order, std::int64_t limit) {
       return store.load_bars(info.symbol, from, to, order, limit);
     },
-    query);
-  if (query.adjusted) {
-    query::forward_adjust(bars, info.latest_factor);
-  }
-  return query::window_item(info.symbol, std::move(bars), query);
+    query, info.latest_factor);
 }
 
 std::optional<store::PriceSeries> StoreView::load_price_series(const store::SymbolInfo& info,

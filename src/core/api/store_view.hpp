@@ -47,7 +47,7 @@ public:
   std::shared_ptr<const RenderedHistory> history(const store::SymbolInfo& info);
 
   // Return the bars of `info` (a symbol of catalog()) that `query` returns, read from the store
-  // without its whole history (query::read_window, adjusted per D8, query::window_item); nullopt
+  // without its whole history (query::read_window: the bounded read, adjusted per D8); nullopt
   // when waiting is forbidden. Requires a successful catalog().
   std::optional<query::SymbolBars> read_window(const store::SymbolInfo& info,
                                                const query::BarQuery& query);

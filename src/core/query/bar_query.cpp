@@ -1,5 +1,7 @@
 #include "core/query/bar_query.hpp"
 
+#include "core/query/adjustment.hpp"
+
 #include <algorithm>
 
 namespace ashare::query {
@@ -48,6 +50,9 @@ SymbolBars window_item(std::string symbol,
   return item;
 }
 
+namespace {
+
+// As window_item(), keeping the bars of `ascending` (a bounded read's) instead of copying them.
 SymbolBars
 window_item(std::string symbol, std::vector<domain::Bar>&& ascending, const BarQuery& query) {
   const auto pick = pick_window(ascending, query);
@@ -64,12 +69,20 @@ window_item(std::string symbol, std::vector<domain::Bar>&& ascending, const BarQ
   return item;
 }
 
-std::vector<domain::Bar> read_window(const BarReader& read, const BarQuery& query) {
+} // namespace
+
+SymbolBars read_window(std::string symbol,
+                       const BarReader& read,
+                       const BarQuery& query,
+                       double latest_factor) {
   auto bars = read(query.from, query.to, query.sort, query.limit + 1);
   if (query.sort == domain::SortOrder::desc) {
     std::reverse(bars.begin(), bars.end());
   }
-  return bars;
+  if (query.adjusted) {
+    forward_adjust(bars, latest_factor);
+  }
+  return window_item(std::move(symbol), std::move(bars), query);
 }
 
 } // namespace ashare::query

@@ -63,17 +63,15 @@ SymbolBars window_item(std::string symbol,
                        const BarQuery& query,
                        const WindowPick& pick);
 
-// As window_item(), keeping the bars of `ascending` (a bounded read's) instead of copying them.
-SymbolBars
-window_item(std::string symbol, std::vector<domain::Bar>&& ascending, const BarQuery& query);
-
 // Reads up to `limit` bars of one symbol with trade_date in [from, to], ordered by `order`.
 using BarReader = std::function<std::vector<domain::Bar>(
     domain::Date from, domain::Date to, domain::SortOrder order, std::int64_t limit)>;
 
-// Return, ascending, the bars of `query`'s window that pick_window() needs, read through `read`
-// without reading the whole window: the query.limit + 1 from the end the sort starts at (the
-// extra one only tells has_more).
-std::vector<domain::Bar> read_window(const BarReader& read, const BarQuery& query);
+// Return the item of known symbol `symbol` read through `read` without its whole history (the
+// bounded read: the query.limit + 1 bars from the end the sort starts at, the extra one only
+// telling has_more), forward-adjusted to `latest_factor` (D8) when `query` asks, then picked by
+// pick_window() as window_item() does.
+SymbolBars
+read_window(std::string symbol, const BarReader& read, const BarQuery& query, double latest_factor);
 
 } // namespace ashare::query

@@ -5,7 +5,6 @@
 #include "core/api/dispatch.hpp"
 #include "core/api/indicator_endpoint.hpp"
 #include "core/api/json.hpp"
-#include "core/query/adjustment.hpp"
 
 #include <algorithm>
 
@@ -158,11 +157,7 @@ Reply CachedRemote::answer_bars(api::BarsRequest request, const std::string& tar
     const auto read = [&](Date from, Date to, domain::SortOrder order, std::int64_t limit) {
       return m_cache.load_bars(m_settings.base_url, name, from, to, order, limit);
     };
-    auto bars = query::read_window(read, query);
-    if (query.adjusted) {
-      query::forward_adjust(bars, *anchor);
-    }
-    items.push_back(query::window_item(name, std::move(bars), query));
+    items.push_back(query::read_window(name, read, query, *anchor));
   }
   const auto response = api::make_bars_response(request, auth::generate_uuid(m_random),
                                                 dataset(*as_of), std::move(items));
