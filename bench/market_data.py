@@ -53,7 +53,7 @@ def write(path, symbols, days, seed=20261123):
                 turnover = round(volume * (open_ + close) / 2, 2)
                 change = 0.0 if previous is None else round((close / previous - 1) * 100, 4)
                 out.write(f"{name},{day.isoformat()},{open_},{high},{low},{close},{volume},"
-                          f"{turnover},{change},{factor:.6f}\n")
+                          f"{turnover},{change},{factor:.3f}\n")
                 previous = close
                 price = close
 

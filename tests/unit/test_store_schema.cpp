@@ -42,12 +42,18 @@ TEST_CASE("store::open_database creates, migrates and configures a store") {
 TEST_CASE("store schema: tables of the data store") {
   test::TempDir dir;
   auto db = store::open_database(dir / "ashare.db", StoreKind::data);
-  // bars is a WITHOUT ROWID table keyed by (symbol, trade_date).
+  // bars is a WITHOUT ROWID table keyed by (symbol_id, trade_date).
   CHECK_THROWS_AS(db.exec("SELECT rowid FROM bars"), SQLite::Exception);
-  db.exec("INSERT INTO bars VALUES ('600519.SH', 20240102, 1, 1, 1, 1, 100, 100, 0, 0, 1)");
-  CHECK_THROWS_AS(
-      db.exec("INSERT INTO bars VALUES ('600519.SH', 20240102, 2, 2, 2, 2, 100, 100, 0, 0, 1)"),
-      SQLite::Exception);
+  db.exec("INSERT INTO bars VALUES (1, 20240102, 1, 1, 1, 1, 100, 100, 0, 0, 1)");
+  CHECK_THROWS_AS(db.exec("INSERT INTO bars VALUES (1, 20240102, 2, 2, 2, 2, 100, 100, 0, 0, 1)"),
+                  SQLite::Exception);
+  // The number columns keep what they are given: no affinity turns 1.5 into 15000 or back.
+  db.exec("INSERT INTO bars VALUES (1, 20240103, 15000, 1.5, 1, 1, 100, 100, 0, 0, 1)");
+  CHECK(db.execAndGet("SELECT typeof(open) || typeof(high) FROM bars WHERE trade_date = 20240103")
+          .getString()
+        == "integerreal");
+  db.exec("INSERT INTO symbol_ids(symbol) VALUES ('600519.SH')");
+  CHECK_THROWS_AS(db.exec("INSERT INTO symbol_ids(symbol) VALUES ('600519.SH')"), SQLite::Exception);
   CHECK(db.execAndGet("SELECT count(*) FROM symbols").getInt() == 0);
   CHECK(db.execAndGet("SELECT value FROM meta WHERE key = 'generation'").getString() == "0");
 }

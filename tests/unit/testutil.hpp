@@ -137,7 +137,7 @@ dump_table(SQLite::Database& db, std::string_view table, std::string_view order)
 // metadata (as_of, source, generation).
 inline std::string dump_store(const std::filesystem::path& path, bool with_meta = true) {
   store::BarStore store(path);
-  std::string out = dump_table(store.database(), "bars", "symbol, trade_date") + "--\n"
+  std::string out = dump_table(store.database(), "bars", "symbol_id, trade_date") + "--\n"
                     + dump_table(store.database(), "symbols", "symbol");
   if (with_meta) {
     out += "--\n" + dump_table(store.database(), "meta", "key");

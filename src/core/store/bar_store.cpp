@@ -2,6 +2,7 @@
 
 #include "core/store/schema.hpp"
 #include "core/store/stored_date.hpp"
+#include "core/store/stored_number.hpp"
 
 #include <array>
 #include <sqlite3.h>
@@ -25,15 +26,20 @@ SymbolInfo read_symbol(SQLite::Statement& statement) {
 // Read a row of (trade_date, open, high, low, close, volume, turnover, change_pct, factor).
 domain::Bar read_bar(SQLite::Statement& statement) {
   return domain::Bar{stored_date(statement.getColumn(0).getInt64()),
-                     statement.getColumn(1).getDouble(),
-                     statement.getColumn(2).getDouble(),
-                     statement.getColumn(3).getDouble(),
-                     statement.getColumn(4).getDouble(),
+                     read_number(statement.getColumn(1)),
+                     read_number(statement.getColumn(2)),
+                     read_number(statement.getColumn(3)),
+                     read_number(statement.getColumn(4)),
                      statement.getColumn(5).getInt64(),
-                     statement.getColumn(6).getDouble(),
-                     statement.getColumn(7).getDouble(),
-                     statement.getColumn(8).getDouble()};
+                     read_number(statement.getColumn(6)),
+                     read_number(statement.getColumn(7)),
+                     read_number(statement.getColumn(8))};
 }
+
+// The bars table keys rows by symbol id (schema 3); statements name the symbol as ?1.
+#define ASHARE_SYMBOL_ID "(SELECT id FROM symbol_ids WHERE symbol = ?1)"
+constexpr const char* k_bar_columns =
+  "SELECT trade_date, open, high, low, close, volume, turnover, change_pct, factor FROM bars ";
 
 constexpr const char* k_symbol_columns =
   "SELECT s.symbol, s.first_date, s.last_date, s.bar_count, s.latest_factor, "
@@ -42,7 +48,7 @@ constexpr const char* k_symbol_columns =
 
 std::string series_sql(const char* column) {
   return std::string("SELECT trade_date, ") + column
-         + ", factor FROM bars WHERE symbol = ?1 ORDER BY trade_date";
+         + ", factor FROM bars WHERE symbol_id = " ASHARE_SYMBOL_ID " ORDER BY trade_date";
 }
 
 } // namespace
@@ -54,12 +60,12 @@ struct BarStore::Statements {
       meta(db, "SELECT key, value FROM meta"),
       symbols(db, std::string(k_symbol_columns) + "ORDER BY s.symbol"),
       symbol(db, std::string(k_symbol_columns) + "WHERE s.symbol = ?1"),
-      bars_asc(db, "SELECT trade_date, open, high, low, close, volume, turnover, change_pct, factor "
-                   "FROM bars WHERE symbol = ?1 AND trade_date BETWEEN ?2 AND ?3 "
-                   "ORDER BY trade_date ASC LIMIT ?4"),
-      bars_desc(db, "SELECT trade_date, open, high, low, close, volume, turnover, change_pct, factor "
-                    "FROM bars WHERE symbol = ?1 AND trade_date BETWEEN ?2 AND ?3 "
-                    "ORDER BY trade_date DESC LIMIT ?4"),
+      bars_asc(db, std::string(k_bar_columns)
+                     + "WHERE symbol_id = " ASHARE_SYMBOL_ID " AND trade_date BETWEEN ?2 AND ?3 "
+                       "ORDER BY trade_date ASC LIMIT ?4"),
+      bars_desc(db, std::string(k_bar_columns)
+                      + "WHERE symbol_id = " ASHARE_SYMBOL_ID " AND trade_date BETWEEN ?2 AND ?3 "
+                        "ORDER BY trade_date DESC LIMIT ?4"),
       series{SQLite::Statement(db, series_sql("open")), SQLite::Statement(db, series_sql("high")),
              SQLite::Statement(db, series_sql("low")), SQLite::Statement(db, series_sql("close"))},
       begin(db, "BEGIN"),
@@ -159,8 +165,8 @@ PriceSeries BarStore::load_price_series(const std::string& symbol, PriceField fi
   PriceSeries series;
   while (statement.executeStep()) {
     series.dates.push_back(stored_date(statement.getColumn(0).getInt64()));
-    series.prices.push_back(statement.getColumn(1).getDouble());
-    series.factors.push_back(statement.getColumn(2).getDouble());
+    series.prices.push_back(read_number(statement.getColumn(1)));
+    series.factors.push_back(read_number(statement.getColumn(2)));
   }
   statement.reset();
   return series;
@@ -195,38 +201,54 @@ ReadTransaction::~ReadTransaction() {
   }
 }
 
+std::int64_t BarStore::symbol_id(const std::string& symbol) {
+  if (const auto known = m_symbol_ids.find(symbol); known != m_symbol_ids.end()) {
+    return known->second;
+  }
+  SQLite::Statement insert(m_db, "INSERT INTO symbol_ids(symbol) VALUES (?1) "
+                                 "ON CONFLICT(symbol) DO NOTHING");
+  insert.bind(1, symbol);
+  insert.exec();
+  SQLite::Statement select(m_db, "SELECT id FROM symbol_ids WHERE symbol = ?1");
+  select.bind(1, symbol);
+  select.executeStep();
+  const std::int64_t id = select.getColumn(0).getInt64();
+  m_symbol_ids.emplace(symbol, id);
+  return id;
+}
+
 void BarStore::upsert_bar(const std::string& symbol, const domain::Bar& bar, bool change_pct_derived) {
   auto& upsert = m_statements->upsert;
   if (!upsert) {
     upsert.emplace(
     m_db,
-    "INSERT INTO bars(symbol, trade_date, open, high, low, close, volume, turnover, change_pct, "
+    "INSERT INTO bars(symbol_id, trade_date, open, high, low, close, volume, turnover, change_pct, "
     "change_pct_derived, factor) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11) "
-    "ON CONFLICT(symbol, trade_date) DO UPDATE SET open = excluded.open, high = excluded.high, "
+    "ON CONFLICT(symbol_id, trade_date) DO UPDATE SET open = excluded.open, high = excluded.high, "
     "low = excluded.low, close = excluded.close, volume = excluded.volume, "
     "turnover = excluded.turnover, change_pct = excluded.change_pct, "
     "change_pct_derived = excluded.change_pct_derived, factor = excluded.factor");
   }
   auto& statement = *upsert;
   statement.reset();
-  statement.bind(1, symbol);
+  statement.bind(1, symbol_id(symbol));
   statement.bind(2, static_cast<std::int64_t>(bar.trade_date.yyyymmdd()));
-  statement.bind(3, bar.open);
-  statement.bind(4, bar.high);
-  statement.bind(5, bar.low);
-  statement.bind(6, bar.close);
+  bind_number(statement, 3, bar.open);
+  bind_number(statement, 4, bar.high);
+  bind_number(statement, 5, bar.low);
+  bind_number(statement, 6, bar.close);
   statement.bind(7, static_cast<std::int64_t>(bar.volume));
-  statement.bind(8, bar.turnover);
-  statement.bind(9, bar.change_pct);
+  bind_number(statement, 8, bar.turnover);
+  bind_number(statement, 9, bar.change_pct);
   statement.bind(10, change_pct_derived ? 1 : 0);
-  statement.bind(11, bar.factor);
+  bind_number(statement, 11, bar.factor);
   statement.exec();
 }
 
 std::optional<domain::Bar> BarStore::find_bar_before(const std::string& symbol, Date date) {
-  SQLite::Statement statement(
-    m_db, "SELECT trade_date, open, high, low, close, volume, turnover, change_pct, factor "
-          "FROM bars WHERE symbol = ?1 AND trade_date < ?2 ORDER BY trade_date DESC LIMIT 1");
+  SQLite::Statement statement(m_db, std::string(k_bar_columns)
+                                      + "WHERE symbol_id = " ASHARE_SYMBOL_ID
+                                        " AND trade_date < ?2 ORDER BY trade_date DESC LIMIT 1");
   statement.bind(1, symbol);
   statement.bind(2, static_cast<std::int64_t>(date.yyyymmdd()));
   if (!statement.executeStep()) {
@@ -236,8 +258,8 @@ std::optional<domain::Bar> BarStore::find_bar_before(const std::string& symbol, 
 }
 
 bool BarStore::has_bars_outside(const std::string& symbol, Date from, Date to) {
-  SQLite::Statement statement(m_db, "SELECT EXISTS(SELECT 1 FROM bars WHERE symbol = ?1 AND "
-                                    "(trade_date < ?2 OR trade_date > ?3))");
+  SQLite::Statement statement(m_db, "SELECT EXISTS(SELECT 1 FROM bars WHERE symbol_id = " ASHARE_SYMBOL_ID
+                                    " AND (trade_date < ?2 OR trade_date > ?3))");
   statement.bind(1, symbol);
   statement.bind(2, static_cast<std::int64_t>(from.yyyymmdd()));
   statement.bind(3, static_cast<std::int64_t>(to.yyyymmdd()));
@@ -258,8 +280,8 @@ void BarStore::save_symbol_source(const std::string& symbol, const SymbolSource&
 }
 
 bool BarStore::has_non_unit_factor(const std::string& symbol) {
-  SQLite::Statement statement(m_db,
-                              "SELECT EXISTS(SELECT 1 FROM bars WHERE symbol = ?1 AND factor <> 1)");
+  SQLite::Statement statement(m_db, "SELECT EXISTS(SELECT 1 FROM bars WHERE symbol_id = "
+                                    ASHARE_SYMBOL_ID " AND " + decoded_sql("factor") + " <> 1)");
   statement.bind(1, symbol);
   statement.executeStep();
   return statement.getColumn(0).getInt() != 0;
@@ -268,21 +290,22 @@ bool BarStore::has_non_unit_factor(const std::string& symbol) {
 void BarStore::recompute_change_pct(const std::string& symbol) {
   SQLite::Statement select(m_db,
                            "SELECT trade_date, close, factor, change_pct_derived FROM bars "
-                           "WHERE symbol = ?1 ORDER BY trade_date");
+                           "WHERE symbol_id = " ASHARE_SYMBOL_ID " ORDER BY trade_date");
   SQLite::Statement update(m_db,
-                           "UPDATE bars SET change_pct = ?3 WHERE symbol = ?1 AND trade_date = ?2");
+                           "UPDATE bars SET change_pct = ?3 WHERE symbol_id = ?1 AND trade_date = ?2");
   select.bind(1, symbol);
+  const std::int64_t id = symbol_id(symbol);
   bool first = true;
   double previous = 0; // previous close * factor
   while (select.executeStep()) {
-    const double close = select.getColumn(1).getDouble();
-    const double factor = select.getColumn(2).getDouble();
+    const double close = read_number(select.getColumn(1));
+    const double factor = read_number(select.getColumn(2));
     if (select.getColumn(3).getInt() != 0) {
       const double change = first ? 0.0 : ((close * factor) / previous - 1) * 100;
       update.reset();
-      update.bind(1, symbol);
+      update.bind(1, id);
       update.bind(2, select.getColumn(0).getInt64());
-      update.bind(3, change);
+      bind_number(update, 3, change);
       update.exec();
     }
     previous = close * factor;
@@ -292,7 +315,8 @@ void BarStore::recompute_change_pct(const std::string& symbol) {
 
 std::int64_t BarStore::delete_bars(const std::string& symbol, Date from, Date to) {
   SQLite::Statement statement(
-    m_db, "DELETE FROM bars WHERE symbol = ?1 AND trade_date BETWEEN ?2 AND ?3");
+    m_db, "DELETE FROM bars WHERE symbol_id = " ASHARE_SYMBOL_ID
+          " AND trade_date BETWEEN ?2 AND ?3");
   statement.bind(1, symbol);
   statement.bind(2, static_cast<std::int64_t>(from.yyyymmdd()));
   statement.bind(3, static_cast<std::int64_t>(to.yyyymmdd()));
@@ -306,9 +330,9 @@ void BarStore::refresh_symbol(const std::string& symbol) {
   SQLite::Statement insert(
     m_db,
     "INSERT INTO symbols(symbol, first_date, last_date, bar_count, latest_factor) "
-    "SELECT ?1, min(trade_date), max(trade_date), count(*), "
-    "(SELECT factor FROM bars WHERE symbol = ?1 ORDER BY trade_date DESC LIMIT 1) "
-    "FROM bars WHERE symbol = ?1 HAVING count(*) > 0");
+    "SELECT ?1, min(trade_date), max(trade_date), count(*), (SELECT " + decoded_sql("factor")
+      + " FROM bars WHERE symbol_id = " ASHARE_SYMBOL_ID " ORDER BY trade_date DESC LIMIT 1) "
+        "FROM bars WHERE symbol_id = " ASHARE_SYMBOL_ID " HAVING count(*) > 0");
   insert.bind(1, symbol);
   if (insert.exec() == 0) {
     SQLite::Statement forget(m_db, "DELETE FROM symbol_sources WHERE symbol = ?1");
@@ -338,11 +362,13 @@ void BarStore::announce_change() {
 
 WriteTransaction::WriteTransaction(BarStore& store) : m_store(store) {
   m_store.database().exec("BEGIN IMMEDIATE");
+  m_store.m_symbol_ids.clear(); // another process may have added ids since
 }
 
 WriteTransaction::~WriteTransaction() {
   if (!m_done) {
     m_store.database().tryExec("ROLLBACK");
+    m_store.m_symbol_ids.clear(); // ids added by this transaction are gone
   }
 }
 

@@ -1,4 +1,5 @@
-// The data store: bars keyed by (symbol, trade_date), the known symbols and the dataset metadata
+// The data store: bars keyed by (symbol id, trade_date) in a compact exact form
+// (store/stored_number.hpp), the known symbols and the dataset metadata
 // (as_of, source, generation). One BarStore is one connection with its prepared statements; a
 // server keeps one per worker thread (see store/connection_pool.hpp).
 #pragma once
@@ -14,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
@@ -129,7 +131,12 @@ public:
 
 private:
   friend class ReadTransaction;
+  friend class WriteTransaction;
+  // Return the id of `symbol` in symbol_ids, adding it when new (inside a WriteTransaction).
+  std::int64_t symbol_id(const std::string& symbol);
+
   SQLite::Database m_db;
+  std::unordered_map<std::string, std::int64_t> m_symbol_ids; // valid within a WriteTransaction
   struct Statements;
   std::unique_ptr<Statements> m_statements;
   std::unique_ptr<ChangeCounter> m_changes; // opened by the first announce_change()

@@ -1,5 +1,7 @@
 #include "core/store/schema.hpp"
 
+#include "core/store/stored_number.hpp"
+
 #include <SQLiteCpp/Transaction.h>
 #include <chrono>
 #include <sqlite3.h>
@@ -11,9 +13,40 @@
 namespace ashare::store {
 namespace {
 
+// A schema step: SQL, then what SQL cannot do exactly (nullptr when nothing).
+struct Migration {
+  const char* sql;
+  void (*then)(SQLite::Database&) = nullptr;
+};
+
+// Fill compact_bars from bars with every number in its stored form (store/stored_number.hpp),
+// bit for bit, then let it take the name bars.
+void move_to_compact_bars(SQLite::Database& db) {
+  SQLite::Statement select(
+    db, "SELECT i.id, b.trade_date, b.open, b.high, b.low, b.close, b.volume, b.turnover, "
+        "b.change_pct, b.change_pct_derived, b.factor "
+        "FROM bars b JOIN symbol_ids i ON i.symbol = b.symbol ORDER BY b.symbol, b.trade_date");
+  SQLite::Statement insert(db, "INSERT INTO compact_bars VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
+                               "?9, ?10, ?11)");
+  while (select.executeStep()) {
+    insert.reset();
+    for (int column = 0; column < 11; ++column) {
+      const auto value = select.getColumn(column);
+      const bool is_number = column >= 2 && column != 6 && column != 9; // not id, date, volume, flag
+      if (is_number) {
+        bind_number(insert, column + 1, value.getDouble());
+      } else {
+        insert.bind(column + 1, value.getInt64());
+      }
+    }
+    insert.exec();
+  }
+  db.exec("DROP TABLE bars; ALTER TABLE compact_bars RENAME TO bars;");
+}
+
 // Migration i (1-based) brings a store from user_version i-1 to i. Append, never edit.
-constexpr const char* k_data_migrations[] = {
-  R"sql(
+constexpr Migration k_data_migrations[] = {
+  {R"sql(
     CREATE TABLE meta(
       key   TEXT PRIMARY KEY,
       value TEXT NOT NULL
@@ -40,20 +73,44 @@ constexpr const char* k_data_migrations[] = {
       PRIMARY KEY(symbol, trade_date)
     ) WITHOUT ROWID;
     INSERT INTO meta(key, value) VALUES ('generation', '0');
-  )sql",
+  )sql"},
   // Where each symbol's bars came from, and so what its factors mean (issue 5).
-  R"sql(
+  {R"sql(
     CREATE TABLE symbol_sources(
       symbol        TEXT PRIMARY KEY,
       source        TEXT NOT NULL,  -- format of the last import, e.g. "tushare"
       factor_origin TEXT NOT NULL,  -- file, adj_factor, pre_close_chain or none
       adjusted      INTEGER NOT NULL DEFAULT 0  -- 1: prices were imported already adjusted
     ) WITHOUT ROWID;
-  )sql",
+  )sql"},
+  // Compact bars (issue 11): a symbol id instead of the symbol's text in every row, and numbers
+  // stored exactly but compactly (store/stored_number.hpp). The number columns have no declared
+  // type on purpose: a declared one would make SQLite convert an INTEGER into a REAL or back.
+  {R"sql(
+    CREATE TABLE symbol_ids(
+      id     INTEGER PRIMARY KEY,
+      symbol TEXT NOT NULL UNIQUE       -- canonical; ids are never reused
+    );
+    INSERT INTO symbol_ids(symbol) SELECT DISTINCT symbol FROM bars ORDER BY symbol;
+    CREATE TABLE compact_bars(
+      symbol_id          INTEGER NOT NULL,  -- symbol_ids.id
+      trade_date         INTEGER NOT NULL,  -- YYYYMMDD
+      open               NOT NULL,          -- raw CNY
+      high               NOT NULL,
+      low                NOT NULL,
+      close              NOT NULL,
+      volume             INTEGER NOT NULL,  -- shares
+      turnover           NOT NULL,          -- CNY
+      change_pct         NOT NULL,          -- percent units
+      change_pct_derived INTEGER NOT NULL,  -- 1 when ashare computed change_pct at import
+      factor             NOT NULL,          -- cumulative adjustment factor
+      PRIMARY KEY(symbol_id, trade_date)
+    ) WITHOUT ROWID;
+  )sql", move_to_compact_bars},
 };
 
-constexpr const char* k_keys_migrations[] = {
-  R"sql(
+constexpr Migration k_keys_migrations[] = {
+  {R"sql(
     CREATE TABLE api_keys(
       id         INTEGER PRIMARY KEY,
       prefix     TEXT NOT NULL,         -- the recognisable start of the key, shown by `keys list`
@@ -64,11 +121,11 @@ constexpr const char* k_keys_migrations[] = {
       created_at TEXT NOT NULL,         -- UTC, ISO 8601
       revoked_at TEXT
     );
-  )sql",
+  )sql"},
   // A generation that changes exactly when what a server caches about keys changes (issue 9):
   // a key created, deleted, revoked, given another plan, or made metered or unmetered. Charges
   // and credits only move balances, which no server caches, so they leave it alone.
-  R"sql(
+  {R"sql(
     CREATE TABLE meta(
       key   TEXT PRIMARY KEY,
       value TEXT NOT NULL
@@ -87,13 +144,13 @@ constexpr const char* k_keys_migrations[] = {
     WHEN (OLD.credits IS NULL) <> (NEW.credits IS NULL) BEGIN
       UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key = 'generation';
     END;
-  )sql",
+  )sql"},
 };
 
 // The cache of remote mode: raw bars fetched from servers, keyed by base URL, apart from imported
 // data so that local mode never serves them.
-constexpr const char* k_cache_migrations[] = {
-  R"sql(
+constexpr Migration k_cache_migrations[] = {
+  {R"sql(
     CREATE TABLE remotes(
       base_url      TEXT PRIMARY KEY,
       as_of         INTEGER,           -- YYYYMMDD, the remote's as_of when last learned
@@ -129,10 +186,10 @@ constexpr const char* k_cache_migrations[] = {
       as_of    INTEGER NOT NULL,       -- the remote's as_of when it was learned
       PRIMARY KEY(base_url, symbol)
     ) WITHOUT ROWID;
-  )sql",
+  )sql"},
 };
 
-std::span<const char* const> migrations(StoreKind kind) {
+std::span<const Migration> migrations(StoreKind kind) {
   switch (kind) {
   case StoreKind::data:
     return k_data_migrations;
@@ -163,7 +220,11 @@ void migrate(SQLite::Database& db, StoreKind kind, const std::filesystem::path& 
                              + std::to_string(target) + ")");
   }
   for (int step = version; step < target; ++step) {
-    db.exec(steps[static_cast<std::size_t>(step)]);
+    const auto& migration = steps[static_cast<std::size_t>(step)];
+    db.exec(migration.sql);
+    if (migration.then != nullptr) {
+      migration.then(db);
+    }
   }
   db.exec("PRAGMA user_version = " + std::to_string(target));
   transaction.commit();
