@@ -40,20 +40,20 @@ double parse_17(const char* text) {
 
 TEST_CASE("store::find_scaled") {
   const std::vector<std::pair<double, std::optional<std::int64_t>>> table{
-    {1578.032, 15780320},
-    {0.1, 1000},
-    {7.768, 77680},
-    {-99.1234, -991234},
-    {0.0, 0},
-    {2565773540.0, 25657735400000},
-    {0.30000000000000004, std::nullopt}, // 17 significant digits
-    {123456.78901234567, std::nullopt},
-    {1.0000000000000002, std::nullopt},
-    {0.00001, std::nullopt},             // finer than 1/10000
-    {-0.0, std::nullopt},                // the sign bit would be lost
-    {1e300, std::nullopt},
-    {std::numeric_limits<double>::quiet_NaN(), std::nullopt},
-    {std::numeric_limits<double>::infinity(), std::nullopt},
+      {1578.032, 15780320},
+      {0.1, 1000},
+      {7.768, 77680},
+      {-99.1234, -991234},
+      {0.0, 0},
+      {2565773540.0, 25657735400000},
+      {0.30000000000000004, std::nullopt}, // 17 significant digits
+      {123456.78901234567, std::nullopt},
+      {1.0000000000000002, std::nullopt},
+      {0.00001, std::nullopt}, // finer than 1/10000
+      {-0.0, std::nullopt},    // the sign bit would be lost
+      {1e300, std::nullopt},
+      {std::numeric_limits<double>::quiet_NaN(), std::nullopt},
+      {std::numeric_limits<double>::infinity(), std::nullopt},
   };
   for (const auto& [value, expected] : table) {
     CAPTURE(value);
@@ -82,8 +82,8 @@ TEST_CASE("D12: every double reads back from the store bit for bit") {
     char text[64];
     const double whole = static_cast<double>(random() % 100'000'000);
     std::snprintf(text, sizeof text, "%.0f.%0*llu", whole, digits,
-                  static_cast<unsigned long long>(random() % static_cast<unsigned long long>(
-                                                             std::pow(10, digits))));
+                  static_cast<unsigned long long>(
+                      random() % static_cast<unsigned long long>(std::pow(10, digits))));
     return parse_17(text);
   };
   auto seventeen = [&] { // a value printed with 17 significant digits and read back
@@ -91,9 +91,9 @@ TEST_CASE("D12: every double reads back from the store bit for bit") {
     std::snprintf(text, sizeof text, "%.17g", decimal(8) / 7.0);
     return parse_17(text);
   };
-  std::vector<std::function<double()>> kinds{
-    any_double, [&] { return decimal(2); }, [&] { return decimal(4); },
-    [&] { return decimal(6); }, seventeen};
+  std::vector<std::function<double()>> kinds{any_double, [&] { return decimal(2); },
+                                             [&] { return decimal(4); }, [&] { return decimal(6); },
+                                             seventeen};
   {
     store::WriteTransaction transaction(store);
     for (int i = 0; i < 2000; ++i) {
@@ -146,15 +146,16 @@ TEST_CASE("store schema 3: a store written by the previous release migrates bit 
   {
     SQLite::Database old(path.string(), SQLite::OPEN_READONLY);
     REQUIRE(old.execAndGet("PRAGMA user_version").getInt() == 2);
-    SQLite::Statement rows(old, "SELECT symbol, trade_date, open, high, low, close, volume, "
-                                "turnover, change_pct, factor FROM bars ORDER BY symbol, trade_date");
+    SQLite::Statement rows(old,
+                           "SELECT symbol, trade_date, open, high, low, close, volume, "
+                           "turnover, change_pct, factor FROM bars ORDER BY symbol, trade_date");
     while (rows.executeStep()) {
       before[rows.getColumn(0).getString()].push_back(
-        domain::Bar{*domain::Date::from_yyyymmdd(rows.getColumn(1).getInt64()),
-                    rows.getColumn(2).getDouble(), rows.getColumn(3).getDouble(),
-                    rows.getColumn(4).getDouble(), rows.getColumn(5).getDouble(),
-                    rows.getColumn(6).getInt64(), rows.getColumn(7).getDouble(),
-                    rows.getColumn(8).getDouble(), rows.getColumn(9).getDouble()});
+          domain::Bar{*domain::Date::from_yyyymmdd(rows.getColumn(1).getInt64()),
+                      rows.getColumn(2).getDouble(), rows.getColumn(3).getDouble(),
+                      rows.getColumn(4).getDouble(), rows.getColumn(5).getDouble(),
+                      rows.getColumn(6).getInt64(), rows.getColumn(7).getDouble(),
+                      rows.getColumn(8).getDouble(), rows.getColumn(9).getDouble()});
     }
     SQLite::Statement symbols(old, "SELECT symbol, latest_factor FROM symbols");
     while (symbols.executeStep()) {
@@ -187,16 +188,16 @@ TEST_CASE("store schema 3: a store written by the previous release migrates bit 
   CHECK(bars == 245);
   // The 17-digit values stayed REALs; the 4-decimal ones became compact integers.
   CHECK(store.database()
-          .execAndGet("SELECT typeof(factor) || ' ' || typeof(open) FROM bars "
-                      "WHERE symbol_id = (SELECT id FROM symbol_ids WHERE symbol = '000002.SZ') "
-                      "AND trade_date = 20240102")
-          .getString()
+            .execAndGet("SELECT typeof(factor) || ' ' || typeof(open) FROM bars "
+                        "WHERE symbol_id = (SELECT id FROM symbol_ids WHERE symbol = '000002.SZ') "
+                        "AND trade_date = 20240102")
+            .getString()
         == "real real");
   CHECK(store.database()
-          .execAndGet("SELECT typeof(open) || ' ' || typeof(factor) FROM bars "
-                      "WHERE symbol_id = (SELECT id FROM symbol_ids WHERE symbol = '000002.SZ') "
-                      "AND trade_date = 20240104")
-          .getString()
+            .execAndGet("SELECT typeof(open) || ' ' || typeof(factor) FROM bars "
+                        "WHERE symbol_id = (SELECT id FROM symbol_ids WHERE symbol = '000002.SZ') "
+                        "AND trade_date = 20240104")
+            .getString()
         == "integer real");
   CHECK(test::dump_table(store.database(), "symbol_sources", "symbol") == dump_before);
   const auto info = store.load_dataset_info();

@@ -1,8 +1,9 @@
 #include "core/store/stored_number.hpp"
 
+#include <sqlite3.h>
+
 #include <bit>
 #include <cmath>
-#include <sqlite3.h>
 
 namespace ashare::store {
 

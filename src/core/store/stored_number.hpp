@@ -5,11 +5,12 @@
 // one storage class into the other.
 #pragma once
 
+#include <SQLiteCpp/Column.h>
+#include <SQLiteCpp/Statement.h>
+
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <SQLiteCpp/Column.h>
-#include <SQLiteCpp/Statement.h>
 
 namespace ashare::store {
 
