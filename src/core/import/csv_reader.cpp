@@ -2,44 +2,67 @@
 
 namespace ashare::import {
 
+bool CsvReader::fill() {
+  constexpr std::size_t k_block = 64 * 1024;
+  m_buffer.resize(k_block);
+  m_in.read(m_buffer.data(), static_cast<std::streamsize>(k_block));
+  m_buffer.resize(static_cast<std::size_t>(m_in.gcount()));
+  m_pos = 0;
+  return !m_buffer.empty();
+}
+
 int CsvReader::get() {
-  const int c = m_in.get();
-  return c == std::char_traits<char>::eof() ? -1 : c;
+  if (m_pos == m_buffer.size() && !fill()) {
+    return -1;
+  }
+  return static_cast<unsigned char>(m_buffer[m_pos++]);
+}
+
+int CsvReader::peek() {
+  if (m_pos == m_buffer.size() && !fill()) {
+    return -1;
+  }
+  return static_cast<unsigned char>(m_buffer[m_pos]);
+}
+
+void CsvReader::end_field(CsvRecord& record, std::size_t& count) {
+  if (count == record.fields.size()) {
+    record.fields.emplace_back();
+  }
+  record.fields[count++].assign(m_field);
+  m_field.clear();
 }
 
 bool CsvReader::next(CsvRecord& record) {
   if (!m_started) {
     m_started = true;
     // Skip a UTF-8 BOM (EF BB BF) if the input starts with one.
-    if (m_in.peek() == 0xef) {
-      char bom[3];
-      m_in.read(bom, 3);
-      if (m_in.gcount() != 3 || bom[1] != '\xbb' || bom[2] != '\xbf') {
-        m_in.clear();
-        m_in.seekg(0);
-      }
+    if (fill() && m_buffer.compare(0, 3, "\xef\xbb\xbf") == 0) {
+      m_pos = 3;
     }
   }
   while (true) {
-    record.fields.clear();
+    std::size_t count = 0;
     record.line = m_line;
-    std::string field;
+    m_field.clear();
     bool any = false;
     bool quoted = false;
     int c = get();
     if (c == -1) {
+      record.fields.clear();
       return false;
     }
     while (true) {
       if (quoted) {
         if (c == -1) {
           m_unterminated_quote = true;
-          record.fields.push_back(std::move(field));
+          end_field(record, count);
+          record.fields.resize(count);
           return true;
         }
         if (c == '"') {
-          if (m_in.peek() == '"') {
-            field.push_back('"');
+          if (peek() == '"') {
+            m_field.push_back('"');
             get();
           } else {
             quoted = false;
@@ -48,32 +71,32 @@ bool CsvReader::next(CsvRecord& record) {
           if (c == '\n') {
             ++m_line;
           }
-          field.push_back(static_cast<char>(c));
+          m_field.push_back(static_cast<char>(c));
         }
-      } else if (c == '"' && field.empty()) {
+      } else if (c == '"' && m_field.empty()) {
         quoted = true;
         any = true;
       } else if (c == ',') {
-        record.fields.push_back(std::move(field));
-        field.clear();
+        end_field(record, count);
         any = true;
       } else if (c == '\n' || c == -1) {
         if (c == '\n') {
           ++m_line;
         }
         break;
-      } else if (c == '\r' && m_in.peek() == '\n') {
+      } else if (c == '\r' && peek() == '\n') {
         // CRLF: the '\n' ends the record on the next turn.
       } else {
-        field.push_back(static_cast<char>(c));
+        m_field.push_back(static_cast<char>(c));
         any = true;
       }
       c = get();
     }
-    if (!any && field.empty()) {
+    if (!any && m_field.empty()) {
       continue; // a blank line
     }
-    record.fields.push_back(std::move(field));
+    end_field(record, count);
+    record.fields.resize(count);
     return true;
   }
 }

@@ -26,7 +26,15 @@ public:
 
 private:
   int get();
+  int peek();
+  bool fill(); // read the next block of input into m_buffer; false at its end
+  // Append the field read so far as field `count` of `record`, reusing its storage.
+  void end_field(CsvRecord& record, std::size_t& count);
+
   std::istream& m_in;
+  std::string m_buffer; // read in blocks: a character at a time through the stream costs 3x
+  std::size_t m_pos = 0;
+  std::string m_field;
   std::int64_t m_line = 1;
   bool m_started = false;
   bool m_unterminated_quote = false;
