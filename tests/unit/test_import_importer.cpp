@@ -321,3 +321,86 @@ TEST_CASE("import: the real fixtures load") {
   // Vendor change_pct is kept: 2023-09-25 pct_change -0.8989.
   CHECK(all_bars(f.store, "600519.SH").front().change_pct == -0.8989);
 }
+
+namespace {
+
+// A canonical file of `symbols` x `days` rows in the given order, prices following a walk.
+std::string market_text(int symbols, int days, bool dates_descending, bool symbols_interleaved) {
+  std::vector<std::string> lines;
+  for (int s = 0; s < symbols; ++s) {
+    for (int d = 0; d < days; ++d) {
+      const auto day = domain::Date(test::date("2020-01-01").days() + std::chrono::days(d));
+      const double close = 10 + s + (d % 17) * 0.01;
+      lines.push_back(std::to_string(600000 + s) + ".SH," + day.iso() + "," + std::to_string(close)
+                      + "," + std::to_string(close + 0.5) + "," + std::to_string(close - 0.5) + ","
+                      + std::to_string(close) + ",1000,10000.5," + std::to_string(d % 3) + ","
+                      + (d < days / 2 ? "1" : "1.25") + "\n");
+    }
+  }
+  std::vector<std::size_t> order(lines.size());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    order[i] = i;
+  }
+  if (symbols_interleaved) { // row d of every symbol, then row d+1 ...
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return a % static_cast<std::size_t>(days) < b % static_cast<std::size_t>(days);
+    });
+  }
+  if (dates_descending) {
+    std::reverse(order.begin(), order.end());
+  }
+  std::string text = k_header;
+  for (const auto i : order) {
+    text += lines[i];
+  }
+  return text;
+}
+
+} // namespace
+
+TEST_CASE("issue 11: rows in any order load the same store") {
+  Fixture sorted;
+  const auto sorted_report = sorted.import_file("sorted.csv", market_text(7, 300, false, false));
+  REQUIRE(sorted_report->committed);
+  CHECK(sorted_report->adjustment_events == 7); // counted as the rows came, in date order
+  for (const auto& [descending, interleaved] :
+       std::vector<std::pair<bool, bool>>{{true, false}, {false, true}, {true, true}}) {
+    CAPTURE(descending);
+    CAPTURE(interleaved);
+    Fixture other;
+    const auto report =
+      other.import_file("other.csv", market_text(7, 300, descending, interleaved));
+    REQUIRE(report.ok());
+    CHECK(report->committed);
+    CHECK(report->rows_loaded == 7 * 300);
+    CHECK(report->adjustment_events == 7); // one factor step per symbol, whatever the order
+    CHECK(test::dump_store(other.db) == test::dump_store(sorted.db));
+  }
+}
+
+TEST_CASE("issue 11: a bad or duplicate last row of a large file rolls every written row back") {
+  Fixture f;
+  REQUIRE(f.import_file("first.csv", k_good)->committed);
+  const auto before = test::dump_store(f.db);
+  const auto good = market_text(20, 500, false, true); // 10,000 rows, written as they are read
+  SUBCASE("a bad row") {
+    const auto report =
+      f.import_file("bad.csv", good + "600001.SH,2030-01-02,10,9,11,10,100,1000,0,1\n");
+    REQUIRE(report.ok());
+    CHECK_FALSE(report->committed);
+    REQUIRE(report->problems.size() == 1);
+    CHECK(report->problems[0].line == 10'002);
+  }
+  SUBCASE("a duplicate row, named with the line of the first") {
+    const auto report =
+      f.import_file("dup.csv", good + "600007.SH,2020-01-01,10,11,9,10,100,1000,0,1\n");
+    REQUIRE(report.ok());
+    CHECK_FALSE(report->committed);
+    REQUIRE(report->problems.size() == 1);
+    CHECK(report->problems[0].line == 10'002);
+    CHECK(report->problems[0].message
+          == "duplicate row for 600007.SH on 2020-01-01 (first on line 9)");
+  }
+  CHECK(test::dump_store(f.db) == before);
+  CHECK(f.store.find_symbol("600001.SH") == std::nullopt);
+}

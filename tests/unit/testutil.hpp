@@ -137,7 +137,13 @@ dump_table(SQLite::Database& db, std::string_view table, std::string_view order)
 // metadata (as_of, source, generation).
 inline std::string dump_store(const std::filesystem::path& path, bool with_meta = true) {
   store::BarStore store(path);
-  std::string out = dump_table(store.database(), "bars", "symbol_id, trade_date") + "--\n"
+  // Bars by symbol text: ids depend on the order symbols were first written in.
+  std::string out = dump_table(store.database(),
+                               "(SELECT i.symbol, b.trade_date, b.open, b.high, b.low, b.close, "
+                               "b.volume, b.turnover, b.change_pct, b.change_pct_derived, b.factor "
+                               "FROM bars b JOIN symbol_ids i ON i.id = b.symbol_id)",
+                               "symbol, trade_date")
+                    + "--\n"
                     + dump_table(store.database(), "symbols", "symbol");
   if (with_meta) {
     out += "--\n" + dump_table(store.database(), "meta", "key");

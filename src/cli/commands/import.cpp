@@ -77,10 +77,10 @@ bool import_one(store::BarStore& store,
                 import::ImportOptions options,
                 const std::string& counter) {
   ProgressBar bar("import");
-  options.progress = [&](std::int64_t done, std::int64_t total) {
-    bar.show(done, total,
-             counter + file + ": " + with_thousands(std::to_string(done)) + " of "
-                 + with_thousands(std::to_string(total)) + " rows");
+  // Rows are written as they are read, so the bar follows the bytes read.
+  options.progress = [&](std::int64_t rows, double fraction_read) {
+    bar.show(static_cast<std::int64_t>(fraction_read * 1000), 1000,
+             counter + file + ": " + with_thousands(std::to_string(rows)) + " rows");
   };
   auto report = import::import_file(store, file, options);
   bar.finish();

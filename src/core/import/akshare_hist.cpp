@@ -22,7 +22,7 @@ constexpr std::array<ColumnName, 8> k_columns{{
 
 } // namespace
 
-Result<ParsedFile> parse_akshare_hist(std::istream& in, const std::string& symbol) {
+Result<ParsedFile> parse_akshare_hist(std::istream& in, const std::string& symbol, RowSink sink) {
   auto read_row = [&symbol](RowFields& fields, VendorRow& row) -> Result<RowOutcome> {
     row.symbol = symbol;
     row.trade_date = fields.date(date);
@@ -37,7 +37,7 @@ Result<ParsedFile> parse_akshare_hist(std::istream& in, const std::string& symbo
   };
   const VendorCsvFormat format{"an AkShare stock_zh_a_hist file", k_columns, k_akshare_units, 0,
                                read_row};
-  return parse_vendor_csv(in, format);
+  return parse_vendor_csv(in, format, std::move(sink));
 }
 
 } // namespace ashare::import

@@ -58,7 +58,7 @@ std::string_view adjustment_name(std::string_view flag) {
 
 } // namespace
 
-Result<ParsedFile> parse_baostock_k(std::istream& in, bool adjusted_input) {
+Result<ParsedFile> parse_baostock_k(std::istream& in, bool adjusted_input, RowSink sink) {
   auto read_row = [adjusted_input](RowFields& fields, VendorRow& row) -> Result<RowOutcome> {
     const auto flag = fields.text(adjustflag);
     if ((flag == "1" || flag == "2") && !adjusted_input) {
@@ -90,7 +90,7 @@ Result<ParsedFile> parse_baostock_k(std::istream& in, bool adjusted_input) {
   };
   const VendorCsvFormat format{"a baostock query_history_k_data_plus file", k_columns,
                                k_baostock_units, 0, read_row};
-  return parse_vendor_csv(in, format);
+  return parse_vendor_csv(in, format, std::move(sink));
 }
 
 } // namespace ashare::import

@@ -126,6 +126,7 @@ std::variant<ParsedRow, RowProblem> parse_row(const CsvRecord& record,
   parsed.bar.volume = row.whole_number(volume);
   parsed.bar.turnover = row.number(turnover);
   parsed.bar.change_pct = index[change_pct] ? row.number(change_pct) : 0.0;
+  parsed.has_change_pct = index[change_pct].has_value();
   parsed.bar.factor = index[factor] ? row.number(factor) : 1.0;
   if (row.problem) {
     return *row.problem;
@@ -138,7 +139,7 @@ std::variant<ParsedRow, RowProblem> parse_row(const CsvRecord& record,
 
 } // namespace
 
-Result<ParsedFile> parse_canonical_csv(std::istream& in) {
+Result<ParsedFile> parse_canonical_csv(std::istream& in, RowSink sink) {
   CsvReader reader(in);
   CsvRecord header;
   if (!reader.next(header)) {
@@ -167,6 +168,7 @@ Result<ParsedFile> parse_canonical_csv(std::istream& in) {
   }
 
   ParsedFile file;
+  file.sink = std::move(sink);
   file.has_change_pct = index[change_pct].has_value();
   file.has_factor = index[factor].has_value();
   CsvRecord record;
@@ -181,7 +183,7 @@ Result<ParsedFile> parse_canonical_csv(std::istream& in) {
     if (auto* problem = std::get_if<RowProblem>(&row)) {
       file.problems.push_back(std::move(*problem));
     } else {
-      file.rows.push_back(std::get<ParsedRow>(std::move(row)));
+      file.add_row(std::get<ParsedRow>(std::move(row)));
     }
   }
   if (reader.unterminated_quote()) {

@@ -14,6 +14,6 @@ namespace ashare::import {
 // Parse canonical CSV from `in`. A problem with the file as a whole (no header, a required column
 // missing, a column named twice, a row with the wrong number of fields is a row problem) is an
 // INVALID_INPUT error whose message reads "line: column: what is wrong" without the file name.
-Result<ParsedFile> parse_canonical_csv(std::istream& in);
+Result<ParsedFile> parse_canonical_csv(std::istream& in, RowSink sink = {});
 
 } // namespace ashare::import

@@ -2,95 +2,18 @@
 
 #include "core/domain/symbol.hpp"
 #include "core/import/canonical_csv.hpp"
+#include "core/import/file_loader.hpp"
 #include "core/import/vendor_formats.hpp"
 
 #include <algorithm>
 #include <fstream>
+#include <set>
 #include <span>
 #include <map>
 #include <utility>
 
 namespace ashare::import {
 namespace {
-
-// Turn the later of two rows for the same (symbol, trade_date) into a problem.
-void reject_duplicates(ParsedFile& file) {
-  std::map<std::pair<std::string, std::int64_t>, std::int64_t> first_line;
-  std::vector<ParsedRow> kept;
-  kept.reserve(file.rows.size());
-  for (auto& row : file.rows) {
-    const auto [it, inserted] =
-      first_line.emplace(std::make_pair(row.symbol, row.bar.trade_date.yyyymmdd()), row.line);
-    if (inserted) {
-      kept.push_back(std::move(row));
-    } else {
-      file.problems.push_back(RowProblem{row.line, "trade_date",
-                                         "duplicate row for " + row.symbol + " on "
-                                           + row.bar.trade_date.iso() + " (first on line "
-                                           + std::to_string(it->second) + ")"});
-    }
-  }
-  file.rows = std::move(kept);
-  std::stable_sort(file.problems.begin(), file.problems.end(),
-                   [](const RowProblem& a, const RowProblem& b) { return a.line < b.line; });
-}
-
-std::int64_t count_factor_steps(std::span<const ParsedRow> rows) {
-  std::int64_t steps = 0;
-  for (std::size_t i = 1; i < rows.size(); ++i) {
-    steps += rows[i].bar.factor != rows[i - 1].bar.factor ? 1 : 0;
-  }
-  return steps;
-}
-
-// Factors of the Tushare scale (a file's own column, adj_factor) mix with each other, not with a
-// chain that starts at 1 or with no factors at all.
-bool same_factor_scale(std::string_view stored, FactorOrigin incoming) {
-  const auto name = factor_origin_name(incoming);
-  if (stored.empty() || stored == "none" || name == "none" || stored == name) {
-    return true; // unit factors: has_non_unit_factor guards the one harmful case
-  }
-  auto tushare_scale = [](std::string_view origin) {
-    return origin == "file" || origin == "adj_factor";
-  };
-  return tushare_scale(stored) && tushare_scale(name);
-}
-
-// Refuse to load `span` when the store keeps bars of its symbol that this file does not replace
-// and whose factors are on another scale, or that a pre_close chain cannot reach.
-std::optional<RowProblem> check_factor_scale(store::BarStore& store,
-                                             const PreparedFile& prepared,
-                                             const SymbolRows& span) {
-  const auto first = span.rows.front().bar.trade_date;
-  const auto last = span.rows.back().bar.trade_date;
-  const auto line = span.rows.front().line;
-  if (prepared.factor_origin == FactorOrigin::none && store.has_non_unit_factor(span.symbol)) {
-    return RowProblem{line, "factor",
-                      "the file has no factors, but the store holds factors other than 1 for "
-                        + span.symbol + ": importing it would rescale that history; add factors "
-                                        "(a factor column, or --adj-factor FILE)"};
-  }
-  const auto stored = store.find_symbol(span.symbol);
-  if (!stored || !store.has_bars_outside(span.symbol, first, last)) {
-    return std::nullopt;
-  }
-  if (!same_factor_scale(stored->factor_origin, prepared.factor_origin)) {
-    return RowProblem{line, "factor",
-                      "the store holds " + span.symbol + " bars outside this file's dates whose "
-                        "factors came from " + stored->factor_origin + ", and this file's come from "
-                        + std::string(factor_origin_name(prepared.factor_origin))
-                        + ": mixing them would break forward adjustment; run `ashare remove "
-                        + span.symbol + "` first, or import it the same way"};
-  }
-  if (prepared.chain_from_store && !store.find_bar_before(span.symbol, first)) {
-    return RowProblem{line, "factor",
-                      "the store holds later bars of " + span.symbol
-                        + " that a pre_close chain starting at " + first.iso()
-                        + " cannot reach: import the older file first, or run `ashare remove "
-                        + span.symbol + "` and import every file"};
-  }
-  return std::nullopt;
-}
 
 // Return the symbol for a file without a symbol column: --symbol, else the file's name.
 Result<std::string> file_symbol(const std::filesystem::path& path, const ImportOptions& options) {
@@ -104,115 +27,171 @@ Result<std::string> file_symbol(const std::filesystem::path& path, const ImportO
   return symbol->str();
 }
 
-// Parse `in` as `format`; `symbol` names the rows of formats without a symbol column.
+// Parse `in` as `format`, handing the rows to `sink` when given; `symbol` names the rows of
+// formats without a symbol column.
 Result<ParsedFile> parse_format(std::istream& in,
                                 SourceFormat format,
                                 const std::string& symbol,
-                                const ImportOptions& options) {
+                                const ImportOptions& options,
+                                RowSink sink = {}) {
   switch (format) {
   case SourceFormat::canonical:
-    return parse_canonical_csv(in);
+    return parse_canonical_csv(in, std::move(sink));
   case SourceFormat::tushare:
-    return parse_tushare_daily(in);
+    return parse_tushare_daily(in, std::move(sink));
   case SourceFormat::baostock:
-    return parse_baostock_k(in, options.adjusted_input);
+    return parse_baostock_k(in, options.adjusted_input, std::move(sink));
   case SourceFormat::akshare:
-    return parse_akshare_hist(in, symbol);
+    return parse_akshare_hist(in, symbol, std::move(sink));
   case SourceFormat::tdx:
-    return parse_tdx_day(in, symbol);
+    return parse_tdx_day(in, symbol, std::move(sink));
   }
   return make_error(ErrorCode::internal, "unknown format");
 }
 
-// Decide where the factors of `prepared` come from, joining `options.adj_factors` if given.
-Result<bool> settle_factors(PreparedFile& prepared, const ImportOptions& options) {
+// Join the factors of `options.adj_factors` (given) to the rows of `prepared`.
+Result<bool> join_factors(PreparedFile& prepared, const ImportOptions& options) {
   auto& file = prepared.parsed;
   if (file.has_factor) {
-    if (options.adj_factors) {
-      return make_error(ErrorCode::invalid_input,
-                        "the file has its own factor column; --adj-factor is for files without one");
-    }
-    prepared.factor_origin = FactorOrigin::file;
-    return true;
+    return make_error(ErrorCode::invalid_input,
+                      "the file has its own factor column; --adj-factor is for files without one");
   }
-  if (options.adj_factors) {
-    sort_by_symbol_and_date(file);
-    const auto join = join_adj_factors(file, *options.adj_factors);
-    if (!join.symbols_without_factors.empty()) {
-      return make_error(ErrorCode::invalid_input,
-                        "no row of the --adj-factor file matches " + join.symbols_without_factors.front()
-                          + " on any date of this file");
-    }
-    if (join.bars_without_factor > 0) {
-      prepared.notes.push_back(std::to_string(join.bars_without_factor)
-                               + (join.bars_without_factor == 1 ? " bar has" : " bars have")
-                               + " no adj_factor row (the first on "
-                               + join.first_bar_without_factor->iso()
-                               + "): their factors follow the pre_close chain");
-    }
-    if (join.factors_without_bar > 0) {
-      prepared.notes.push_back(std::to_string(join.factors_without_bar)
-                               + (join.factors_without_bar == 1 ? " adj_factor row has"
-                                                                : " adj_factor rows have")
-                               + " no bar in this file: ignored");
-    }
-    prepared.factor_origin = FactorOrigin::adj_factor;
-    return true;
+  sort_by_symbol_and_date(file);
+  const auto join = join_adj_factors(file, *options.adj_factors);
+  if (!join.symbols_without_factors.empty()) {
+    return make_error(ErrorCode::invalid_input,
+                      "no row of the --adj-factor file matches " + join.symbols_without_factors.front()
+                        + " on any date of this file");
   }
-  const bool chain = !options.adjusted_input && !file.rows.empty()
-                     && std::all_of(file.rows.begin(), file.rows.end(),
-                                    [](const ParsedRow& row) { return row.pre_close.has_value(); });
-  if (chain) {
-    prepared.chain_from_store = true;
-    file.has_factor = true;
-    prepared.factor_origin = FactorOrigin::pre_close_chain;
-    return true;
+  if (join.bars_without_factor > 0) {
+    prepared.notes.push_back(std::to_string(join.bars_without_factor)
+                             + (join.bars_without_factor == 1 ? " bar has" : " bars have")
+                             + " no adj_factor row (the first on "
+                             + join.first_bar_without_factor->iso()
+                             + "): their factors follow the pre_close chain");
   }
-  prepared.factor_origin = FactorOrigin::none;
-  if (prepared.format == SourceFormat::akshare && !options.adjusted_input) {
-    prepared.notes.push_back("AkShare files cannot say whether their prices are adjusted: they "
-                             "were stored as raw prices with factor 1 (export with adjust=\"\")");
+  if (join.factors_without_bar > 0) {
+    prepared.notes.push_back(std::to_string(join.factors_without_bar)
+                             + (join.factors_without_bar == 1 ? " adj_factor row has"
+                                                              : " adj_factor rows have")
+                             + " no bar in this file: ignored");
   }
+  prepared.factor_origin = FactorOrigin::adj_factor;
   return true;
 }
 
-Result<PreparedFile> read_file(std::istream& in,
-                               const std::filesystem::path& path,
-                               const ImportOptions& options) {
+// Return how the factors of a file read by `loader` are set, when the file had no
+// --adj-factor: its own column, else the pre_close chain when every row has a pre_close,
+// else none (factor 1). Adds a note for AkShare files, which cannot say what their prices are.
+FactorSettlement settle_factors(const ParsedFile& file,
+                                const FileLoader& loader,
+                                SourceFormat format,
+                                const ImportOptions& options,
+                                std::vector<std::string>& notes) {
+  FactorSettlement settlement;
+  settlement.adjusted_input = options.adjusted_input;
+  if (file.has_factor) {
+    settlement.origin = FactorOrigin::file;
+  } else if (!options.adjusted_input && loader.rows() > 0 && loader.every_row_has_pre_close()) {
+    settlement.origin = FactorOrigin::pre_close_chain;
+    settlement.chain_from_store = true;
+  } else {
+    settlement.origin = FactorOrigin::none;
+    if (format == SourceFormat::akshare && !options.adjusted_input) {
+      notes.push_back("AkShare files cannot say whether their prices are adjusted: they "
+                      "were stored as raw prices with factor 1 (export with adjust=\"\")");
+    }
+  }
+  return settlement;
+}
+
+// What the first bytes of a file say: its format, and the symbol of formats that do not name it.
+struct FileKind {
+  SourceFormat format = SourceFormat::canonical;
+  std::string symbol;
+};
+
+Result<FileKind> detect_file(std::istream& in,
+                             const std::filesystem::path& path,
+                             const ImportOptions& options) {
   std::string head(4096, '\0');
   in.read(head.data(), static_cast<std::streamsize>(head.size()));
   head.resize(static_cast<std::size_t>(in.gcount()));
   in.clear();
   in.seekg(0);
-  PreparedFile prepared;
+  FileKind kind;
   if (options.format) {
-    prepared.format = *options.format;
+    kind.format = *options.format;
   } else {
     auto detected = detect_source_format(path, head);
     if (!detected) {
       return detected.error();
     }
-    prepared.format = *detected;
+    kind.format = *detected;
   }
-  prepared.adjusted_input = options.adjusted_input;
-  std::string symbol;
-  if (prepared.format == SourceFormat::akshare || prepared.format == SourceFormat::tdx) {
+  if (kind.format == SourceFormat::akshare || kind.format == SourceFormat::tdx) {
     auto named = file_symbol(path, options);
     if (!named) {
       return named.error();
     }
-    symbol = std::move(*named);
+    kind.symbol = std::move(*named);
   }
-  auto parsed = parse_format(in, prepared.format, symbol, options);
+  return kind;
+}
+
+// Return the lines of the first rows of `keys` in `rows`.
+std::map<RowKey, std::int64_t> first_lines_in(std::span<const ParsedRow> rows,
+                                              const std::set<RowKey>& keys) {
+  std::map<RowKey, std::int64_t> lines;
+  for (const auto& row : rows) {
+    const RowKey key{row.symbol, row.bar.trade_date.yyyymmdd()};
+    if (keys.count(key) != 0) {
+      lines.emplace(key, row.line);
+    }
+  }
+  return lines;
+}
+
+// Return the lines of the first rows of `keys` in the file at `path`, read again: a duplicate
+// is rare, and remembering every row's line would grow with the file.
+std::map<RowKey, std::int64_t> first_lines_in_file(const std::filesystem::path& path,
+                                                   const FileKind& kind,
+                                                   const ImportOptions& options,
+                                                   const std::set<RowKey>& keys) {
+  std::map<RowKey, std::int64_t> lines;
+  std::ifstream in(path, std::ios::binary);
+  (void)parse_format(in, kind.format, kind.symbol, options,
+                     [&](ParsedRow&& row, const ParsedFile&) {
+                       const RowKey key{row.symbol, row.bar.trade_date.yyyymmdd()};
+                       if (keys.count(key) != 0) {
+                         lines.emplace(key, row.line);
+                       }
+                     });
+  return lines;
+}
+
+// Read the whole file at `path` and join --adj-factor's factors to it: the one import that keeps
+// the file in memory (the join fills bars without a factor row from their neighbours).
+Result<ImportReport> import_with_adj_factors(store::BarStore& store,
+                                             std::istream& in,
+                                             const std::filesystem::path& path,
+                                             const FileKind& kind,
+                                             const ImportOptions& options) {
+  PreparedFile prepared;
+  prepared.format = kind.format;
+  prepared.adjusted_input = options.adjusted_input;
+  auto parsed = parse_format(in, kind.format, kind.symbol, options);
   if (!parsed) {
-    // Parsers report "line: column: what"; the file name goes in front.
     return make_error(ErrorCode::invalid_input, path.string() + ":" + parsed.error().message);
   }
   prepared.parsed = std::move(*parsed);
-  if (auto settled = settle_factors(prepared, options); !settled) {
-    return make_error(ErrorCode::invalid_input, path.string() + ": " + settled.error().message);
+  if (auto joined = join_factors(prepared, options); !joined) {
+    return make_error(ErrorCode::invalid_input, path.string() + ": " + joined.error().message);
   }
-  return prepared;
+  if (in.bad()) {
+    return make_error(ErrorCode::invalid_input, path.string() + ": read error");
+  }
+  return load_prepared_file(store, std::move(prepared), options);
 }
 
 } // namespace
@@ -247,61 +226,17 @@ ImportReport load_prepared_file(store::BarStore& store,
                                 PreparedFile prepared,
                                 const ImportOptions& options) {
   auto& file = prepared.parsed;
-  reject_duplicates(file);
+  FileLoader loader(store, options);
+  for (auto row : file.rows) {
+    loader.add(std::move(row), file);
+  }
   ImportReport report;
-  report.problems = file.problems;
   report.format = prepared.format;
-  report.factor_origin = prepared.factor_origin;
-  report.suspended_skipped = file.suspended_skipped;
   report.notes = prepared.notes;
-  if (!file.problems.empty() && !options.skip_invalid) {
-    return report;
-  }
-  report.rows_skipped = static_cast<std::int64_t>(file.problems.size());
-  sort_by_symbol_and_date(file);
-
-  store::WriteTransaction transaction(store);
-  const auto spans = rows_by_symbol(file);
-  for (const auto& span : spans) {
-    if (auto refusal = check_factor_scale(store, prepared, span)) {
-      report.refusal = std::move(refusal);
-      return report; // the transaction rolls back
-    }
-    if (prepared.chain_from_store) {
-      const auto previous = store.find_bar_before(span.symbol, span.rows.front().bar.trade_date);
-      chain_factors(span.rows, previous ? chain_start(*previous, span.rows.front()) : 1.0);
-    }
-    report.adjustment_events += count_factor_steps(span.rows);
-  }
-  const std::int64_t total = static_cast<std::int64_t>(file.rows.size());
-  std::int64_t done = 0;
-  for (const auto& row : file.rows) {
-    store.upsert_bar(row.symbol, row.bar, !file.has_change_pct);
-    if (options.progress && ++done % 2000 == 0) {
-      options.progress(done, total);
-    }
-  }
-  const std::string source =
-    options.source.empty() ? std::string(source_format_name(prepared.format)) : options.source;
-  for (const auto& span : spans) {
-    // Always: rows inserted before a derived change_pct change what it derives from.
-    store.recompute_change_pct(span.symbol);
-    store.refresh_symbol(span.symbol);
-    store.save_symbol_source(span.symbol,
-                             store::SymbolSource{source,
-                                                 std::string(factor_origin_name(prepared.factor_origin)),
-                                                 prepared.adjusted_input});
-    report.symbols.insert(span.symbol);
-  }
-  store.finish_change(source);
-  report.as_of = store.load_dataset_info().as_of;
-  transaction.commit();
-  if (options.progress) {
-    options.progress(total, total);
-  }
-  report.committed = true;
-  report.rows_loaded = total;
-  return report;
+  const FactorSettlement settlement{prepared.factor_origin, false, prepared.adjusted_input};
+  return loader.finish(
+    file, settlement, [&](const std::set<RowKey>& keys) { return first_lines_in(file.rows, keys); },
+    std::move(report));
 }
 
 Result<ImportReport> import_file(store::BarStore& store,
@@ -311,14 +246,38 @@ Result<ImportReport> import_file(store::BarStore& store,
   if (!in) {
     return make_error(ErrorCode::invalid_input, path.string() + ": cannot open the file");
   }
-  auto prepared = read_file(in, path, options);
-  if (!prepared) {
-    return prepared.error();
+  auto kind = detect_file(in, path, options);
+  if (!kind) {
+    return kind.error();
+  }
+  if (options.adj_factors) {
+    return import_with_adj_factors(store, in, path, *kind, options);
+  }
+  std::error_code ignored;
+  const auto size = static_cast<double>(std::filesystem::file_size(path, ignored));
+  FileLoader loader(store, options, [&in, size] {
+    const auto position = in.tellg();
+    return position < 0 || size <= 0 ? 1.0 : static_cast<double>(position) / size;
+  });
+  auto parsed = parse_format(in, kind->format, kind->symbol, options,
+                             [&loader](ParsedRow&& row, const ParsedFile& file) {
+                               loader.add(std::move(row), file);
+                             });
+  if (!parsed) {
+    // Parsers report "line: column: what"; the file name goes in front. The loader rolls back.
+    return make_error(ErrorCode::invalid_input, path.string() + ":" + parsed.error().message);
   }
   if (in.bad()) {
     return make_error(ErrorCode::invalid_input, path.string() + ": read error");
   }
-  return load_prepared_file(store, std::move(*prepared), options);
+  ImportReport report;
+  report.format = kind->format;
+  const auto settlement = settle_factors(*parsed, loader, kind->format, options, report.notes);
+  return loader.finish(*parsed, settlement,
+                       [&](const std::set<RowKey>& keys) {
+                         return first_lines_in_file(path, *kind, options, keys);
+                       },
+                       std::move(report));
 }
 
 } // namespace ashare::import

@@ -26,8 +26,9 @@ struct ImportOptions {
   std::optional<std::string> symbol;          // for files that do not name it (akshare, tdx)
   const AdjFactorTable* adj_factors = nullptr; // join these factors (Tushare adj_factor)
   bool adjusted_input = false;                // prices are already adjusted: store as given
-  // Called now and then while rows are written, with rows done and rows in all.
-  std::function<void(std::int64_t done, std::int64_t total)> progress;
+  // Called now and then while rows are written, with the rows written so far and how much of
+  // the file has been read (0 to 1; 1 once done).
+  std::function<void(std::int64_t rows, double fraction_read)> progress;
 };
 
 // How a file's factors were obtained, recorded per symbol (symbol_sources.factor_origin).
@@ -51,12 +52,11 @@ struct ImportReport {
   std::vector<std::string> notes;       // things the user should know, e.g. unmatched factors
 };
 
-// A file parsed and ready to load: its rows and how to set their factors.
+// A file parsed into memory with its factors set, ready to load.
 struct PreparedFile {
   ParsedFile parsed;
   SourceFormat format = SourceFormat::canonical;
   FactorOrigin factor_origin = FactorOrigin::file;
-  bool chain_from_store = false; // derive factors along the pre_close chain, continuing the store's
   bool adjusted_input = false;
   std::vector<std::string> notes;
 };
@@ -68,15 +68,17 @@ ImportReport load_parsed_file(store::BarStore& store,
                               ParsedFile file,
                               const ImportOptions& options);
 
-// Load `file` as load_parsed_file does, first deriving factors along the pre_close chain when
-// `file.chain_from_store` (continuing from the store's bar before each symbol's first row; a
-// symbol whose stored bars lie only after the file's cannot be chained and refuses the file).
+// Load `file`, whose factors are set, as load_parsed_file does.
 ImportReport load_prepared_file(store::BarStore& store,
                                 PreparedFile file,
                                 const ImportOptions& options);
 
-// Read the file at `path` in `options.format` (detected when not given), set its factors and
-// load it. Errors (unreadable file, bad header, adjusted prices refused) come back as
+// Read the file at `path` in `options.format` (detected when not given) and load its rows as
+// they are read (import/file_loader.hpp), so memory stays flat whatever the file's size; then
+// set the factors: the file's own, else along the pre_close chain when every row has a
+// pre_close (continuing from the store's bar before each symbol's first row; a symbol whose
+// stored bars lie only after the file's cannot be chained and refuses the file), else 1. With
+// `options.adj_factors` the file is read into memory and the factors joined first. Errors (unreadable file, bad header, adjusted prices refused) come back as
 // INVALID_INPUT with a message "path:line: column: what is wrong".
 Result<ImportReport> import_file(store::BarStore& store,
                                  const std::filesystem::path& path,

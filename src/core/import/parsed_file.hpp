@@ -5,6 +5,7 @@
 #include "core/domain/bar.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -23,14 +24,31 @@ struct ParsedRow {
   std::string symbol; // canonical
   domain::Bar bar;    // change_pct is a placeholder when the file has none
   std::optional<double> pre_close; // the exchange's previous close, ex-rights (vendor files)
+  bool has_change_pct = true;      // false: the row's change_pct is a placeholder
 };
 
+struct ParsedFile;
+
+// Where a streaming parse hands each good row as soon as it is read, with the file as parsed so
+// far (issue 11: an import keeps no file in memory). Without one, rows collect in ParsedFile::rows.
+using RowSink = std::function<void(ParsedRow&&, const ParsedFile&)>;
+
 struct ParsedFile {
-  std::vector<ParsedRow> rows;
+  std::vector<ParsedRow> rows;      // empty when `sink` took them
   std::vector<RowProblem> problems; // rows with a problem are not in `rows`
   bool has_factor = true;           // false: every factor is the default 1.0
   bool has_change_pct = true;       // false: change_pct is computed after the rows are in
   std::int64_t suspended_skipped = 0; // rows of suspended days the format marks and we leave out
+  RowSink sink;                       // set by the caller of a parser to stream the rows
+
+  // Hand `row` to `sink`, or keep it in `rows` when there is none.
+  void add_row(ParsedRow&& row) {
+    if (sink) {
+      sink(std::move(row), *this);
+    } else {
+      rows.push_back(std::move(row));
+    }
+  }
 };
 
 // The rows of one symbol: a run of a file's rows.

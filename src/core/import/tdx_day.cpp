@@ -66,7 +66,7 @@ std::optional<VendorRow> tdx_vendor_row(const TdxRecord& record, const std::stri
   return row;
 }
 
-Result<ParsedFile> parse_tdx_day(std::istream& in, const std::string& symbol) {
+Result<ParsedFile> parse_tdx_day(std::istream& in, const std::string& symbol, RowSink sink) {
   const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   if (bytes.empty() || bytes.size() % k_record_size != 0) {
     return file_error(1, "file",
@@ -74,6 +74,7 @@ Result<ParsedFile> parse_tdx_day(std::istream& in, const std::string& symbol) {
                           + " bytes is not a positive multiple of 32: not a TDX .day file");
   }
   ParsedFile file;
+  file.sink = std::move(sink);
   file.has_factor = false;
   file.has_change_pct = false;
   const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
@@ -90,7 +91,7 @@ Result<ParsedFile> parse_tdx_day(std::istream& in, const std::string& symbol) {
     if (auto* problem = std::get_if<RowProblem>(&converted)) {
       file.problems.push_back(std::move(*problem));
     } else {
-      file.rows.push_back(std::get<ParsedRow>(std::move(converted)));
+      file.add_row(std::get<ParsedRow>(std::move(converted)));
     }
   }
   return file;

@@ -43,9 +43,9 @@ Result<RowOutcome> read_row(RowFields& fields, VendorRow& row) {
 
 } // namespace
 
-Result<ParsedFile> parse_tushare_daily(std::istream& in) {
+Result<ParsedFile> parse_tushare_daily(std::istream& in, RowSink sink) {
   const VendorCsvFormat format{"a Tushare daily file", k_columns, k_tushare_units, 0, read_row};
-  return parse_vendor_csv(in, format);
+  return parse_vendor_csv(in, format, std::move(sink));
 }
 
 } // namespace ashare::import

@@ -181,6 +181,7 @@ convert_vendor_row(const VendorRow& row, VendorUnits units, std::int64_t line) {
   bar.volume = *shares;
   bar.turnover = domain::to_double(domain::scale_decimal(row.turnover, units.turnover_power));
   bar.change_pct = row.change_pct ? domain::to_double(*row.change_pct) : 0.0;
+  parsed.has_change_pct = row.change_pct.has_value();
   if (row.pre_close) {
     parsed.pre_close = domain::to_double(*row.pre_close);
   }
@@ -190,7 +191,7 @@ convert_vendor_row(const VendorRow& row, VendorUnits units, std::int64_t line) {
   return parsed;
 }
 
-Result<ParsedFile> parse_vendor_csv(std::istream& in, const VendorCsvFormat& format) {
+Result<ParsedFile> parse_vendor_csv(std::istream& in, const VendorCsvFormat& format, RowSink sink) {
   CsvReader reader(in);
   CsvRecord header;
   for (int skipped = 0; skipped <= format.lines_before_header; ++skipped) {
@@ -212,6 +213,7 @@ Result<ParsedFile> parse_vendor_csv(std::istream& in, const VendorCsvFormat& for
   }
 
   ParsedFile file;
+  file.sink = std::move(sink);
   file.has_factor = false;
   bool every_change_pct = true; // change_pct is derived unless every row has one
   CsvRecord record;
@@ -241,7 +243,7 @@ Result<ParsedFile> parse_vendor_csv(std::istream& in, const VendorCsvFormat& for
     if (auto* problem = std::get_if<RowProblem>(&converted)) {
       file.problems.push_back(std::move(*problem));
     } else {
-      file.rows.push_back(std::get<ParsedRow>(std::move(converted)));
+      file.add_row(std::get<ParsedRow>(std::move(converted)));
     }
   }
   if (reader.unterminated_quote()) {

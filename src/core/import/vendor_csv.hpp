@@ -97,9 +97,11 @@ struct VendorCsvFormat {
   std::function<Result<RowOutcome>(RowFields& fields, VendorRow& row)> read_row;
 };
 
-// Parse `in` as `format`. File-level failures (not UTF-8, missing column, a refusal of read_row)
+// Parse `in` as `format`, handing the rows to `sink` when given. File-level failures (not UTF-8, missing column, a refusal of read_row)
 // are INVALID_INPUT errors reading "line: column: what is wrong".
-Result<ParsedFile> parse_vendor_csv(std::istream& in, const VendorCsvFormat& format);
+Result<ParsedFile> parse_vendor_csv(std::istream& in,
+                                    const VendorCsvFormat& format,
+                                    RowSink sink = {});
 
 // Map each of `columns` to its field in `header` (names trimmed). A column named twice, or a
 // required one missing, is an INVALID_INPUT error "line: header: ..." naming `description`.

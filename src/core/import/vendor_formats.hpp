@@ -1,4 +1,4 @@
-// The vendor formats people already have, each read into a ParsedFile of raw bars in shares and
+// The vendor formats people already have, each read into a ParsedFile (or streamed to a sink) of raw bars in shares and
 // CNY (D12). Factors are not set here (see import/factors.hpp): rows keep the vendor's pre_close
 // so that the factor can be derived from the pre_close chain.
 #pragma once
@@ -23,17 +23,19 @@ inline constexpr VendorUnits k_baostock_units{0, 0};
 
 // Parse a Tushare `daily` CSV (ts_code, trade_date YYYYMMDD, open, high, low, close, pre_close,
 // pct_chg, vol, amount; other columns ignored). pct_chg becomes change_pct.
-Result<ParsedFile> parse_tushare_daily(std::istream& in);
+Result<ParsedFile> parse_tushare_daily(std::istream& in, RowSink sink = {});
 
 // Parse an AkShare `stock_zh_a_hist` CSV (日期, 开盘, 收盘, 最高, 最低, 成交量, 成交额 and
 // optionally 涨跌幅) for `symbol`, which the file does not name with its exchange.
-Result<ParsedFile> parse_akshare_hist(std::istream& in, const std::string& symbol);
+Result<ParsedFile> parse_akshare_hist(std::istream& in,
+                                      const std::string& symbol,
+                                      RowSink sink = {});
 
 // Parse a baostock `query_history_k_data_plus` CSV (date, code like sh.600000, open, high, low,
 // close, preclose, volume, amount and optionally adjustflag, tradestatus, pctChg). Rows with
 // tradestatus 0 (suspended) are skipped and counted. A row with adjustflag 1 or 2 (adjusted
 // prices) refuses the file unless `adjusted_input`.
-Result<ParsedFile> parse_baostock_k(std::istream& in, bool adjusted_input);
+Result<ParsedFile> parse_baostock_k(std::istream& in, bool adjusted_input, RowSink sink = {});
 
 // One record of a TDX `.day` file as stored.
 struct TdxRecord {
@@ -54,6 +56,8 @@ std::optional<VendorRow> tdx_vendor_row(const TdxRecord& record, const std::stri
 // Parse a TDX (通达信) `.day` file for `symbol`: 32-byte little-endian records of date YYYYMMDD,
 // open, high, low, close in cents, amount as float32 CNY, volume in shares and a reserved word.
 // Problems name the record number (1-based) as their line.
-Result<ParsedFile> parse_tdx_day(std::istream& in, const std::string& symbol);
+Result<ParsedFile> parse_tdx_day(std::istream& in,
+                                 const std::string& symbol,
+                                 RowSink sink = {});
 
 } // namespace ashare::import

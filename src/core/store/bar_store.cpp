@@ -81,6 +81,7 @@ struct BarStore::Statements {
   SQLite::Statement begin;
   SQLite::Statement commit;
   std::optional<SQLite::Statement> upsert; // prepared on first use: readers never need it
+  std::optional<SQLite::Statement> stage_pre_close; // and its temporary table made on first use
 };
 
 BarStore::BarStore(const std::filesystem::path& path)
@@ -313,6 +314,93 @@ void BarStore::recompute_change_pct(const std::string& symbol) {
   }
 }
 
+void BarStore::recompute_change_pct(const std::string& symbol, Date from, Date to) {
+  const auto before = find_bar_before(symbol, from);
+  SQLite::Statement select(m_db,
+                           "SELECT trade_date, close, factor, change_pct_derived FROM bars "
+                           "WHERE symbol_id = " ASHARE_SYMBOL_ID " AND trade_date >= ?2 "
+                           "ORDER BY trade_date");
+  SQLite::Statement update(m_db,
+                           "UPDATE bars SET change_pct = ?3 WHERE symbol_id = ?1 AND trade_date = ?2");
+  select.bind(1, symbol);
+  select.bind(2, static_cast<std::int64_t>(from.yyyymmdd()));
+  const std::int64_t id = symbol_id(symbol);
+  const auto last = static_cast<std::int64_t>(to.yyyymmdd());
+  bool first = !before;
+  double previous = before ? before->close * before->factor : 0; // previous close * factor
+  while (select.executeStep()) {
+    const std::int64_t date = select.getColumn(0).getInt64();
+    const double close = read_number(select.getColumn(1));
+    const double factor = read_number(select.getColumn(2));
+    if (select.getColumn(3).getInt() != 0) {
+      const double change = first ? 0.0 : ((close * factor) / previous - 1) * 100;
+      update.reset();
+      update.bind(1, id);
+      update.bind(2, date);
+      bind_number(update, 3, change);
+      update.exec();
+    }
+    previous = close * factor;
+    first = false;
+    if (date > last) {
+      break; // the first bar after `to` was the last that depends on a written one
+    }
+  }
+}
+
+void BarStore::save_factor(const std::string& symbol, Date date, double factor) {
+  SQLite::Statement update(m_db, "UPDATE bars SET factor = ?3 WHERE symbol_id = ?1 AND trade_date = ?2");
+  update.bind(1, symbol_id(symbol));
+  update.bind(2, static_cast<std::int64_t>(date.yyyymmdd()));
+  bind_number(update, 3, factor);
+  update.exec();
+}
+
+void BarStore::mark_change_pct_derived(const std::string& symbol, Date date) {
+  SQLite::Statement update(
+    m_db, "UPDATE bars SET change_pct_derived = 1 WHERE symbol_id = ?1 AND trade_date = ?2");
+  update.bind(1, symbol_id(symbol));
+  update.bind(2, static_cast<std::int64_t>(date.yyyymmdd()));
+  update.exec();
+}
+
+void BarStore::stage_pre_close(const std::string& symbol, Date date, double pre_close) {
+  auto& stage = m_statements->stage_pre_close;
+  if (!stage) {
+    // TEMP: private to this connection, gone when it closes; SQLite spills it to a temporary
+    // file beyond its page cache, so a large file does not grow memory.
+    m_db.exec("CREATE TEMP TABLE IF NOT EXISTS staged_pre_close("
+              "symbol TEXT NOT NULL, trade_date INTEGER NOT NULL, pre_close REAL NOT NULL, "
+              "PRIMARY KEY(symbol, trade_date)) WITHOUT ROWID");
+    stage.emplace(m_db, "INSERT OR REPLACE INTO staged_pre_close VALUES (?1, ?2, ?3)");
+  }
+  stage->reset();
+  stage->bind(1, symbol);
+  stage->bind(2, static_cast<std::int64_t>(date.yyyymmdd()));
+  stage->bind(3, pre_close);
+  stage->exec();
+}
+
+std::vector<std::pair<Date, double>> BarStore::load_staged_pre_close(const std::string& symbol) {
+  std::vector<std::pair<Date, double>> out;
+  if (!m_statements->stage_pre_close) {
+    return out;
+  }
+  SQLite::Statement select(m_db, "SELECT trade_date, pre_close FROM staged_pre_close "
+                                 "WHERE symbol = ?1 ORDER BY trade_date");
+  select.bind(1, symbol);
+  while (select.executeStep()) {
+    out.emplace_back(stored_date(select.getColumn(0).getInt64()), select.getColumn(1).getDouble());
+  }
+  return out;
+}
+
+void BarStore::clear_staged_pre_close() {
+  if (m_statements->stage_pre_close) {
+    m_db.exec("DELETE FROM staged_pre_close");
+  }
+}
+
 std::int64_t BarStore::delete_bars(const std::string& symbol, Date from, Date to) {
   SQLite::Statement statement(
     m_db, "DELETE FROM bars WHERE symbol_id = " ASHARE_SYMBOL_ID
@@ -369,6 +457,7 @@ WriteTransaction::~WriteTransaction() {
   if (!m_done) {
     m_store.database().tryExec("ROLLBACK");
     m_store.m_symbol_ids.clear(); // ids added by this transaction are gone
+    m_store.m_statements->stage_pre_close.reset(); // and so is a staging table it made
   }
 }
 

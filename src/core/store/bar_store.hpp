@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 #include <SQLiteCpp/Database.h>
 #include <SQLiteCpp/Statement.h>
@@ -110,6 +111,26 @@ public:
   // Recompute change_pct of the bars of `symbol` whose change_pct is derived, in date order, as
   // ((close*factor)/(prev_close*prev_factor) - 1) * 100, and 0 for the first bar.
   void recompute_change_pct(const std::string& symbol);
+
+  // Recompute as recompute_change_pct(symbol) does, but only what rows written in [`from`, `to`]
+  // can change: the derived change_pct from `from` to the first bar after `to`.
+  void recompute_change_pct(const std::string& symbol, domain::Date from, domain::Date to);
+
+  // Set the factor of the bar of `symbol` on `date`.
+  void save_factor(const std::string& symbol, domain::Date date, double factor);
+
+  // Mark the change_pct of the bar of `symbol` on `date` as derived.
+  void mark_change_pct_derived(const std::string& symbol, domain::Date date);
+
+  // Keep `pre_close` of `symbol` on `date` in a temporary table of this connection, for an
+  // import that may derive factors along the pre_close chain once the whole file is read.
+  void stage_pre_close(const std::string& symbol, domain::Date date, double pre_close);
+
+  // Return the staged pre_close values of `symbol`, ascending by date.
+  std::vector<std::pair<domain::Date, double>> load_staged_pre_close(const std::string& symbol);
+
+  // Forget every staged pre_close.
+  void clear_staged_pre_close();
 
   // Delete the bars of `symbol` with trade_date in [`from`, `to`]; return how many were deleted.
   std::int64_t delete_bars(const std::string& symbol, domain::Date from, domain::Date to);

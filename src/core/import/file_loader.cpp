@@ -1,0 +1,229 @@
+#include "core/import/file_loader.hpp"
+
+#include "core/import/factors.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace ashare::import {
+namespace {
+
+// Factors of the Tushare scale (a file's own column, adj_factor) mix with each other, not with a
+// chain that starts at 1 or with no factors at all.
+bool same_factor_scale(std::string_view stored, FactorOrigin incoming) {
+  const auto name = factor_origin_name(incoming);
+  if (stored.empty() || stored == "none" || name == "none" || stored == name) {
+    return true; // unit factors: the stored_non_unit_factor check guards the one harmful case
+  }
+  auto tushare_scale = [](std::string_view origin) {
+    return origin == "file" || origin == "adj_factor";
+  };
+  return tushare_scale(stored) && tushare_scale(name);
+}
+
+std::int64_t count_factor_steps(std::span<const ParsedRow> rows) {
+  std::int64_t steps = 0;
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    steps += rows[i].bar.factor != rows[i - 1].bar.factor ? 1 : 0;
+  }
+  return steps;
+}
+
+} // namespace
+
+FileLoader::FileLoader(store::BarStore& store,
+                       const ImportOptions& options,
+                       std::function<double()> fraction_read)
+    : m_store(store), m_options(options), m_fraction_read(std::move(fraction_read)),
+      m_transaction(store) {
+  m_store.clear_staged_pre_close();
+}
+
+FileLoader::SymbolState& FileLoader::state_of(const std::string& symbol, const ParsedFile& file) {
+  if (m_last_symbol != nullptr && *m_last_symbol == symbol) {
+    return *m_last_state;
+  }
+  auto [it, inserted] = m_symbols.try_emplace(symbol);
+  if (inserted && !file.has_factor) {
+    // Asked before the file's rows replace any stored bar: they would hide the answer.
+    it->second.stored_non_unit_factor = m_store.has_non_unit_factor(symbol);
+  }
+  m_last_symbol = &it->first;
+  m_last_state = &it->second;
+  return it->second;
+}
+
+void FileLoader::add(ParsedRow&& row, const ParsedFile& file) {
+  ++m_rows;
+  m_every_pre_close = m_every_pre_close && row.pre_close.has_value();
+  auto& state = state_of(row.symbol, file);
+  const auto date = row.bar.trade_date;
+  if (!state.dates.insert(date)) {
+    m_duplicates.push_back({row.line, {row.symbol, date.yyyymmdd()}});
+    return;
+  }
+  const bool first_row = state.first_line == 0;
+  if (!first_row && date < state.last) {
+    state.in_date_order = false;
+  }
+  if (!first_row && row.bar.factor != state.last_factor) {
+    ++state.factor_steps;
+  }
+  state.last_factor = row.bar.factor;
+  if (first_row || date < state.first) {
+    state.first = date;
+    state.first_line = row.line;
+  }
+  if (first_row || date > state.last) {
+    state.last = date;
+  }
+  m_every_change_pct = m_every_change_pct && row.has_change_pct;
+  m_some_change_pct = m_some_change_pct || row.has_change_pct;
+  if (!file.has_factor && row.pre_close) {
+    m_store.stage_pre_close(row.symbol, date, *row.pre_close);
+  }
+  m_store.upsert_bar(row.symbol, row.bar, !row.has_change_pct);
+  if (m_options.progress && m_rows % 4096 == 0) {
+    m_options.progress(m_rows, m_fraction_read ? m_fraction_read() : 0.0);
+  }
+}
+
+std::optional<RowProblem> FileLoader::check_factor_scale(const std::string& symbol,
+                                                         const SymbolState& state,
+                                                         const FactorSettlement& settlement) {
+  const auto origin = factor_origin_name(settlement.origin);
+  if (settlement.origin == FactorOrigin::none && state.stored_non_unit_factor) {
+    return RowProblem{state.first_line, "factor",
+                      "the file has no factors, but the store holds factors other than 1 for "
+                          + symbol
+                          + ": importing it would rescale that history; add factors "
+                            "(a factor column, or --adj-factor FILE)"};
+  }
+  const auto stored = m_store.find_symbol(symbol);
+  if (!stored || !m_store.has_bars_outside(symbol, state.first, state.last)) {
+    return std::nullopt; // the file's own rows all lie within [first, last]
+  }
+  if (!same_factor_scale(stored->factor_origin, settlement.origin)) {
+    return RowProblem{state.first_line, "factor",
+                      "the store holds " + symbol
+                          + " bars outside this file's dates whose "
+                            "factors came from "
+                          + stored->factor_origin + ", and this file's come from "
+                          + std::string(origin)
+                          + ": mixing them would break forward adjustment; run "
+                            "`ashare remove "
+                          + symbol + "` first, or import it the same way"};
+  }
+  if (settlement.chain_from_store && !m_store.find_bar_before(symbol, state.first)) {
+    return RowProblem{state.first_line, "factor",
+                      "the store holds later bars of " + symbol
+                          + " that a pre_close chain starting at " + state.first.iso()
+                          + " cannot reach: import the older file first, or run `ashare remove "
+                          + symbol + "` and import every file"};
+  }
+  return std::nullopt;
+}
+
+std::int64_t FileLoader::settle_symbol(const std::string& symbol,
+                                       const SymbolState& state,
+                                       const FactorSettlement& settlement) {
+  const bool mark_derived = !m_every_change_pct && m_some_change_pct;
+  if (!settlement.chain_from_store && !mark_derived && state.in_date_order) {
+    return state.factor_steps; // nothing to change, and the steps were counted as rows came
+  }
+  // The file's rows of the symbol, in date order, as stored (bars of other files in between are
+  // left out).
+  std::vector<ParsedRow> rows;
+  for (auto& bar : m_store.load_bars(symbol, state.first, state.last, domain::SortOrder::asc,
+                                     std::numeric_limits<std::int64_t>::max())) {
+    if (state.dates.contains(bar.trade_date)) {
+      ParsedRow row;
+      row.bar = bar;
+      rows.push_back(std::move(row));
+    }
+  }
+  if (settlement.chain_from_store && !rows.empty()) {
+    const auto staged = m_store.load_staged_pre_close(symbol);
+    std::size_t next = 0;
+    for (auto& row : rows) { // both ascending by date
+      while (next < staged.size() && staged[next].first < row.bar.trade_date) {
+        ++next;
+      }
+      if (next < staged.size() && staged[next].first == row.bar.trade_date) {
+        row.pre_close = staged[next].second;
+      }
+    }
+    const auto previous = m_store.find_bar_before(symbol, state.first);
+    chain_factors(rows, previous ? chain_start(*previous, rows.front()) : 1.0);
+    for (const auto& row : rows) {
+      m_store.save_factor(symbol, row.bar.trade_date, row.bar.factor);
+    }
+  }
+  if (mark_derived) {
+    // A file's change_pct is its own only when every row has one (as a ParsedFile says).
+    for (const auto& row : rows) {
+      m_store.mark_change_pct_derived(symbol, row.bar.trade_date);
+    }
+  }
+  return count_factor_steps(rows);
+}
+
+ImportReport FileLoader::finish(const ParsedFile& file,
+                                const FactorSettlement& settlement,
+                                const FirstLines& first_lines,
+                                ImportReport report) {
+  report.problems = file.problems;
+  report.suspended_skipped = file.suspended_skipped;
+  report.factor_origin = settlement.origin;
+  if (!m_duplicates.empty()) {
+    std::set<RowKey> keys;
+    for (const auto& duplicate : m_duplicates) {
+      keys.insert(duplicate.key);
+    }
+    const auto lines = first_lines(keys);
+    for (const auto& [line, key] : m_duplicates) {
+      const auto date = *domain::Date::from_yyyymmdd(key.second);
+      const auto first = lines.find(key);
+      report.problems.push_back(
+          RowProblem{line, "trade_date",
+                     "duplicate row for " + key.first + " on " + date.iso() + " (first on line "
+                         + std::to_string(first == lines.end() ? 0 : first->second) + ")"});
+    }
+    std::stable_sort(report.problems.begin(), report.problems.end(),
+                     [](const RowProblem& a, const RowProblem& b) { return a.line < b.line; });
+  }
+  if (!report.problems.empty() && !m_options.skip_invalid) {
+    return report; // the transaction rolls back
+  }
+  report.rows_skipped = static_cast<std::int64_t>(report.problems.size());
+  for (const auto& [symbol, state] : m_symbols) {
+    if (auto refusal = check_factor_scale(symbol, state, settlement)) {
+      report.refusal = std::move(refusal);
+      return report;
+    }
+  }
+  const std::string source =
+      m_options.source.empty() ? std::string(source_format_name(report.format)) : m_options.source;
+  for (const auto& [symbol, state] : m_symbols) {
+    report.adjustment_events += settle_symbol(symbol, state, settlement);
+    // Always: rows written before a derived change_pct change what it derives from.
+    m_store.recompute_change_pct(symbol, state.first, state.last);
+    m_store.refresh_symbol(symbol);
+    m_store.save_symbol_source(
+        symbol, store::SymbolSource{source, std::string(factor_origin_name(settlement.origin)),
+                                    settlement.adjusted_input});
+    report.symbols.insert(symbol);
+  }
+  m_store.clear_staged_pre_close();
+  m_store.finish_change(source);
+  report.as_of = m_store.load_dataset_info().as_of;
+  m_transaction.commit();
+  report.rows_loaded = m_rows - static_cast<std::int64_t>(m_duplicates.size());
+  if (m_options.progress) {
+    m_options.progress(report.rows_loaded, 1.0);
+  }
+  report.committed = true;
+  return report;
+}
+
+} // namespace ashare::import

@@ -1,0 +1,99 @@
+// Writing one file's rows into the data store as they are read (issue 11): each row is upserted
+// inside one write transaction as the parser hands it over, so memory does not grow with the
+// file. What needs a symbol's other rows (duplicates, the factor scale, the pre_close chain,
+// factor steps, derived change_pct) is done per symbol once the file ends. Nothing is visible
+// before the commit, and a refusal or a bad row rolls the whole file back.
+#pragma once
+
+#include "core/import/date_set.hpp"
+#include "core/import/importer.hpp"
+#include "core/store/bar_store.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ashare::import {
+
+// How the factors of a file that has been read are set.
+struct FactorSettlement {
+  FactorOrigin origin = FactorOrigin::file;
+  bool chain_from_store = false; // derive them along the pre_close chain, continuing the store's
+  bool adjusted_input = false;
+};
+
+// A (symbol, date) that a file holds twice, and the line of the first.
+using RowKey = std::pair<std::string, std::int64_t>; // symbol, YYYYMMDD
+using FirstLines = std::function<std::map<RowKey, std::int64_t>(const std::set<RowKey>&)>;
+
+class FileLoader {
+public:
+  // Begin a write transaction on `store`; `options.progress` hears of the rows written, with
+  // `fraction_read` telling how much of the file has been read (0 to 1).
+  FileLoader(store::BarStore& store,
+             const ImportOptions& options,
+             std::function<double()> fraction_read = {});
+
+  // Write `row`, read from `file` (whose has_factor the parser has set before any row).
+  void add(ParsedRow&& row, const ParsedFile& file);
+
+  // Return the number of rows handed over, duplicates included.
+  std::int64_t rows() const { return m_rows; }
+
+  // Return whether every row handed over has a pre_close.
+  bool every_row_has_pre_close() const { return m_every_pre_close; }
+
+  // End the file: report its problems (with those of `file`; `first_lines` finds the first line
+  // of each duplicated row), and unless one refuses the file, settle the factors of each symbol
+  // as `settlement` says, derive change_pct, record `source` and commit.
+  ImportReport finish(const ParsedFile& file,
+                      const FactorSettlement& settlement,
+                      const FirstLines& first_lines,
+                      ImportReport report);
+
+private:
+  struct SymbolState {
+    std::int64_t first_line = 0; // line of the row with the earliest date
+    domain::Date first, last;    // the file's dates of the symbol span [first, last]
+    DateSet dates;
+    bool stored_non_unit_factor = false; // before this file; checked when it has no factors
+    // While the rows come in date order (the usual case), the factor steps are counted as they
+    // come, and the final pass need not read the rows back.
+    bool in_date_order = true;
+    double last_factor = 0;
+    std::int64_t factor_steps = 0;
+  };
+  struct Duplicate {
+    std::int64_t line = 0;
+    RowKey key;
+  };
+
+  SymbolState& state_of(const std::string& symbol, const ParsedFile& file);
+  std::optional<RowProblem> check_factor_scale(const std::string& symbol,
+                                               const SymbolState& state,
+                                               const FactorSettlement& settlement);
+  // Chain the factors of the file's rows of `symbol` if asked; return its factor steps.
+  std::int64_t settle_symbol(const std::string& symbol,
+                             const SymbolState& state,
+                             const FactorSettlement& settlement);
+
+  store::BarStore& m_store;
+  const ImportOptions& m_options;
+  std::function<double()> m_fraction_read;
+  store::WriteTransaction m_transaction;
+  std::map<std::string, SymbolState> m_symbols; // by symbol: the final pass runs in this order
+  SymbolState* m_last_state = nullptr;          // rows usually come grouped by symbol
+  const std::string* m_last_symbol = nullptr;
+  std::vector<Duplicate> m_duplicates;
+  std::int64_t m_rows = 0;
+  bool m_every_pre_close = true;
+  bool m_every_change_pct = true;
+  bool m_some_change_pct = false;
+};
+
+} // namespace ashare::import
