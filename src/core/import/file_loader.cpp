@@ -153,10 +153,16 @@ std::int64_t FileLoader::settle_symbol(const std::string& symbol,
         row.pre_close = staged[next].second;
       }
     }
+    std::vector<double> stored;
+    for (const auto& row : rows) {
+      stored.push_back(row.bar.factor);
+    }
     const auto previous = m_store.find_bar_before(symbol, state.first);
     chain_factors(rows, previous ? chain_start(*previous, rows.front()) : 1.0);
-    for (const auto& row : rows) {
-      m_store.save_factor(symbol, row.bar.trade_date, row.bar.factor);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      if (rows[i].bar.factor != stored[i]) { // most chains stay at 1 for long stretches
+        m_store.save_factor(symbol, rows[i].bar.trade_date, rows[i].bar.factor);
+      }
     }
   }
   if (mark_derived) {

@@ -82,6 +82,8 @@ struct BarStore::Statements {
   SQLite::Statement commit;
   std::optional<SQLite::Statement> upsert; // prepared on first use: readers never need it
   std::optional<SQLite::Statement> stage_pre_close; // and its temporary table made on first use
+  std::optional<SQLite::Statement> save_factor;
+  std::optional<SQLite::Statement> mark_derived;
 };
 
 BarStore::BarStore(const std::filesystem::path& path)
@@ -349,19 +351,27 @@ void BarStore::recompute_change_pct(const std::string& symbol, Date from, Date t
 }
 
 void BarStore::save_factor(const std::string& symbol, Date date, double factor) {
-  SQLite::Statement update(m_db, "UPDATE bars SET factor = ?3 WHERE symbol_id = ?1 AND trade_date = ?2");
-  update.bind(1, symbol_id(symbol));
-  update.bind(2, static_cast<std::int64_t>(date.yyyymmdd()));
-  bind_number(update, 3, factor);
-  update.exec();
+  auto& update = m_statements->save_factor;
+  if (!update) {
+    update.emplace(m_db, "UPDATE bars SET factor = ?3 WHERE symbol_id = ?1 AND trade_date = ?2");
+  }
+  update->reset();
+  update->bind(1, symbol_id(symbol));
+  update->bind(2, static_cast<std::int64_t>(date.yyyymmdd()));
+  bind_number(*update, 3, factor);
+  update->exec();
 }
 
 void BarStore::mark_change_pct_derived(const std::string& symbol, Date date) {
-  SQLite::Statement update(
-    m_db, "UPDATE bars SET change_pct_derived = 1 WHERE symbol_id = ?1 AND trade_date = ?2");
-  update.bind(1, symbol_id(symbol));
-  update.bind(2, static_cast<std::int64_t>(date.yyyymmdd()));
-  update.exec();
+  auto& update = m_statements->mark_derived;
+  if (!update) {
+    update.emplace(
+      m_db, "UPDATE bars SET change_pct_derived = 1 WHERE symbol_id = ?1 AND trade_date = ?2");
+  }
+  update->reset();
+  update->bind(1, symbol_id(symbol));
+  update->bind(2, static_cast<std::int64_t>(date.yyyymmdd()));
+  update->exec();
 }
 
 void BarStore::stage_pre_close(const std::string& symbol, Date date, double pre_close) {
