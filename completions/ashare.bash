@@ -33,7 +33,7 @@ _ashare() {
   local commands="bars ema rsi sma chart symbols info sync import remove keys serve"
   local output="--format --no-header"
   # Options that take a value, so that the value is not taken for the command or a positional.
-  local valued=" --db --keys-db --cache-db --base-url --api-key --ca-file --timeout --retries --config --from --to --sort --limit --window --series --order --at --format --symbols-file --plan --source --adj-factor --symbol --overlay --svg --width --height --listen --threads --max-connections --header-timeout --idle-timeout --write-timeout --drain-timeout --tls-cert --tls-key --credits --label "
+  local valued=" --db --keys-db --cache-db --base-url --api-key --ca-file --timeout --retries --config --from --to --sort --limit --window --series --order --at --format --symbols-file --plan --source --adj-factor --symbol --overlay --svg --width --height --listen --threads --max-connections --header-timeout --idle-timeout --write-timeout --drain-timeout --cache-budget --tls-cert --tls-key --credits --label "
 
   # The command (and keys' subcommand), and how many positionals come before the current word.
   local command="" sub="" positionals=0 i
@@ -78,7 +78,7 @@ _ashare() {
     --symbol) COMPREPLY=($(compgen -W "$(_ashare_symbols)" -- "$cur")); return ;;
     --db | --keys-db | --cache-db | --ca-file | --config | --tls-cert | --tls-key | --symbols-file | --adj-factor | --svg)
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    --base-url | --api-key | --timeout | --retries | --from | --to | --limit | --window | --at | --source | --width | --height | --listen | --threads | --max-connections | --header-timeout | --idle-timeout | --write-timeout | --drain-timeout | --credits | --label)
+    --base-url | --api-key | --timeout | --retries | --from | --to | --limit | --window | --at | --source | --width | --height | --listen | --threads | --max-connections | --header-timeout | --idle-timeout | --write-timeout | --drain-timeout | --cache-budget | --credits | --label)
       return ;;
   esac
 

@@ -31,6 +31,7 @@ constexpr std::array k_settings{
   Setting{&GlobalFlags::idle_timeout, "ASHARE_IDLE_TIMEOUT", "idle_timeout"},
   Setting{&GlobalFlags::write_timeout, "ASHARE_WRITE_TIMEOUT", "write_timeout"},
   Setting{&GlobalFlags::drain_timeout, "ASHARE_DRAIN_TIMEOUT", "drain_timeout"},
+  Setting{&GlobalFlags::cache_budget, "ASHARE_CACHE_BUDGET", "cache_budget"},
 };
 
 // Return the config-file keys, comma-separated, in table order.
@@ -230,7 +231,7 @@ Config resolve_config(const GlobalFlags& flags, const Environment& environment, 
   config.serve = ServeConfig{value(&GlobalFlags::listen),          value(&GlobalFlags::threads),
                              value(&GlobalFlags::max_connections), value(&GlobalFlags::header_timeout),
                              value(&GlobalFlags::idle_timeout),    value(&GlobalFlags::write_timeout),
-                             value(&GlobalFlags::drain_timeout)};
+                             value(&GlobalFlags::drain_timeout),   value(&GlobalFlags::cache_budget)};
   return config;
 }
 

@@ -34,6 +34,7 @@ struct GlobalFlags {
   std::optional<std::string> idle_timeout;
   std::optional<std::string> write_timeout;
   std::optional<std::string> drain_timeout;
+  std::optional<std::string> cache_budget; // MiB
 };
 
 // The output formats of the query commands.
@@ -64,6 +65,7 @@ struct ServeConfig {
   std::optional<std::string> idle_timeout;
   std::optional<std::string> write_timeout;
   std::optional<std::string> drain_timeout;
+  std::optional<std::string> cache_budget;   // MiB of the history cache
 };
 
 struct Config {

@@ -973,7 +973,7 @@ TEST_CASE("cli query: the config file, under the environment and the flags") {
           == "ashare: error: " + path.string()
                  + ":3: unknown key \"colour\" (known: db, keys_db, cache_db, base_url, api_key, "
                    "format, plan, listen, threads, max_connections, header_timeout, idle_timeout, "
-         "write_timeout, drain_timeout)\n");
+         "write_timeout, drain_timeout, cache_budget)\n");
   }
 }
 

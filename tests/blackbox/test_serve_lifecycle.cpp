@@ -476,6 +476,10 @@ TEST_CASE("serve: the settings come from flags, the environment or the config fi
          "invalid --drain-timeout \"x\": expected seconds from 0.1 to 86400, e.g. 10 or 2.5"},
         {{}, {"ASHARE_LISTEN=nowhere"},
          "invalid --listen \"nowhere\": expected HOST:PORT, e.g. 127.0.0.1:8080"},
+        {{"--cache-budget", "0"}, {},
+         "invalid --cache-budget \"0\": expected a whole number from 1 to 1048576"},
+        {{}, {"ASHARE_CACHE_BUDGET=1g"},
+         "invalid --cache-budget \"1g\": expected a whole number from 1 to 1048576"},
     };
     for (const auto& row : rows) {
       CAPTURE(row.message);

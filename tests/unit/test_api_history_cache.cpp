@@ -231,3 +231,31 @@ TEST_CASE("issue 11: without the history cache (a one-shot command) the answers 
   CHECK(one_shot.histories.bytes() == 0); // nothing was cached
   CHECK(cached.histories.bytes() > 0);
 }
+
+TEST_CASE("issue 11: serve --cache-budget: the cache keeps within the budget it is given") {
+  Fixture f;
+  api::Services services(f.db, f.dir / "ashare-keys.db");
+  const api::Caller pro{0, auth::Plan::pro, false};
+  const auto ask = [&](const char* symbol) {
+    const api::Request request{"GET", "/v1/ohlc/range/1/day/2024-01-01/2024-06-30",
+                               std::string("symbol=") + symbol, std::nullopt};
+    REQUIRE(api::dispatch_trusted(request, services, pro).status == 200);
+  };
+  ask("600519.SH");
+  const auto one = services.histories.bytes();
+  ask("000001.SZ");
+  const auto both = services.histories.bytes();
+  REQUIRE(one > 0);
+  REQUIRE(both > one); // the default budget holds both
+
+  // A budget that fits the larger history (000001.SZ's 1,212 bars), not both: the least recently
+  // used (600519.SH's 500) leaves at once.
+  REQUIRE(both - one > one);
+  services.histories.set_budget(both - one);
+  CHECK(services.histories.bytes() == both - one);
+  const auto generation = services.bars.acquire()->load_generation();
+  CHECK(services.histories.find("000001.SZ", generation) != nullptr);
+  CHECK(services.histories.find("600519.SH", generation) == nullptr);
+  ask("600519.SH"); // loading it again makes 000001.SZ leave
+  CHECK(services.histories.bytes() == one);
+}

@@ -154,12 +154,22 @@ Result<server::ServerOptions> server_options(const ServeArgs& args, const ServeC
   return options;
 }
 
+// The history cache's budget by default, in MiB (issue 11: `--cache-budget`).
+constexpr std::size_t k_default_cache_budget_mib = 256;
+
 int run_serve(const ServeArgs& args, const Config& config) {
   const auto options = server_options(args, config.serve);
   if (!options) {
     return fail(options.error().message, k_exit_usage);
   }
+  auto budget_mib = config.serve.cache_budget
+                      ? parse_count("--cache-budget", *config.serve.cache_budget, 1, 1'048'576)
+                      : Result<std::size_t>(k_default_cache_budget_mib);
+  if (!budget_mib) {
+    return fail(budget_mib.error().message, k_exit_usage);
+  }
   api::Services services(config.db, config.keys_db);
+  services.histories.set_budget(*budget_mib << 20);
   // Open both stores now, so that a bad path fails before "listening" is printed.
   services.bars.acquire();
   services.keys.acquire();
@@ -230,6 +240,12 @@ Action setup_serve(CLI::App& command, GlobalFlags& flags) {
                 "ASHARE_DRAIN_TIMEOUT)")
     ->default_str("5")
     ->type_name("SECONDS");
+  command
+    .add_option("--cache-budget", flags.cache_budget,
+                "MiB of whole histories kept in memory, the least recently used leaving first "
+                "(env ASHARE_CACHE_BUDGET)")
+    ->default_str("256")
+    ->type_name("MIB");
   command.add_option("--tls-cert", args->tls_cert, "Serve HTTPS with this PEM certificate (chain)")
     ->check(CLI::ExistingFile)
     ->type_name("FILE");

@@ -100,6 +100,14 @@ std::shared_ptr<const RenderedHistory> HistoryCache::find_or_load(store::BarStor
   return history;
 }
 
+void HistoryCache::set_budget(std::size_t budget_bytes) {
+  std::lock_guard lock(m_mutex);
+  m_budget = budget_bytes;
+  while (m_bytes > m_budget && !m_recent.empty()) {
+    erase(m_entries.find(m_recent.back()));
+  }
+}
+
 std::shared_ptr<const RenderedHistory> HistoryCache::find(const std::string& symbol,
                                                           std::int64_t generation) {
   std::lock_guard lock(m_mutex);

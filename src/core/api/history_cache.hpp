@@ -62,6 +62,10 @@ public:
   // Keep at most about `budget_bytes` of histories.
   explicit HistoryCache(std::size_t budget_bytes) : m_budget(budget_bytes) {}
 
+  // Keep at most about `budget_bytes` from now on (`serve --cache-budget`), letting the least
+  // recently used histories go at once if the cache holds more. Thread-safe.
+  void set_budget(std::size_t budget_bytes);
+
   // Return the history of `symbol` at store `generation`, loading it from `store` (read inside the
   // caller's ReadTransaction, so it matches `generation`) when it is not cached. Thread-safe.
   std::shared_ptr<const RenderedHistory> find_or_load(store::BarStore& store,
