@@ -18,14 +18,14 @@ public:
   virtual void fill(std::span<std::byte> out) = 0;
 };
 
-// The system's CSPRNG (OpenSSL RAND_bytes).
+// The system's CSPRNG (getrandom(2)).
 class SystemRandom final : public RandomSource {
 public:
   void fill(std::span<std::byte> out) override;
 };
 
-// The system's CSPRNG read in blocks: each thread keeps a few KiB of RAND_bytes output and hands
-// it out, so that a request id (16 bytes) costs no call into OpenSSL (about 1 µs each, measured
+// The system's CSPRNG read in blocks: each thread keeps a few KiB of getrandom output and hands
+// it out, so that a request id (16 bytes) costs no system call (about 1 µs each, measured
 // as 4% of a server's CPU). A forked child refills before use, so no two processes share bytes.
 class BufferedSystemRandom final : public RandomSource {
 public:
