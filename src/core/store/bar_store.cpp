@@ -53,6 +53,24 @@ std::string series_sql(const char* column) {
 
 } // namespace
 
+// A statement prepared on its first use (a one-shot command uses two or three of them), then
+// kept for the connection's life.
+class LazyStatement {
+public:
+  LazyStatement(SQLite::Database& db, std::string sql) : m_db(db), m_sql(std::move(sql)) {}
+  SQLite::Statement& get() {
+    if (!m_statement) {
+      m_statement.emplace(m_db, m_sql);
+    }
+    return *m_statement;
+  }
+
+private:
+  SQLite::Database& m_db;
+  std::string m_sql;
+  std::optional<SQLite::Statement> m_statement;
+};
+
 // Prepared once per connection: the server's hot path never re-parses SQL.
 struct BarStore::Statements {
   explicit Statements(SQLite::Database& db)
@@ -66,20 +84,20 @@ struct BarStore::Statements {
       bars_desc(db, std::string(k_bar_columns)
                       + "WHERE symbol_id = " ASHARE_SYMBOL_ID " AND trade_date BETWEEN ?2 AND ?3 "
                         "ORDER BY trade_date DESC LIMIT ?4"),
-      series{SQLite::Statement(db, series_sql("open")), SQLite::Statement(db, series_sql("high")),
-             SQLite::Statement(db, series_sql("low")), SQLite::Statement(db, series_sql("close"))},
+      series{LazyStatement(db, series_sql("open")), LazyStatement(db, series_sql("high")),
+             LazyStatement(db, series_sql("low")), LazyStatement(db, series_sql("close"))},
       begin(db, "BEGIN"),
       commit(db, "COMMIT") {}
 
-  SQLite::Statement generation;
-  SQLite::Statement meta;
-  SQLite::Statement symbols;
-  SQLite::Statement symbol;
-  SQLite::Statement bars_asc;
-  SQLite::Statement bars_desc;
-  std::array<SQLite::Statement, 4> series; // by PriceField
-  SQLite::Statement begin;
-  SQLite::Statement commit;
+  LazyStatement generation;
+  LazyStatement meta;
+  LazyStatement symbols;
+  LazyStatement symbol;
+  LazyStatement bars_asc;
+  LazyStatement bars_desc;
+  std::array<LazyStatement, 4> series; // by PriceField
+  LazyStatement begin;
+  LazyStatement commit;
   std::optional<SQLite::Statement> upsert; // prepared on first use: readers never need it
   std::optional<SQLite::Statement> stage_pre_close; // and its temporary table made on first use
   std::optional<SQLite::Statement> save_factor;
@@ -93,7 +111,7 @@ BarStore::BarStore(const std::filesystem::path& path)
 BarStore::~BarStore() = default;
 
 std::int64_t BarStore::load_generation() {
-  auto& statement = m_statements->generation;
+  auto& statement = m_statements->generation.get();
   statement.reset();
   const std::int64_t generation =
     statement.executeStep() ? std::stoll(statement.getColumn(0).getString()) : 0;
@@ -103,7 +121,7 @@ std::int64_t BarStore::load_generation() {
 
 DatasetInfo BarStore::load_dataset_info() {
   DatasetInfo info;
-  auto& statement = m_statements->meta;
+  auto& statement = m_statements->meta.get();
   statement.reset();
   while (statement.executeStep()) {
     const std::string key = statement.getColumn(0).getString();
@@ -121,7 +139,7 @@ DatasetInfo BarStore::load_dataset_info() {
 
 std::vector<SymbolInfo> BarStore::load_symbols() {
   std::vector<SymbolInfo> out;
-  auto& statement = m_statements->symbols;
+  auto& statement = m_statements->symbols.get();
   statement.reset();
   while (statement.executeStep()) {
     out.push_back(read_symbol(statement));
@@ -130,7 +148,7 @@ std::vector<SymbolInfo> BarStore::load_symbols() {
 }
 
 std::optional<SymbolInfo> BarStore::find_symbol(const std::string& symbol) {
-  auto& statement = m_statements->symbol;
+  auto& statement = m_statements->symbol.get();
   statement.reset();
   statement.bind(1, symbol);
   if (!statement.executeStep()) {
@@ -147,7 +165,7 @@ std::vector<domain::Bar> BarStore::load_bars(const std::string& symbol,
                                              domain::SortOrder order,
                                              std::int64_t limit) {
   auto& statement =
-    order == domain::SortOrder::asc ? m_statements->bars_asc : m_statements->bars_desc;
+    order == domain::SortOrder::asc ? m_statements->bars_asc.get() : m_statements->bars_desc.get();
   statement.reset();
   statement.bindNoCopy(1, symbol);
   statement.bind(2, static_cast<std::int64_t>(from.yyyymmdd()));
@@ -162,7 +180,7 @@ std::vector<domain::Bar> BarStore::load_bars(const std::string& symbol,
 }
 
 PriceSeries BarStore::load_price_series(const std::string& symbol, PriceField field) {
-  auto& statement = m_statements->series[static_cast<std::size_t>(field)];
+  auto& statement = m_statements->series[static_cast<std::size_t>(field)].get();
   statement.reset();
   statement.bindNoCopy(1, symbol);
   PriceSeries series;
@@ -190,14 +208,14 @@ std::string_view price_field_name(PriceField field) {
 }
 
 ReadTransaction::ReadTransaction(BarStore& store) : m_store(store) {
-  auto& begin = m_store.m_statements->begin;
+  auto& begin = m_store.m_statements->begin.get();
   begin.reset();
   begin.exec();
 }
 
 ReadTransaction::~ReadTransaction() {
   // A read transaction has nothing to lose; ending it can only fail if the connection is broken.
-  auto& commit = m_store.m_statements->commit;
+  auto& commit = m_store.m_statements->commit.get();
   commit.reset();
   if (commit.tryExecuteStep() != SQLITE_DONE) {
     m_store.m_db.tryExec("ROLLBACK");
