@@ -8,6 +8,7 @@
 #include "core/api/history_cache.hpp"
 #include "core/api/dispatch.hpp"
 #include "core/api/json.hpp"
+#include "core/api/store_view.hpp"
 #include "core/query/catalog.hpp"
 
 #include <doctest/doctest.h>
@@ -258,4 +259,23 @@ TEST_CASE("issue 11: serve --cache-budget: the cache keeps within the budget it 
   CHECK(services.histories.find("600519.SH", generation) == nullptr);
   ask("600519.SH"); // loading it again makes 000001.SZ leave
   CHECK(services.histories.bytes() == one);
+}
+
+TEST_CASE("issue 11: a one-shot request reads only its own symbols' catalog entries") {
+  Fixture f;
+  api::Services services(f.db, f.dir / "ashare-keys.db");
+  for (const bool cache_histories : {true, false}) {
+    CAPTURE(cache_histories);
+    api::StoreView view(services.bars, services.catalog, services.histories, cache_histories,
+                        api::Waiting::allowed, api::StoreView::Clock::now());
+    const std::vector<domain::Symbol> asked{*domain::parse_symbol("600519.SH"),
+                                            *domain::parse_symbol("999999.SH")};
+    const auto catalog = view.catalog(asked);
+    REQUIRE(catalog);
+    CHECK(catalog->find("600519.SH") != nullptr);
+    CHECK(catalog->find("999999.SH") == nullptr); // unknown either way (D1)
+    // A server's catalog knows every symbol; a one-shot command's only those it asked for.
+    CHECK((catalog->find("000001.SZ") != nullptr) == cache_histories);
+    CHECK(catalog->dataset.as_of == date("2025-10-23"));
+  }
 }

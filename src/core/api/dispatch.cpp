@@ -248,11 +248,11 @@ Outcome serve_data(const Route& route,
   if (!request) {
     return charge_and_answer(caller, request.error(), 0, exchange);
   }
-  const auto catalog = view.catalog();
+  const auto& symbols = (*request)->symbols();
+  const auto catalog = view.catalog(symbols);
   if (!catalog) {
     return NeedsStore{};
   }
-  const auto& symbols = (*request)->symbols();
   if (auto status = check_single_symbol_known(symbols, *catalog); !status) {
     return charge_and_answer(caller, status.error(), 0, exchange);
   }

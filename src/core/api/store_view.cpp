@@ -4,7 +4,7 @@
 
 namespace ashare::api {
 
-std::shared_ptr<const query::Catalog> StoreView::catalog() {
+std::shared_ptr<const query::Catalog> StoreView::catalog(std::span<const domain::Symbol> symbols) {
   if (m_catalog) {
     return m_catalog;
   }
@@ -14,7 +14,8 @@ std::shared_ptr<const query::Catalog> StoreView::catalog() {
   }
   m_store.emplace(m_pool.acquire());
   m_snapshot.emplace(**m_store);
-  m_catalog = m_catalogs.current(**m_store, m_now);
+  m_catalog = m_cache_histories ? m_catalogs.current(**m_store, m_now)
+                                : query::load_catalog(**m_store, symbols);
   return m_catalog;
 }
 

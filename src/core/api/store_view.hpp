@@ -12,6 +12,7 @@
 #include <chrono>
 #include <memory>
 #include <optional>
+#include <span>
 
 namespace ashare::api {
 
@@ -39,8 +40,10 @@ public:
 
   // Return the store's catalog, or nullptr when it must be read from the store and waiting is
   // forbidden. With waiting allowed, the first call opens one read snapshot that every later
-  // read of this view shares, so the histories match the catalog's generation.
-  std::shared_ptr<const query::Catalog> catalog();
+  // read of this view shares, so the histories match the catalog's generation. Without cached
+  // histories (a one-shot command) the catalog knows only `symbols`, the request's, read for
+  // this request alone: a store of a whole market costs no more than one of a few symbols.
+  std::shared_ptr<const query::Catalog> catalog(std::span<const domain::Symbol> symbols = {});
 
   // Return the whole history of `info`, a symbol of catalog(), or nullptr when it must be loaded
   // and waiting is forbidden. Requires a successful catalog() first.

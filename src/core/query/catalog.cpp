@@ -17,6 +17,18 @@ std::shared_ptr<const Catalog> load_catalog(store::BarStore& store) {
   return catalog;
 }
 
+std::shared_ptr<const Catalog> load_catalog(store::BarStore& store,
+                                            std::span<const domain::Symbol> symbols) {
+  auto catalog = std::make_shared<Catalog>();
+  catalog->dataset = store.load_dataset_info();
+  for (const auto& symbol : symbols) {
+    if (auto info = store.find_symbol(symbol.str())) {
+      catalog->symbols.emplace(symbol.str(), std::move(*info));
+    }
+  }
+  return catalog;
+}
+
 std::shared_ptr<const Catalog> CatalogCache::current(store::BarStore& store, Clock::time_point now) {
   // The counter first: a change announced after this read is seen by the next check.
   const auto counter = m_changes != nullptr ? m_changes->load() : std::nullopt;

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <unordered_map>
 
@@ -49,5 +50,10 @@ private:
 
 // Load a catalog from `store`.
 std::shared_ptr<const Catalog> load_catalog(store::BarStore& store);
+
+// Load a catalog from `store` that knows only `symbols` (those of them that are stored): what one
+// request of a one-shot command needs, whatever the number of symbols in the store.
+std::shared_ptr<const Catalog> load_catalog(store::BarStore& store,
+                                            std::span<const domain::Symbol> symbols);
 
 } // namespace ashare::query
