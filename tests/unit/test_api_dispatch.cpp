@@ -650,6 +650,12 @@ TEST_CASE("D7: a metered request waits on its charge: apply_charges, then finish
   const auto metered = server.key(Plan::basic, 3);
   const auto two = api::Request{"GET", k_bars_path, "symbol=600519.SH,000001.SZ",
                                 "Bearer " + metered.plaintext};
+  // A history is cached when asked for again (HistoryCache::admit): an unmetered key asks first.
+  const auto unmetered = server.key(Plan::pro, std::nullopt);
+  CHECK(in_two_steps(server.services, api::Request{"GET", k_bars_path, "symbol=600519.SH,000001.SZ",
+                                                   "Bearer " + unmetered.plaintext})
+          .status
+        == 200);
   CHECK(in_two_steps(server.services, two).status == 200); // warms the caches: 3 -> 1
   CHECK(server.balance(metered) == 1);
 

@@ -37,20 +37,22 @@ public:
         items.push_back(query::SymbolBars{symbols[i].str(), false, {}, false, {}});
         continue;
       }
-      if (!view.caches_histories()) {
-        auto item = view.read_window(*info, m_request.query); // a one-shot command: its rows
-        if (!item) {
-          return std::nullopt;
+      if (view.caches_histories()) {
+        if (auto history = view.history(*info)) {
+          items.push_back(select_bars(*history, info->symbol, m_request.query, bar_json[i]));
+          keep_alive.push_back(std::move(history));
+          continue;
         }
-        items.push_back(std::move(*item));
-        continue;
+        if (!view.may_wait()) {
+          return std::nullopt; // to a worker thread, which may read the store
+        }
       }
-      auto history = view.history(*info);
-      if (!history) {
+      // A one-shot command, or a symbol's first miss: read just its rows.
+      auto item = view.read_window(*info, m_request.query);
+      if (!item) {
         return std::nullopt;
       }
-      items.push_back(select_bars(*history, info->symbol, m_request.query, bar_json[i]));
-      keep_alive.push_back(std::move(history));
+      items.push_back(std::move(*item));
     }
     auto response = make_bars_response(m_request, request_id, catalog.dataset, std::move(items));
     response.bar_json = std::move(bar_json);

@@ -100,6 +100,22 @@ std::shared_ptr<const RenderedHistory> HistoryCache::find_or_load(store::BarStor
   return history;
 }
 
+bool HistoryCache::admit(const std::string& symbol) {
+  std::lock_guard lock(m_mutex);
+  if (const auto missed = m_missed_index.find(symbol); missed != m_missed_index.end()) {
+    m_missed.erase(missed->second);
+    m_missed_index.erase(missed);
+    return true;
+  }
+  m_missed.push_front(symbol);
+  m_missed_index[symbol] = m_missed.begin();
+  if (m_missed.size() > k_max_missed) {
+    m_missed_index.erase(m_missed.back());
+    m_missed.pop_back();
+  }
+  return false;
+}
+
 void HistoryCache::set_budget(std::size_t budget_bytes) {
   std::lock_guard lock(m_mutex);
   m_budget = budget_bytes;

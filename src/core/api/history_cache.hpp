@@ -77,6 +77,12 @@ public:
   // reads the store. Thread-safe.
   std::shared_ptr<const RenderedHistory> find(const std::string& symbol, std::int64_t generation);
 
+  // Return whether the history of `symbol`, not cached, is worth loading whole: it missed before
+  // (a symbol asked for again). A first miss is only remembered, and its request reads just its
+  // rows, so that a market of symbols asked for once each does not churn the cache (issue 11,
+  // P5). Thread-safe.
+  bool admit(const std::string& symbol);
+
   // Return the bytes held now.
   std::size_t bytes() const;
 
@@ -93,6 +99,10 @@ private:
   std::size_t m_bytes = 0;
   std::unordered_map<std::string, Entry> m_entries;
   std::list<std::string> m_recent; // most recently used first
+  // Symbols that missed once, most recent first, at most k_max_missed (about 64 bytes each).
+  static constexpr std::size_t k_max_missed = 16384;
+  std::list<std::string> m_missed;
+  std::unordered_map<std::string, std::list<std::string>::iterator> m_missed_index;
 };
 
 } // namespace ashare::api

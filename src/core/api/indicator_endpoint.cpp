@@ -33,22 +33,23 @@ public:
         items.push_back(query::SymbolValues{symbol.str(), false, {}});
         continue;
       }
-      if (!view.caches_histories()) {
-        const auto series = view.load_price_series(*info, query.series_type); // a one-shot command
-        if (!series) {
-          return std::nullopt;
+      if (view.caches_histories()) {
+        if (const auto history = view.history(*info)) {
+          items.push_back(query::values_from_series(
+              info->symbol, history->history.price_series(query.series_type), query,
+              info->latest_factor));
+          continue;
         }
-        items.push_back(
-            query::values_from_series(info->symbol, *series, query, info->latest_factor));
-        continue;
+        if (!view.may_wait()) {
+          return std::nullopt; // to a worker thread, which may read the store
+        }
       }
-      const auto history = view.history(*info);
-      if (!history) {
+      // A one-shot command, or a symbol's first miss: read just its series.
+      const auto series = view.load_price_series(*info, query.series_type);
+      if (!series) {
         return std::nullopt;
       }
-      items.push_back(query::values_from_series(info->symbol,
-                                                history->history.price_series(query.series_type),
-                                                query, info->latest_factor));
+      items.push_back(query::values_from_series(info->symbol, *series, query, info->latest_factor));
     }
     return Render([response = make_indicator_response(m_request, request_id, std::move(items))](
                       std::optional<std::int64_t>) { return indicators_to_json(response); });

@@ -22,8 +22,12 @@ std::shared_ptr<const query::Catalog> StoreView::catalog(std::span<const domain:
 std::shared_ptr<const RenderedHistory> StoreView::history(const store::SymbolInfo& info) {
   assert(m_catalog);
   const std::int64_t generation = m_catalog->dataset.generation;
-  if (m_waiting == Waiting::forbidden) {
-    return m_histories.find(info.symbol, generation);
+  if (auto cached = m_histories.find(info.symbol, generation);
+      cached || m_waiting == Waiting::forbidden) {
+    return cached;
+  }
+  if (!m_histories.admit(info.symbol)) {
+    return nullptr; // a first miss: its rows alone this time
   }
   return m_histories.find_or_load(**m_store, info.symbol, info.latest_factor, generation);
 }

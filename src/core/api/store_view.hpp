@@ -45,13 +45,18 @@ public:
   // this request alone: a store of a whole market costs no more than one of a few symbols.
   std::shared_ptr<const query::Catalog> catalog(std::span<const domain::Symbol> symbols = {});
 
-  // Return the whole history of `info`, a symbol of catalog(), or nullptr when it must be loaded
-  // and waiting is forbidden. Requires a successful catalog() first.
+  // Return whether this view may read the store (Waiting::allowed).
+  bool may_wait() const { return m_waiting == Waiting::allowed; }
+
+  // Return the whole history of `info`, a symbol of catalog(), or nullptr when it is not cached
+  // and either waiting is forbidden or it is not worth loading yet (HistoryCache::admit: its
+  // first miss): then read just the rows with read_window() or load_price_series(). Requires a
+  // successful catalog() first.
   std::shared_ptr<const RenderedHistory> history(const store::SymbolInfo& info);
 
   // Return the bars of `info` (a symbol of catalog()) that `query` returns, read from the store
   // without its whole history (query::read_window: the bounded read, adjusted per D8); nullopt
-  // when waiting is forbidden. Requires a successful catalog().
+  // when waiting is forbidden. Requires a successful catalog(). Answers as history() would.
   std::optional<query::SymbolBars> read_window(const store::SymbolInfo& info,
                                                const query::BarQuery& query);
 
