@@ -2,10 +2,10 @@
 # Every measured figure in one command (issues 9 and 11): builds a Release binary and the bench
 # programs in build/release, then prints P1/P1m/P1h (serve against nginx), P2 (a one-shot query
 # against the sqlite3 CLI), P3 (import against sqlite3 .import, peak memory, and P5's bytes per
-# bar), P4 (indicator against bars requests, in process) and P6 (remote mode from the cache
-# against local mode), each with its baseline measured in the same run.
+# bar), P4 (indicator against bars requests, in process), P5 (a full market against 10 symbols
+# under serve: latency and RSS) and P6 (remote mode from the cache against local mode), each with
+# its baseline measured in the same run.
 # --quick runs fewer and shorter rounds on less data (a smoke run; its figures are noisier).
-# P5's latency and RSS over a 15 M-bar market are not measured yet (issue 11).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -21,10 +21,10 @@ cmake --build build/release -j "$(nproc)" --target ashare ashare_bench_indicator
 ashare=build/release/src/cli/ashare
 if [ "$quick" = 1 ]; then
   p1=(--rounds 1 --seconds 2) oneshot=(--rounds 2 --processes 20) p4=(5000 50)
-  p3=(--symbols 60 --days 3000 --rounds 1)
+  p3=(--symbols 60 --days 3000 --rounds 1) p5=(--symbols 300 --requests 3000 --cold 100)
 else
   p1=(--rounds 5 --seconds 5) oneshot=(--rounds 5 --processes 100) p4=(5000 300)
-  p3=(--symbols 700 --days 3000 --rounds 3)
+  p3=(--symbols 700 --days 3000 --rounds 3) p5=(--symbols 5000 --requests 100000)
 fi
 echo "== P1, P1m, P1h: ashare serve against nginx"
 python3 bench/serve_vs_nginx.py "$ashare" "${p1[@]}"
@@ -34,5 +34,7 @@ echo "== P3: import against sqlite3 .import (and P5's bytes per bar)"
 python3 bench/import_vs_sqlite3.py "$ashare" "${p3[@]}"
 echo "== P4: indicator requests against a bars request of the same 5,000 bars, in process"
 build/release/bench/ashare_bench_indicators "${p4[@]}"
+echo "== P5: a full market against 10 symbols, under serve"
+python3 bench/market_vs_small.py "$ashare" "${p5[@]}"
 echo "== P6: remote mode from the cache against local mode"
 python3 bench/remote_cache_vs_local.py "$ashare" "${oneshot[@]}"
