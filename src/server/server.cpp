@@ -53,9 +53,12 @@ std::size_t fit_open_file_limit(std::size_t wanted, std::size_t reserved) {
 // Keep freed memory instead of handing it back to the kernel after every response: with glibc's
 // defaults (a 128 KiB trim threshold), freeing a 48 KB body trims the thread's heap and the next
 // response page-faults its memory back in, which cost a third of the throughput (issue 9 bench).
+// But a cached history's JSON (about 700 KB for 3,000 bars) gets pages of its own, returned to the
+// kernel when it leaves the cache, so that RSS follows --cache-budget (issue 11, P5: 222 -> 153
+// MB for a 128 MiB budget over 1,500 symbols). Fewer arenas (M_ARENA_MAX 2) cost P1 a fifth.
 void keep_freed_memory() {
   mallopt(M_TRIM_THRESHOLD, 64 << 20);
-  mallopt(M_MMAP_THRESHOLD, 4 << 20);
+  mallopt(M_MMAP_THRESHOLD, 256 << 10);
 }
 
 } // namespace
