@@ -309,29 +309,8 @@ bool BarStore::has_non_unit_factor(const std::string& symbol) {
 }
 
 void BarStore::recompute_change_pct(const std::string& symbol) {
-  SQLite::Statement select(m_db,
-                           "SELECT trade_date, close, factor, change_pct_derived FROM bars "
-                           "WHERE symbol_id = " ASHARE_SYMBOL_ID " ORDER BY trade_date");
-  SQLite::Statement update(m_db,
-                           "UPDATE bars SET change_pct = ?3 WHERE symbol_id = ?1 AND trade_date = ?2");
-  select.bind(1, symbol);
-  const std::int64_t id = symbol_id(symbol);
-  bool first = true;
-  double previous = 0; // previous close * factor
-  while (select.executeStep()) {
-    const double close = read_number(select.getColumn(1));
-    const double factor = read_number(select.getColumn(2));
-    if (select.getColumn(3).getInt() != 0) {
-      const double change = first ? 0.0 : ((close * factor) / previous - 1) * 100;
-      update.reset();
-      update.bind(1, id);
-      update.bind(2, select.getColumn(0).getInt64());
-      bind_number(update, 3, change);
-      update.exec();
-    }
-    previous = close * factor;
-    first = false;
-  }
+  // The whole history: from before the first stored date (1970) to after the last.
+  recompute_change_pct(symbol, Date{}, *Date::from_yyyymmdd(99991231));
 }
 
 void BarStore::recompute_change_pct(const std::string& symbol, Date from, Date to) {
