@@ -139,15 +139,22 @@ Result<FileKind> detect_file(std::istream& in,
   return kind;
 }
 
+// Remember in `lines` the line of `row` when it is the first of one of `keys`.
+void note_first_line(const ParsedRow& row,
+                     const std::set<RowKey>& keys,
+                     std::map<RowKey, std::int64_t>& lines) {
+  RowKey key{row.symbol, row.bar.trade_date.yyyymmdd()};
+  if (keys.count(key) != 0) {
+    lines.emplace(std::move(key), row.line);
+  }
+}
+
 // Return the lines of the first rows of `keys` in `rows`.
 std::map<RowKey, std::int64_t> first_lines_in(std::span<const ParsedRow> rows,
                                               const std::set<RowKey>& keys) {
   std::map<RowKey, std::int64_t> lines;
   for (const auto& row : rows) {
-    const RowKey key{row.symbol, row.bar.trade_date.yyyymmdd()};
-    if (keys.count(key) != 0) {
-      lines.emplace(key, row.line);
-    }
+    note_first_line(row, keys, lines);
   }
   return lines;
 }
@@ -161,12 +168,7 @@ std::map<RowKey, std::int64_t> first_lines_in_file(const std::filesystem::path& 
   std::map<RowKey, std::int64_t> lines;
   std::ifstream in(path, std::ios::binary);
   (void)parse_format(in, kind.format, kind.symbol, options,
-                     [&](ParsedRow&& row, const ParsedFile&) {
-                       const RowKey key{row.symbol, row.bar.trade_date.yyyymmdd()};
-                       if (keys.count(key) != 0) {
-                         lines.emplace(key, row.line);
-                       }
-                     });
+                     [&](ParsedRow&& row, const ParsedFile&) { note_first_line(row, keys, lines); });
   return lines;
 }
 
