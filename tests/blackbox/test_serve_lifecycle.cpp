@@ -537,3 +537,37 @@ TEST_CASE("serve: an open-file limit too low for --max-connections is said at st
   server.send_signal(SIGTERM);
   CHECK(server.wait_for_exit(k_wait) == 0);
 }
+
+TEST_CASE("serve: the network module is loaded only by serve and remote mode (issue 11, P2)") {
+  World world;
+  // `ashare` alone, without ashare-net.so beside it: what a local command needs is all inside.
+  TempDir alone;
+  const auto binary = alone.path() / "ashare";
+  std::filesystem::copy_file(ashare_bin(), binary);
+  std::filesystem::permissions(binary, std::filesystem::perms::owner_all);
+  const std::string db = world.store.db().string();
+
+  const auto local = run_process({binary.string(), "--db", db, "bars", "000001.SZ", "2024-01-02",
+                                  "2024-01-31", "--format", "csv"});
+  CHECK(local.status == 0);
+  CHECK(local.out.rfind("symbol,trade_date,", 0) == 0);
+  CHECK(local.out.find("\n000001.SZ,2024-01-31,") != std::string::npos);
+  const auto via_module =
+    world.store.cli({"bars", "000001.SZ", "2024-01-02", "2024-01-31", "--format", "csv"});
+  CHECK(local.out == via_module.out);
+
+  const auto serve = run_process({binary.string(), "--db", db, "serve", "--listen", "127.0.0.1:0"});
+  CHECK(serve.status == 1);
+  CHECK(serve.err.rfind("ashare: error: cannot load the network module ashare-net.so (needed for "
+                        "remote mode and serve):\n  "
+                          + (alone.path() / "ashare-net.so").string() + ": not found\n",
+                        0)
+        == 0);
+  CHECK(serve.out.empty());
+
+  const auto remote = run_process({binary.string(), "--base-url", "http://127.0.0.1:9",
+                                   "--cache-db", (alone.path() / "cache.db").string(), "bars",
+                                   "000001.SZ", "2024-01-02", "2024-01-31"});
+  CHECK(remote.status == 1);
+  CHECK(remote.err.find("cannot load the network module") != std::string::npos);
+}

@@ -3,8 +3,8 @@
 // once connections are accepted, and serves on the event-driven server of src/server until
 // SIGINT or SIGTERM, which drain it.
 #include "cli/commands/command.hpp"
+#include "cli/net/module.hpp"
 #include "core/api/services.hpp"
-#include "server/server.hpp"
 
 #include <CLI/CLI.hpp>
 #include <array>
@@ -174,27 +174,7 @@ int run_serve(const ServeArgs& args, const Config& config) {
   services.bars.acquire();
   services.keys.acquire();
 
-  std::optional<server::Server> server;
-  try {
-    server.emplace(services, *options);
-  } catch (const std::runtime_error& error) {
-    return fail(error.what());
-  }
-  for (const auto& note : server->notes()) {
-    warn(note);
-  }
-  unsigned short port = 0;
-  try {
-    port = server->listen();
-  } catch (const std::runtime_error& error) {
-    return fail("cannot listen on " + options->host + ":" + std::to_string(options->port) + ": "
-                + error.what());
-  }
-  const bool ipv6 = options->host.find(':') != std::string::npos;
-  std::cout << "listening on " << (options->tls ? "https://" : "http://")
-            << (ipv6 ? "[" + options->host + "]" : options->host) << ":" << port << std::endl;
-  server->run();
-  return k_exit_ok;
+  return net::module().serve(services, *options);
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 #include "cli/remote/transport.hpp"
 
+#include "cli/net/module.hpp"
 #include "core/api/caller.hpp"
 #include "core/api/dispatch.hpp"
 #include "core/api/json.hpp"
@@ -7,9 +8,6 @@
 #include "core/auth/api_key.hpp"
 #include "core/remote/cached_remote.hpp"
 #include "core/store/cache_store.hpp"
-
-#include <httplib.h>
-#include <thread>
 
 namespace ashare::cli {
 namespace {
@@ -43,72 +41,26 @@ private:
   api::Services m_services;
 };
 
-// Remote mode: any server implementing SPEC, over HTTP or HTTPS.
-class RemoteTransport final : public Transport {
+// Remote mode's HTTP(S) client, from the network module, loaded by the first request that
+// reaches the network: an answer from the cache never pays for it (P6).
+class HttpTransport final : public Transport {
 public:
-  RemoteTransport(const Config& config, const RemoteOptions& options)
-    : m_base_url(*config.base_url), m_options(options), m_client(trimmed(*config.base_url)) {
-    m_client.set_connection_timeout(options.timeout);
-    m_client.set_read_timeout(options.timeout);
-    m_client.set_write_timeout(options.timeout);
-    m_client.set_keep_alive(true);
-    if (options.ca_file) {
-      m_client.set_ca_cert_path(options.ca_file->c_str());
-    }
-    if (config.api_key) {
-      m_client.set_bearer_token_auth(config.api_key->c_str());
-    }
-    m_prefix = path_prefix(m_base_url);
-  }
+  HttpTransport(const Config& config, const RemoteOptions& options)
+    : m_config(config), m_options(options) {}
 
   Reply get(const std::string& target) override {
-    auto delay = m_options.backoff;
-    for (int attempt = 0;; ++attempt) {
-      auto result = m_client.Get(m_prefix + target);
-      const bool retry_status = result && result->status >= 500;
-      if (result && !retry_status) {
-        return Reply{result->status, result->body};
-      }
-      if (attempt >= m_options.retries) {
-        // A server that keeps answering 5xx is as unusable as an unreachable one (exit 3).
-        if (result) {
-          std::string detail = "HTTP " + std::to_string(result->status);
-          if (const auto error = api::error_from_json(result->body)) {
-            detail += " " + std::string(error_info(error->code).wire_name) + ": " + error->message;
-          }
-          throw NetworkError(m_base_url + " kept failing after " + std::to_string(attempt + 1)
-                             + " attempts: " + detail);
-        }
-        throw NetworkError("cannot reach " + m_base_url + ": " + httplib::to_string(result.error()));
-      }
-      std::this_thread::sleep_for(delay);
-      delay *= 2;
+    if (!m_client) {
+      m_client = net::module().open_http_transport(m_config, m_options);
     }
+    return m_client->get(target);
   }
 
-  std::string describe() const override { return m_base_url; }
+  std::string describe() const override { return *m_config.base_url; }
 
 private:
-  // cpp-httplib takes scheme://host:port; a path after it is our prefix.
-  static std::string trimmed(const std::string& url) {
-    const auto scheme = url.find("://");
-    const auto slash = url.find('/', scheme == std::string::npos ? 0 : scheme + 3);
-    return slash == std::string::npos ? url : url.substr(0, slash);
-  }
-  static std::string path_prefix(const std::string& url) {
-    const auto scheme = url.find("://");
-    const auto slash = url.find('/', scheme == std::string::npos ? 0 : scheme + 3);
-    std::string prefix = slash == std::string::npos ? "" : url.substr(slash);
-    while (!prefix.empty() && prefix.back() == '/') {
-      prefix.pop_back();
-    }
-    return prefix;
-  }
-
-  std::string m_base_url;
+  Config m_config;
   RemoteOptions m_options;
-  httplib::Client m_client;
-  std::string m_prefix;
+  std::unique_ptr<Transport> m_client;
 };
 
 auth::Plan plan_of(const Config& config) {
@@ -156,7 +108,7 @@ std::unique_ptr<Transport> open_transport(const Config& config, const RemoteOpti
 
 std::unique_ptr<Transport> open_remote_transport(const Config& config,
                                                  const RemoteOptions& options) {
-  return std::make_unique<RemoteTransport>(config, options);
+  return std::make_unique<HttpTransport>(config, options);
 }
 
 } // namespace ashare::cli

@@ -1,6 +1,10 @@
 #include "core/auth/api_key.hpp"
 
 #include <array>
+// The low-level SHA-256 interface (deprecated in OpenSSL 3 for EVP, not removed) needs no
+// provider: linked statically it adds 30 KB and no start-up work to `ashare`, where EVP and the
+// one-shot SHA256() bring in OpenSSL's provider machinery (issue 11, P2).
+#define OPENSSL_SUPPRESS_DEPRECATED
 #include <openssl/sha.h>
 #include <atomic>
 #include <cerrno>
@@ -105,8 +109,10 @@ NewKey generate_key(RandomSource& random) {
 
 std::string key_digest(std::string_view key) {
   std::string digest(SHA256_DIGEST_LENGTH, '\0');
-  SHA256(reinterpret_cast<const unsigned char*>(key.data()), key.size(),
-         reinterpret_cast<unsigned char*>(digest.data()));
+  SHA256_CTX context;
+  SHA256_Init(&context);
+  SHA256_Update(&context, key.data(), key.size());
+  SHA256_Final(reinterpret_cast<unsigned char*>(digest.data()), &context);
   return digest;
 }
 
