@@ -5,6 +5,7 @@
 #include "reference_bar_query.hpp"
 #include "testutil.hpp"
 
+#include "core/api/bars_endpoint.hpp"
 #include "core/api/history_cache.hpp"
 #include "core/api/dispatch.hpp"
 #include "core/api/json.hpp"
@@ -235,6 +236,57 @@ TEST_CASE("issue 11: without the history cache (a one-shot command) the answers 
   }
   CHECK(one_shot.histories.bytes() == 0); // nothing was cached
   CHECK(cached.histories.bytes() > 0);
+}
+
+TEST_CASE("issue 11: answer_bars_trusted is dispatch_trusted's answer, typed, bar for bar") {
+  Fixture f;
+  api::Services services(f.db, f.dir / "ashare-keys.db");
+  services.cache_histories = false; // as the one-shot command line runs
+  const auto comparable = [](const std::string& body) {
+    auto json = nlohmann::json::parse(body);
+    json.erase("request_id");
+    return json;
+  };
+  const std::string bars = "/v1/ohlc/range/1/day/";
+  const std::vector<std::pair<std::string, std::string>> requests{
+    {bars + "2024-01-01/2024-06-30", "symbol=600519.SH"},
+    {bars + "2023-01-01/2025-12-31", "symbol=600519.SH,000001.SZ&sort=desc&limit=7"},
+    {bars + "2024-06-01/2024-07-31", "symbol=600519.SH&adjusted=false&include=summary"},
+    {bars + "2024-06-01/2024-07-31", "symbol=600519.SH,999999.SH&include=summary&limit=3"},
+    {bars + "2026-01-01/2026-12-31", "symbol=000001.SZ"},
+    {bars + "2024-01-01/2024-06-30", "symbol=999999.SH"},             // 400, D1
+    {bars + "2001-01-01/2024-06-30", "symbol=600519.SH,000001.SZ"},   // 403 for Free
+  };
+  for (const auto plan : {auth::Plan::pro, auth::Plan::free}) {
+    const api::Caller caller{0, plan, false};
+    for (const auto& [path, query] : requests) {
+      CAPTURE(path);
+      CAPTURE(query);
+      const auto expected = api::dispatch_trusted(api::Request{"GET", path, query, std::nullopt},
+                                                  services, caller);
+      auto request = api::parse_typed_request(path, query);
+      REQUIRE(request);
+      REQUIRE(*request);
+      const auto got =
+        api::answer_bars_trusted(std::get<api::BarsRequest>(**request), services, caller);
+      if (expected.status != 200) {
+        REQUIRE(!got);
+        const auto error = api::error_from_json(expected.body);
+        REQUIRE(error);
+        CHECK(got.error().code == error->code);
+        CHECK(got.error().message == error->message);
+        continue;
+      }
+      REQUIRE(got);
+      CHECK(comparable(api::bars_to_json(*got, std::nullopt)) == comparable(expected.body));
+      const auto parsed = api::bars_from_json(expected.body);
+      REQUIRE(parsed);
+      REQUIRE(got->errors.size() == parsed->errors.size());
+      for (std::size_t i = 0; i < got->errors.size(); ++i) {
+        CHECK(got->errors[i].has_value() == parsed->errors[i].has_value());
+      }
+    }
+  }
 }
 
 TEST_CASE("issue 11: serve --cache-budget: the cache keeps within the budget it is given") {

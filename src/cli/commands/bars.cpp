@@ -44,13 +44,25 @@ int run_bars(const BarsArgs& args, const Config& config) {
   if (!request) {
     return report_query_error(request.error(), *transport);
   }
-  const auto reply = transport->get(request->to_target());
-  if (reply.status != 200) {
-    return report_query_error(reply, *transport);
-  }
-  auto response = api::bars_from_json(reply.body);
-  if (!response) {
-    return fail(response.error().message);
+  // Locally, a table or CSV is printed from the typed answer; JSON is the API's body itself.
+  std::string body;
+  std::optional<api::BarsResponse> response;
+  if (auto answer = *format == Format::json ? std::nullopt : transport->get_bars(*request)) {
+    if (!*answer) {
+      return report_query_error(answer->error(), *transport);
+    }
+    response = std::move(**answer);
+  } else {
+    auto reply = transport->get(request->to_target());
+    if (reply.status != 200) {
+      return report_query_error(reply, *transport);
+    }
+    auto parsed = api::bars_from_json(reply.body);
+    if (!parsed) {
+      return fail(parsed.error().message);
+    }
+    response = std::move(*parsed);
+    body = std::move(reply.body);
   }
   bool paged = false;
   if (!args.limit) {
@@ -68,7 +80,7 @@ int run_bars(const BarsArgs& args, const Config& config) {
     }
   }
   const OutputOptions options{*format, !args.output.no_header, use_color(), args.summary, false};
-  print_bars(std::cout, *response, paged ? api::bars_to_json(*response, std::nullopt) : reply.body,
+  print_bars(std::cout, *response, paged ? api::bars_to_json(*response, std::nullopt) : body,
              options);
   const bool none_known = std::none_of(response->items.begin(), response->items.end(),
                                       [](const auto& item) { return item.known; });

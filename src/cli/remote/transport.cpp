@@ -1,6 +1,7 @@
 #include "cli/remote/transport.hpp"
 
 #include "cli/net/module.hpp"
+#include "core/api/bars_endpoint.hpp"
 #include "core/api/caller.hpp"
 #include "core/api/dispatch.hpp"
 #include "core/api/json.hpp"
@@ -13,6 +14,8 @@ namespace ashare::cli {
 namespace {
 
 // Local mode: the core answers in-process, as an unmetered Pro caller: no server, no key.
+constexpr api::Caller k_local_caller{0, auth::Plan::pro, false};
+
 class LocalTransport final : public Transport {
 public:
   explicit LocalTransport(const Config& config)
@@ -29,9 +32,12 @@ public:
     if (question != std::string::npos) {
       request.query = target.substr(question + 1);
     }
-    const api::Caller local{0, auth::Plan::pro, false};
-    auto response = api::dispatch_trusted(request, m_services, local);
+    auto response = api::dispatch_trusted(request, m_services, k_local_caller);
     return Reply{response.status, std::move(response.body)};
+  }
+
+  std::optional<Result<api::BarsResponse>> get_bars(const api::BarsRequest& request) override {
+    return api::answer_bars_trusted(request, m_services, k_local_caller);
   }
 
   std::string describe() const override { return m_path.string(); }

@@ -4,9 +4,12 @@
 #pragma once
 
 #include "cli/config.hpp"
+#include "core/api/bars_request.hpp"
+#include "core/api/json.hpp"
 #include "core/remote/upstream.hpp"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace ashare::cli {
@@ -22,6 +25,14 @@ class Transport : public remote::Upstream {
 public:
   // Return a description for `ashare info`: the store path or the base URL.
   virtual std::string describe() const = 0;
+
+  // Answer `request` as its typed response, without a body to write and parse, when this
+  // transport can (local mode), failing with the error get(request.to_target()) would answer;
+  // nullopt: ask get() (remote mode).
+  virtual std::optional<Result<api::BarsResponse>> get_bars(const api::BarsRequest& request) {
+    (void)request;
+    return std::nullopt;
+  }
 };
 
 // Return the transport `config` asks for: when config.base_url is set, the remote through the

@@ -2,7 +2,10 @@
 
 #include "core/api/history_cache.hpp"
 #include "core/api/request_checks.hpp"
+#include "core/auth/api_key.hpp"
 #include "core/auth/plan.hpp"
+
+#include <cassert>
 
 namespace ashare::api {
 namespace {
@@ -27,6 +30,18 @@ public:
   // From the histories of `view`, with each bar's JSON already written.
   std::optional<Render>
   answer(const query::Catalog& catalog, StoreView& view, const std::string& request_id) override {
+    auto response = answer_typed(catalog, view, request_id);
+    if (!response) {
+      return std::nullopt;
+    }
+    return Render([response = std::move(*response)](std::optional<std::int64_t> charged) {
+      return bars_to_json(response, charged);
+    });
+  }
+
+  // Return the response itself, as answer() renders it; nullopt as answer() says.
+  std::optional<BarsResponse>
+  answer_typed(const query::Catalog& catalog, StoreView& view, const std::string& request_id) {
     const auto& symbols = m_request.query.symbols;
     std::vector<query::SymbolBars> items;
     std::vector<std::vector<std::string_view>> bar_json(symbols.size());
@@ -57,9 +72,7 @@ public:
     auto response = make_bars_response(m_request, request_id, catalog.dataset, std::move(items));
     response.bar_json = std::move(bar_json);
     response.keep_alive = std::move(keep_alive);
-    return Render([response = std::move(response)](std::optional<std::int64_t> charged) {
-      return bars_to_json(response, charged);
-    });
+    return response;
   }
 
 private:
@@ -77,6 +90,30 @@ Result<std::unique_ptr<EndpointRequest>> parse_bars_endpoint(std::span<const std
   }
   return std::unique_ptr<EndpointRequest>(
       std::make_unique<BarsEndpointRequest>(std::move(*request)));
+}
+
+Result<BarsResponse>
+answer_bars_trusted(BarsRequest request, Services& services, const Caller& caller) {
+  assert(!caller.metered); // a trusted caller is never charged
+  StoreView view(services.bars, services.catalog, services.histories, services.cache_histories,
+                 Waiting::allowed, StoreView::Clock::now());
+  const auto catalog = view.catalog(request.query.symbols); // may wait: never null
+  // The rest of D6 after authentication, as dispatch checks it: D1's single unknown symbol (400),
+  // then the plan (403).
+  if (auto status = check_single_symbol_known(request.query.symbols, *catalog); !status) {
+    return status.error();
+  }
+  BarsEndpointRequest endpoint(std::move(request));
+  if (auto status = endpoint.apply_plan(caller, catalog->dataset.as_of); !status) {
+    return status.error();
+  }
+  auto response = std::move(*endpoint.answer_typed(*catalog, view,
+                                                   auth::generate_uuid(services.random)));
+  for (const auto& item : response.items) {
+    response.errors.push_back(item.known ? std::nullopt
+                                         : std::optional(unknown_symbol(item.symbol)));
+  }
+  return response;
 }
 
 Status

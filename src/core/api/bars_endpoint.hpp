@@ -6,6 +6,7 @@
 #include "core/api/caller.hpp"
 #include "core/api/endpoint.hpp"
 #include "core/api/json.hpp"
+#include "core/api/services.hpp"
 #include "core/store/bar_store.hpp"
 
 #include <memory>
@@ -19,6 +20,14 @@ namespace ashare::api {
 // `params` (parse_bars_request).
 Result<std::unique_ptr<EndpointRequest>> parse_bars_endpoint(std::span<const std::string> captures,
                                                              const QueryParams& params);
+
+// Answer `request` for `caller`, already trusted, as dispatch_trusted() answers its target, but as
+// the typed response (`errors` filled as if parsed from the body) instead of the body: the local
+// command line prints a table or CSV from it without writing and parsing JSON (issue 11, P2).
+// Fails as that body would: D1's single unknown symbol, then the plan. Requires an unmetered
+// `caller`.
+Result<BarsResponse>
+answer_bars_trusted(BarsRequest request, Services& services, const Caller& caller);
 
 // Return the response to `request` with `items` (one per symbol, in order) and their next_urls,
 // as the server and the remote-mode cache both render it.
