@@ -20,16 +20,16 @@ cmake -S . -B build/release "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DASHAR
 cmake --build build/release -j "$(nproc)" --target ashare ashare_bench_indicators >/dev/null
 ashare=build/release/src/cli/ashare
 if [ "$quick" = 1 ]; then
-  p1=(--rounds 1 --seconds 2) oneshot=(--rounds 2 --processes 20) p4=(5000 50)
+  p1=(--rounds 1 --seconds 2) oneshot=(--rounds 2 --processes 20) loop=(--loop 500) p4=(5000 50)
   p3=(--symbols 60 --days 3000 --rounds 1) p5=(--symbols 300 --requests 3000 --cold 100)
 else
-  p1=(--rounds 5 --seconds 5) oneshot=(--rounds 5 --processes 100) p4=(5000 300)
+  p1=(--rounds 5 --seconds 5) oneshot=(--rounds 5 --processes 100) loop=(--loop 5000) p4=(5000 300)
   p3=(--symbols 700 --days 3000 --rounds 3) p5=(--symbols 5000 --requests 100000)
 fi
 echo "== P1, P1m, P1h: ashare serve against nginx"
 python3 bench/serve_vs_nginx.py "$ashare" "${p1[@]}"
 echo "== P2: a one-shot query against the sqlite3 CLI"
-python3 bench/oneshot_vs_sqlite3.py "$ashare" "${oneshot[@]}"
+python3 bench/oneshot_vs_sqlite3.py "$ashare" "${oneshot[@]}" "${loop[@]}"
 echo "== P3: import against sqlite3 .import (and P5's bytes per bar)"
 python3 bench/import_vs_sqlite3.py "$ashare" "${p3[@]}"
 echo "== P4: indicator requests against a bars request of the same 5,000 bars, in process"
