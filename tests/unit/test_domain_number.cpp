@@ -2,10 +2,13 @@
 
 #include <doctest/doctest.h>
 
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <string>
+#include <vector>
 
 using namespace ashare;
 using domain::Decimal;
@@ -149,4 +152,55 @@ TEST_CASE("domain::append_integer") {
   out += ',';
   domain::append_integer(out, std::numeric_limits<std::int64_t>::min());
   CHECK(out == "0,3935445,-9223372036854775808");
+}
+
+TEST_CASE("issue 11: parse_double and parse_plain_integer answer as parse_decimal does") {
+  // The fast paths must agree with the exact route for every text, plain or not.
+  std::vector<std::string> texts{
+    "0",      "-0",     "-0.0",  "0.000",  "1",    "-1",    "12.5",  "+12.5", ".5",   "5.",
+    "-.5",    "1e3",    "1E-3",  "1e",     "",     "-",     ".",     "1.2.3", "1,5",  "nan",
+    "inf",    " 1",     "1 ",    "0x10",   "1e400", "-1e400", "1e-400",
+    "0.1",    "0.2",    "0.30000000000000004", "9007199254740993", "123456789012345678",
+    "1234567890123456789", "-999999999999999999", "00012.3400", "1525.40",
+    "99999999999999999999999999999999999999.9", // 40 characters: the fast path's longest
+    "999999999999999999999999999999999999999.99", // 42: the exact route
+    "2.2250738585072011e-308", "1.7976931348623157e308",
+  };
+  std::mt19937_64 random(11);
+  for (int i = 0; i < 20'000; ++i) {
+    // Random plain decimals of up to 25 digits, with and without a sign and a fraction.
+    std::string text = random() % 3 == 0 ? "-" : "";
+    const int whole = 1 + static_cast<int>(random() % 12);
+    for (int d = 0; d < whole; ++d) {
+      text.push_back(static_cast<char>('0' + random() % 10));
+    }
+    if (random() % 2) {
+      text.push_back('.');
+      const int fraction = 1 + static_cast<int>(random() % 13);
+      for (int d = 0; d < fraction; ++d) {
+        text.push_back(static_cast<char>('0' + random() % 10));
+      }
+    }
+    texts.push_back(text);
+  }
+  for (const auto& text : texts) {
+    CAPTURE(text);
+    const auto decimal = domain::parse_decimal(text);
+    const auto fast = domain::parse_double(text);
+    REQUIRE(fast.has_value() == decimal.has_value());
+    if (decimal) {
+      const double exact = domain::to_double(*decimal);
+      CHECK(std::bit_cast<std::uint64_t>(*fast) == std::bit_cast<std::uint64_t>(exact));
+    }
+    if (const auto integer = domain::parse_plain_integer(text)) {
+      REQUIRE(decimal);
+      CHECK(domain::to_int64(*decimal) == integer);
+    }
+  }
+  CHECK(domain::parse_plain_integer("123456789012345678") == 123456789012345678);
+  CHECK(domain::parse_plain_integer("-42") == -42);
+  CHECK_FALSE(domain::parse_plain_integer("1234567890123456789")); // 19 digits: the exact route
+  CHECK_FALSE(domain::parse_plain_integer("+42"));
+  CHECK_FALSE(domain::parse_plain_integer("4.0"));
+  CHECK_FALSE(domain::parse_plain_integer("-"));
 }

@@ -1,5 +1,6 @@
 #include "core/domain/number.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <charconv>
 #include <cmath>
@@ -24,6 +25,32 @@ Decimal normalised(bool negative, std::string digits, long long exponent) {
     ++exponent;
   }
   return Decimal{negative, std::move(digits), static_cast<int>(exponent)};
+}
+
+// Return whether `text` is an optional '-', digits, and optionally '.' and more digits, at most
+// 40 characters: from_chars reads such text exactly, and it can neither overflow nor underflow.
+bool is_plain_decimal(std::string_view text) {
+  if (text.empty() || text.size() > 40) {
+    return false;
+  }
+  std::size_t i = text[0] == '-' ? 1 : 0;
+  const std::size_t whole = i;
+  while (i < text.size() && is_digit(text[i])) {
+    ++i;
+  }
+  if (i == whole) {
+    return false;
+  }
+  if (i < text.size() && text[i] == '.') {
+    const std::size_t fraction = ++i;
+    while (i < text.size() && is_digit(text[i])) {
+      ++i;
+    }
+    if (i == fraction) {
+      return false;
+    }
+  }
+  return i == text.size();
 }
 
 } // namespace
@@ -108,20 +135,58 @@ std::optional<std::int64_t> to_int64(const Decimal& value) {
   return value.negative ? -signed_value : signed_value;
 }
 
+std::optional<double> parse_double(std::string_view text) {
+  if (is_plain_decimal(text)) {
+    double out = 0;
+    [[maybe_unused]] const auto [end, error] =
+      std::from_chars(text.data(), text.data() + text.size(), out, std::chars_format::fixed);
+    assert(error == std::errc{} && end == text.data() + text.size());
+    return out == 0 ? 0.0 : out; // parse_decimal's zero has no sign: "-0.0" is 0
+  }
+  const auto decimal = parse_decimal(text);
+  if (!decimal) {
+    return std::nullopt;
+  }
+  return to_double(*decimal);
+}
+
+std::optional<std::int64_t> parse_plain_integer(std::string_view text) {
+  const std::size_t sign = !text.empty() && text[0] == '-' ? 1 : 0;
+  const std::size_t digits = text.size() - sign;
+  if (digits == 0 || digits > 18) {
+    return std::nullopt;
+  }
+  std::int64_t value = 0;
+  for (std::size_t i = sign; i < text.size(); ++i) {
+    if (!is_digit(text[i])) {
+      return std::nullopt;
+    }
+    value = value * 10 + (text[i] - '0');
+  }
+  return sign ? -value : value;
+}
+
 double to_double(const Decimal& value) {
-  std::string text = value.negative ? "-" : "";
-  text += value.digits;
-  text += 'e';
-  text += std::to_string(value.exponent);
+  // "-digits" "e" exponent, on the stack unless the digits are many.
+  const std::size_t size = value.digits.size() + 16;
+  char stack[128];
+  std::string heap;
+  char* const begin = size <= sizeof stack ? stack : (heap.resize(size), heap.data());
+  char* end = begin;
+  if (value.negative) {
+    *end++ = '-';
+  }
+  end = std::copy(value.digits.begin(), value.digits.end(), end);
+  *end++ = 'e';
+  end = std::to_chars(end, begin + size, value.exponent).ptr;
   double out = 0;
-  const auto [end, error] =
-    std::from_chars(text.data(), text.data() + text.size(), out, std::chars_format::scientific);
+  const auto [stop, error] = std::from_chars(begin, end, out, std::chars_format::scientific);
   if (error == std::errc::result_out_of_range) {
     // from_chars leaves `out` untouched on overflow and underflow; mirror strtod instead.
     return value.exponent > 0 ? (value.negative ? -HUGE_VAL : HUGE_VAL)
                               : (value.negative ? -0.0 : 0.0);
   }
-  assert(error == std::errc{} && end == text.data() + text.size());
+  assert(error == std::errc{} && stop == end);
   return out;
 }
 

@@ -20,6 +20,15 @@ struct Decimal {
 // accepted. Return nullopt for anything else (empty, "nan", "1,5", "0x10", ...).
 std::optional<Decimal> parse_decimal(std::string_view text);
 
+// Return the double nearest to the text that parse_decimal accepts (to_double of it, with its
+// unsigned zero), or nullopt where parse_decimal gives nullopt. Plain text such as "-12.5" is
+// read in place, without a Decimal: the importers' hot path (issue 11, P3).
+std::optional<double> parse_double(std::string_view text);
+
+// Return the value of plain integer text (an optional '-' and 1 to 18 digits), or nullopt for any
+// other text, which parse_decimal and to_int64 then judge.
+std::optional<std::int64_t> parse_plain_integer(std::string_view text);
+
 // Return `value` multiplied by 10^`power` (exact: only the exponent moves).
 Decimal scale_decimal(Decimal value, int power);
 

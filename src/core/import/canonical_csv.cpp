@@ -61,17 +61,20 @@ public:
     if (problem) {
       return 0;
     }
-    const auto decimal = domain::parse_decimal(text(column));
-    const double value = decimal ? domain::to_double(*decimal) : 0;
-    if (!decimal || !std::isfinite(value)) {
+    const auto value = domain::parse_double(text(column));
+    if (!value || !std::isfinite(*value)) {
       fail(column, quoted(text(column)) + " is not a number");
+      return 0;
     }
-    return value;
+    return *value;
   }
 
   std::int64_t whole_number(Column column) {
     if (problem) {
       return 0;
+    }
+    if (const auto plain = domain::parse_plain_integer(text(column))) {
+      return *plain;
     }
     const auto decimal = domain::parse_decimal(text(column));
     if (!decimal) {
