@@ -44,9 +44,12 @@ FileLoader::SymbolState& FileLoader::state_of(const std::string& symbol, const P
     return *m_last_state;
   }
   auto [it, inserted] = m_symbols.try_emplace(symbol);
-  if (inserted && !file.has_factor) {
-    // Asked before the file's rows replace any stored bar: they would hide the answer.
-    it->second.stored_non_unit_factor = m_store.has_non_unit_factor(symbol);
+  if (inserted) {
+    // Asked before the file's rows are written: they would hide the answers.
+    it->second.new_to_store = !m_store.has_bars(symbol);
+    if (!file.has_factor && !it->second.new_to_store) {
+      it->second.stored_non_unit_factor = m_store.has_non_unit_factor(symbol);
+    }
   }
   m_last_symbol = &it->first;
   m_last_state = &it->second;
@@ -82,7 +85,11 @@ void FileLoader::add(ParsedRow&& row, const ParsedFile& file) {
   if (!file.has_factor && row.pre_close) {
     m_store.stage_pre_close(row.symbol, date, *row.pre_close);
   }
-  m_store.upsert_bar(row.symbol, row.bar, !row.has_change_pct);
+  if (state.new_to_store) {
+    m_store.insert_bar(row.symbol, row.bar, !row.has_change_pct);
+  } else {
+    m_store.upsert_bar(row.symbol, row.bar, !row.has_change_pct);
+  }
   if (m_options.progress && m_rows % 4096 == 0) {
     m_options.progress(m_rows, m_fraction_read ? m_fraction_read() : 0.0);
   }
@@ -212,8 +219,11 @@ ImportReport FileLoader::finish(const ParsedFile& file,
       m_options.source.empty() ? std::string(source_format_name(report.format)) : m_options.source;
   for (const auto& [symbol, state] : m_symbols) {
     report.adjustment_events += settle_symbol(symbol, state, settlement);
-    // Always: rows written before a derived change_pct change what it derives from.
-    m_store.recompute_change_pct(symbol, state.first, state.last);
+    // Rows written before a derived change_pct change what it derives from: only a new symbol
+    // whose every change_pct is the file's own has none.
+    if (!(state.new_to_store && m_every_change_pct)) {
+      m_store.recompute_change_pct(symbol, state.first, state.last);
+    }
     m_store.refresh_symbol(symbol);
     m_store.save_symbol_source(
         symbol, store::SymbolSource{source, std::string(factor_origin_name(settlement.origin)),

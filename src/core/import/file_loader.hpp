@@ -62,6 +62,9 @@ private:
     domain::Date first, last;    // the file's dates of the symbol span [first, last]
     DateSet dates;
     bool stored_non_unit_factor = false; // before this file; checked when it has no factors
+    // No bar of the symbol was stored before this file: its rows are inserted, not upserted (the
+    // dates are unique), and with change_pct of its own nothing is left to recompute.
+    bool new_to_store = false;
     // While the rows come in date order (the usual case), the factor steps are counted as they
     // come, and the final pass need not read the rows back.
     bool in_date_order = true;

@@ -99,6 +99,7 @@ struct BarStore::Statements {
   LazyStatement begin;
   LazyStatement commit;
   std::optional<SQLite::Statement> upsert; // prepared on first use: readers never need it
+  std::optional<SQLite::Statement> insert;
   std::optional<SQLite::Statement> stage_pre_close; // and its temporary table made on first use
   std::optional<SQLite::Statement> save_factor;
   std::optional<SQLite::Statement> mark_derived;
@@ -250,7 +251,25 @@ void BarStore::upsert_bar(const std::string& symbol, const domain::Bar& bar, boo
     "turnover = excluded.turnover, change_pct = excluded.change_pct, "
     "change_pct_derived = excluded.change_pct_derived, factor = excluded.factor");
   }
-  auto& statement = *upsert;
+  write_bar(*upsert, symbol, bar, change_pct_derived);
+}
+
+void BarStore::insert_bar(const std::string& symbol, const domain::Bar& bar, bool change_pct_derived) {
+  auto& insert = m_statements->insert;
+  if (!insert) {
+    // No conflict clause: SQLite finds the key's place once instead of checking it first.
+    insert.emplace(
+    m_db,
+    "INSERT INTO bars(symbol_id, trade_date, open, high, low, close, volume, turnover, change_pct, "
+    "change_pct_derived, factor) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+  }
+  write_bar(*insert, symbol, bar, change_pct_derived);
+}
+
+void BarStore::write_bar(SQLite::Statement& statement,
+                         const std::string& symbol,
+                         const domain::Bar& bar,
+                         bool change_pct_derived) {
   statement.reset();
   statement.bind(1, symbol_id(symbol));
   statement.bind(2, static_cast<std::int64_t>(bar.trade_date.yyyymmdd()));
@@ -264,6 +283,14 @@ void BarStore::upsert_bar(const std::string& symbol, const domain::Bar& bar, boo
   statement.bind(10, change_pct_derived ? 1 : 0);
   bind_number(statement, 11, bar.factor);
   statement.exec();
+}
+
+bool BarStore::has_bars(const std::string& symbol) {
+  SQLite::Statement statement(
+    m_db, "SELECT EXISTS(SELECT 1 FROM bars WHERE symbol_id = " ASHARE_SYMBOL_ID ")");
+  statement.bind(1, symbol);
+  statement.executeStep();
+  return statement.getColumn(0).getInt() != 0;
 }
 
 std::optional<domain::Bar> BarStore::find_bar_before(const std::string& symbol, Date date) {

@@ -105,6 +105,13 @@ public:
   // stored change_pct is a placeholder that recompute_change_pct() fills in.
   void upsert_bar(const std::string& symbol, const domain::Bar& bar, bool change_pct_derived);
 
+  // Insert the bar of `symbol` on `bar.trade_date` as upsert_bar() does, faster; requires that no
+  // bar of `symbol` is stored on that date (else throws SQLite::Exception).
+  void insert_bar(const std::string& symbol, const domain::Bar& bar, bool change_pct_derived);
+
+  // Return whether any bar of `symbol` is stored.
+  bool has_bars(const std::string& symbol);
+
   // Return whether any stored bar of `symbol` has a factor other than 1.
   bool has_non_unit_factor(const std::string& symbol);
 
@@ -155,6 +162,11 @@ private:
   friend class WriteTransaction;
   // Return the id of `symbol` in symbol_ids, adding it when new (inside a WriteTransaction).
   std::int64_t symbol_id(const std::string& symbol);
+  // Bind the bar's values to `statement` (upsert or insert) and run it.
+  void write_bar(SQLite::Statement& statement,
+                 const std::string& symbol,
+                 const domain::Bar& bar,
+                 bool change_pct_derived);
 
   SQLite::Database m_db;
   std::unordered_map<std::string, std::int64_t> m_symbol_ids; // valid within a WriteTransaction
