@@ -64,6 +64,32 @@ TEST_CASE("store::find_scaled") {
   }
 }
 
+TEST_CASE("store::find_scaled finds what llround finds") {
+  // The reference: llround, then the same exactness check.
+  const auto reference = [](double value) -> std::optional<std::int64_t> {
+    const double scaled = value * static_cast<double>(store::k_number_scale);
+    if (!(std::fabs(scaled) < 9007199254740992.0)) {
+      return std::nullopt;
+    }
+    const auto whole = static_cast<std::int64_t>(std::llround(scaled));
+    return same_bits(store::from_scaled(whole), value) ? std::optional(whole) : std::nullopt;
+  };
+  std::mt19937_64 random(5);
+  std::vector<double> values{0.5, -0.5, 0.49999999999999994, 450359962737.0495,
+                             450359962737.0497, 900719925474.0991, -900719925474.0991};
+  for (int i = 0; i < 100'000; ++i) {
+    const auto ticks = static_cast<std::int64_t>(random() % 9'007'199'254'740'992ULL)
+                       >> (random() % 53); // every magnitude up to 2^53
+    values.push_back((random() % 2 ? -1.0 : 1.0) * store::from_scaled(ticks));
+    values.push_back(std::bit_cast<double>(random())); // any bit pattern
+    values.push_back(store::from_scaled(ticks) + 0.00005); // halfway between two ticks
+  }
+  for (const double value : values) {
+    CAPTURE(value);
+    CHECK(store::find_scaled(value) == reference(value));
+  }
+}
+
 TEST_CASE("D12: every double reads back from the store bit for bit") {
   test::TempDir dir;
   store::BarStore store(dir / "ashare.db");

@@ -14,7 +14,12 @@ std::optional<std::int64_t> find_scaled(double value) {
   if (!(std::fabs(scaled) < k_exact_limit)) {
     return std::nullopt; // also NaN and infinities
   }
-  const auto whole = static_cast<std::int64_t>(std::llround(scaled));
+  // Rounded half away from zero by hand, as llround would, without a libm call per number (issue
+  // 11, P3); from 2^52 on every double is whole already. A wrong neighbour for a value between
+  // two integers could only fail the exactness check below.
+  constexpr double k_whole_from = 4503599627370496.0; // 2^52
+  const auto whole = static_cast<std::int64_t>(
+    std::fabs(scaled) >= k_whole_from ? scaled : (scaled < 0 ? scaled - 0.5 : scaled + 0.5));
   if (std::bit_cast<std::uint64_t>(from_scaled(whole)) != std::bit_cast<std::uint64_t>(value)) {
     return std::nullopt; // not a whole number of 1/10000, or -0.0
   }
