@@ -378,6 +378,28 @@ TEST_CASE("issue 11: rows in any order load the same store") {
   }
 }
 
+TEST_CASE("issue 11: a new symbol's summary, written from the rows as they came, is what "
+          "refresh_symbol finds") {
+  Fixture f;
+  REQUIRE(f.import_file("market.csv", market_text(7, 300, false, true))->committed);
+  // A second file adds to a symbol already stored (refresh_symbol) and brings a new one.
+  REQUIRE(f.import_file("more.csv", std::string(k_header)
+                                      + "600519.SH,2030-01-02,10,11,9,10.5,100,1050,0.5,1\n"
+                                        "600519.SH,2030-01-03,10.5,12,10,11,100,1100,4.7619,2\n"
+                                        "600003.SH,2030-01-02,10,11,9,10.5,100,1050,0.5,1.25\n")
+            ->committed);
+  const auto before = test::dump_store(f.db);
+  {
+    store::WriteTransaction transaction(f.store);
+    for (const auto& info : f.store.load_symbols()) {
+      f.store.refresh_symbol(info.symbol);
+    }
+    transaction.commit();
+  }
+  CHECK(test::dump_store(f.db) == before);
+  CHECK(f.store.load_symbols().size() == 8);
+}
+
 TEST_CASE("issue 11: a bad or duplicate last row of a large file rolls every written row back") {
   Fixture f;
   REQUIRE(f.import_file("first.csv", k_good)->committed);

@@ -65,6 +65,7 @@ void FileLoader::add(ParsedRow&& row, const ParsedFile& file) {
     m_duplicates.push_back({row.line, {row.symbol, date.yyyymmdd()}});
     return;
   }
+  ++state.rows;
   const bool first_row = state.first_line == 0;
   if (!first_row && date < state.last) {
     state.in_date_order = false;
@@ -224,7 +225,12 @@ ImportReport FileLoader::finish(const ParsedFile& file,
     if (!(state.new_to_store && m_every_change_pct)) {
       m_store.recompute_change_pct(symbol, state.first, state.last);
     }
-    m_store.refresh_symbol(symbol);
+    if (state.new_to_store && state.in_date_order && !settlement.chain_from_store) {
+      // Its bars are the file's rows as they came, factors untouched: no need to read them back.
+      m_store.save_symbol_summary(symbol, state.first, state.last, state.rows, state.last_factor);
+    } else {
+      m_store.refresh_symbol(symbol);
+    }
     m_store.save_symbol_source(
         symbol, store::SymbolSource{source, std::string(factor_origin_name(settlement.origin)),
                                     settlement.adjusted_input});

@@ -70,6 +70,7 @@ private:
     bool in_date_order = true;
     double last_factor = 0;
     std::int64_t factor_steps = 0;
+    std::int64_t rows = 0; // written, duplicates left out
   };
   struct Duplicate {
     std::int64_t line = 0;

@@ -463,6 +463,22 @@ void BarStore::refresh_symbol(const std::string& symbol) {
   }
 }
 
+void BarStore::save_symbol_summary(const std::string& symbol,
+                                   Date first,
+                                   Date last,
+                                   std::int64_t count,
+                                   double latest_factor) {
+  SQLite::Statement insert(m_db,
+                           "INSERT OR REPLACE INTO symbols(symbol, first_date, last_date, bar_count, "
+                           "latest_factor) VALUES (?1, ?2, ?3, ?4, ?5)");
+  insert.bind(1, symbol);
+  insert.bind(2, static_cast<std::int64_t>(first.yyyymmdd()));
+  insert.bind(3, static_cast<std::int64_t>(last.yyyymmdd()));
+  insert.bind(4, count);
+  insert.bind(5, latest_factor);
+  insert.exec();
+}
+
 void BarStore::finish_change(const std::string& source) {
   if (!source.empty()) {
     SQLite::Statement statement(

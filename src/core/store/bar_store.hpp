@@ -145,6 +145,14 @@ public:
   // Refresh the symbols row of `symbol` from its bars (dropping it when it has none).
   void refresh_symbol(const std::string& symbol);
 
+  // Write the symbols row of `symbol` as refresh_symbol() would find it, from what the caller
+  // knows: its bars span [`first`, `last`], `count` of them, the latest with `latest_factor`.
+  void save_symbol_summary(const std::string& symbol,
+                           domain::Date first,
+                           domain::Date last,
+                           std::int64_t count,
+                           double latest_factor);
+
   // Record where the bars of `symbol` came from.
   void save_symbol_source(const std::string& symbol, const SymbolSource& source);
 
