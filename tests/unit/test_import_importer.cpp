@@ -4,7 +4,9 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -425,4 +427,99 @@ TEST_CASE("issue 11: a bad or duplicate last row of a large file rolls every wri
   }
   CHECK(test::dump_store(f.db) == before);
   CHECK(f.store.find_symbol("600001.SH") == std::nullopt);
+}
+
+namespace {
+
+// A Tushare `daily` file of `symbols` x `days`: closes in cents, a dividend every 40 days (the
+// pre_close below the previous close), rows in the order `order` asks: "grouped" (by symbol,
+// newest first, as Tushare answers per symbol), "by_date" (every symbol of a date, then the next
+// date: each symbol's rows come apart) or "shuffled". `first_day` shifts the dates.
+std::string tushare_text(int symbols, int days, const std::string& order, int first_day = 0) {
+  struct Row {
+    int symbol, day;
+    std::string line;
+  };
+  std::vector<Row> rows;
+  for (int s = 0; s < symbols; ++s) {
+    long close = 1000 + 37 * s; // cents
+    for (int d = first_day; d < first_day + days; ++d) {
+      const long pre_close = d % 40 == 39 ? close - 25 : close; // ex-dividend
+      close = pre_close + ((d * 7 + s * 3) % 11) - 5;
+      const auto day = domain::Date(test::date("2020-01-01").days() + std::chrono::days(d));
+      const auto cents = [](long value) {
+        return std::to_string(value / 100) + "." + (value % 100 < 10 ? "0" : "")
+               + std::to_string(value % 100);
+      };
+      std::string yyyymmdd = day.iso();
+      yyyymmdd.erase(std::remove(yyyymmdd.begin(), yyyymmdd.end(), '-'), yyyymmdd.end());
+      rows.push_back({s, d,
+                      std::to_string(600000 + s) + ".SH," + yyyymmdd + "," + cents(close) + ","
+                        + cents(close + 10) + "," + cents(close - 10) + "," + cents(close) + ","
+                        + cents(pre_close) + "," + cents(close - pre_close + 1000) + ",0.1,12.5,"
+                        + "3456.789\n"});
+    }
+  }
+  if (order == "grouped") {
+    std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+      return a.symbol != b.symbol ? a.symbol < b.symbol : a.day > b.day;
+    });
+  } else if (order == "by_date") {
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const Row& a, const Row& b) { return a.day < b.day; });
+  } else {
+    std::mt19937 random(7);
+    std::shuffle(rows.begin(), rows.end(), random);
+  }
+  std::string text = "ts_code,trade_date,open,high,low,close,pre_close,change,pct_chg,vol,amount\n";
+  for (const auto& row : rows) {
+    text += row.line;
+  }
+  return text;
+}
+
+} // namespace
+
+TEST_CASE("issue 11: a Tushare file chains the same factors whatever the order of its rows") {
+  // Grouped rows are chained in memory as they come; rows that come apart are chained at the end
+  // from their pre_close read again: both give the same store, also continuing a stored chain.
+  Fixture grouped;
+  auto report = grouped.import_file("a.csv", tushare_text(5, 120, "grouped"));
+  REQUIRE(report.ok());
+  REQUIRE(report->committed);
+  CHECK(report->factor_origin == import::FactorOrigin::pre_close_chain);
+  CHECK(report->adjustment_events == 5 * 3); // dividends on days 39, 79 and 119
+  REQUIRE(grouped.import_file("b.csv", tushare_text(5, 80, "grouped", 120))->committed);
+  const auto bars = all_bars(grouped.store, "600002.SH");
+  REQUIRE(bars.size() == 200);
+  CHECK(bars.front().factor == 1);
+  CHECK(bars.back().factor != 1); // five dividends later
+  for (const auto* order : {"by_date", "shuffled"}) {
+    CAPTURE(order);
+    Fixture other;
+    report = other.import_file("a.csv", tushare_text(5, 120, order));
+    REQUIRE(report.ok());
+    REQUIRE(report->committed);
+    CHECK(report->adjustment_events == 5 * 3);
+    REQUIRE(other.import_file("b.csv", tushare_text(5, 80, order, 120))->committed);
+    CHECK(test::dump_store(other.db) == test::dump_store(grouped.db));
+  }
+}
+
+TEST_CASE("issue 11: a Tushare file whose last row has no pre_close keeps factors of 1") {
+  // Rows chained as they came get the file's factors (1) back when a later row ends the chain.
+  std::string text = tushare_text(3, 60, "grouped");
+  text += "600009.SH,20200301,10.00,10.10,9.90,10.00,,0.00,0.1,12.5,3456.789\n";
+  Fixture f;
+  const auto report = f.import_file("a.csv", text);
+  REQUIRE(report.ok());
+  REQUIRE(report->committed);
+  CHECK(report->factor_origin == import::FactorOrigin::none);
+  CHECK(report->adjustment_events == 0);
+  for (const auto* symbol : {"600000.SH", "600001.SH", "600002.SH", "600009.SH"}) {
+    for (const auto& bar : all_bars(f.store, symbol)) {
+      CHECK(bar.factor == 1);
+    }
+  }
+  CHECK(f.store.find_symbol("600001.SH")->latest_factor == 1);
 }

@@ -29,6 +29,10 @@ std::int64_t count_factor_steps(std::span<const ParsedRow> rows) {
   return steps;
 }
 
+// A group's rows are held in memory: a symbol's whole history is a few thousand; beyond this the
+// symbol's rows are handled as if they came apart (SymbolState::split).
+constexpr std::size_t k_max_group = 65'536;
+
 } // namespace
 
 FileLoader::FileLoader(store::BarStore& store,
@@ -59,6 +63,13 @@ FileLoader::SymbolState& FileLoader::state_of(const std::string& symbol, const P
 void FileLoader::add(ParsedRow&& row, const ParsedFile& file) {
   ++m_rows;
   m_every_pre_close = m_every_pre_close && row.pre_close.has_value();
+  if (!m_chaining) {
+    m_chaining = !file.has_factor && !m_options.adjusted_input;
+  }
+  if (*m_chaining && !row.pre_close) {
+    write_group();
+    m_chaining = false; // not a chain: finish() gives the chained groups their factors back
+  }
   auto& state = state_of(row.symbol, file);
   const auto date = row.bar.trade_date;
   if (!state.dates.insert(date)) {
@@ -83,17 +94,57 @@ void FileLoader::add(ParsedRow&& row, const ParsedFile& file) {
   }
   m_every_change_pct = m_every_change_pct && row.has_change_pct;
   m_some_change_pct = m_some_change_pct || row.has_change_pct;
-  if (!file.has_factor && row.pre_close) {
-    m_store.stage_pre_close(row.symbol, date, *row.pre_close);
+  if (*m_chaining) {
+    if (!m_group.empty() && (m_group.front().symbol != row.symbol || m_group.size() >= k_max_group)) {
+      write_group();
+    }
+    if (m_group.empty() && state.chained) {
+      state.split = true;
+    }
+    m_group.push_back(std::move(row));
+  } else {
+    write_row(row, state);
   }
+  if (m_options.progress && m_rows % 4096 == 0) {
+    m_options.progress(m_rows, m_fraction_read ? m_fraction_read() : 0.0);
+  }
+}
+
+void FileLoader::write_row(const ParsedRow& row, const SymbolState& state) {
   if (state.new_to_store) {
     m_store.insert_bar(row.symbol, row.bar, !row.has_change_pct);
   } else {
     m_store.upsert_bar(row.symbol, row.bar, !row.has_change_pct);
   }
-  if (m_options.progress && m_rows % 4096 == 0) {
-    m_options.progress(m_rows, m_fraction_read ? m_fraction_read() : 0.0);
+}
+
+void FileLoader::write_group() {
+  if (m_group.empty()) {
+    return;
   }
+  auto& state = m_symbols.at(m_group.front().symbol);
+  std::sort(m_group.begin(), m_group.end(), [](const ParsedRow& a, const ParsedRow& b) {
+    return a.bar.trade_date < b.bar.trade_date;
+  });
+  // As settle_symbol chains: from the stored bar before the first (not yet this file's).
+  const auto previous = m_store.find_bar_before(m_group.front().symbol, m_group.front().bar.trade_date);
+  state.chain_steps = chain_factors(m_group, previous ? chain_start(*previous, m_group.front()) : 1.0);
+  state.chain_latest_factor = m_group.back().bar.factor;
+  state.chained = true;
+  for (const auto& row : m_group) {
+    write_row(row, state);
+  }
+  m_group.clear();
+}
+
+void FileLoader::stage_split_symbols(const Reread& reread) {
+  reread([this](const ParsedRow& row) {
+    const auto it = m_symbols.find(row.symbol);
+    if (it != m_symbols.end() && it->second.split && row.pre_close
+        && it->second.dates.contains(row.bar.trade_date)) {
+      m_store.stage_pre_close(row.symbol, row.bar.trade_date, *row.pre_close); // the first stays
+    }
+  });
 }
 
 std::optional<RowProblem> FileLoader::check_factor_scale(const std::string& symbol,
@@ -136,8 +187,14 @@ std::int64_t FileLoader::settle_symbol(const std::string& symbol,
                                        const SymbolState& state,
                                        const FactorSettlement& settlement) {
   const bool mark_derived = !m_every_change_pct && m_some_change_pct;
-  if (!settlement.chain_from_store && !mark_derived && state.in_date_order) {
-    return state.factor_steps; // nothing to change, and the steps were counted as rows came
+  // Chained as its rows came (write_group), and they stay so; else chained here, every row, or
+  // given back the file's factors (1) when the file turned out not to be a chain.
+  const bool chained_already = settlement.chain_from_store && state.chained && !state.split;
+  const bool chain = settlement.chain_from_store && !chained_already;
+  const bool unchain = !settlement.chain_from_store && state.chained;
+  if (!chain && !unchain && !mark_derived && (chained_already || state.in_date_order)) {
+    // Nothing to change, and the steps were counted as rows came.
+    return chained_already ? state.chain_steps : state.factor_steps;
   }
   // The file's rows of the symbol, in date order, as stored (bars of other files in between are
   // left out).
@@ -150,7 +207,11 @@ std::int64_t FileLoader::settle_symbol(const std::string& symbol,
       rows.push_back(std::move(row));
     }
   }
-  if (settlement.chain_from_store && !rows.empty()) {
+  std::vector<double> stored;
+  for (const auto& row : rows) {
+    stored.push_back(row.bar.factor);
+  }
+  if (chain && !rows.empty()) {
     const auto staged = m_store.load_staged_pre_close(symbol);
     std::size_t next = 0;
     for (auto& row : rows) { // both ascending by date
@@ -161,16 +222,17 @@ std::int64_t FileLoader::settle_symbol(const std::string& symbol,
         row.pre_close = staged[next].second;
       }
     }
-    std::vector<double> stored;
-    for (const auto& row : rows) {
-      stored.push_back(row.bar.factor);
-    }
     const auto previous = m_store.find_bar_before(symbol, state.first);
     chain_factors(rows, previous ? chain_start(*previous, rows.front()) : 1.0);
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      if (rows[i].bar.factor != stored[i]) { // most chains stay at 1 for long stretches
-        m_store.save_factor(symbol, rows[i].bar.trade_date, rows[i].bar.factor);
-      }
+  }
+  if (unchain) {
+    for (auto& row : rows) {
+      row.bar.factor = 1; // a file without factors: every factor is the default 1
+    }
+  }
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    if (rows[i].bar.factor != stored[i]) { // most chains stay at 1 for long stretches
+      m_store.save_factor(symbol, rows[i].bar.trade_date, rows[i].bar.factor);
     }
   }
   if (mark_derived) {
@@ -184,8 +246,9 @@ std::int64_t FileLoader::settle_symbol(const std::string& symbol,
 
 ImportReport FileLoader::finish(const ParsedFile& file,
                                 const FactorSettlement& settlement,
-                                const FirstLines& first_lines,
+                                const Reread& reread,
                                 ImportReport report) {
+  write_group();
   report.problems = file.problems;
   report.suspended_skipped = file.suspended_skipped;
   report.factor_origin = settlement.origin;
@@ -194,7 +257,13 @@ ImportReport FileLoader::finish(const ParsedFile& file,
     for (const auto& duplicate : m_duplicates) {
       keys.insert(duplicate.key);
     }
-    const auto lines = first_lines(keys);
+    std::map<RowKey, std::int64_t> lines;
+    reread([&](const ParsedRow& row) {
+      RowKey key{row.symbol, row.bar.trade_date.yyyymmdd()};
+      if (keys.count(key) != 0) {
+        lines.emplace(std::move(key), row.line); // the first stays
+      }
+    });
     for (const auto& [line, key] : m_duplicates) {
       const auto date = *domain::Date::from_yyyymmdd(key.second);
       const auto first = lines.find(key);
@@ -218,6 +287,11 @@ ImportReport FileLoader::finish(const ParsedFile& file,
   }
   const std::string source =
       m_options.source.empty() ? std::string(source_format_name(report.format)) : m_options.source;
+  if (settlement.chain_from_store
+      && std::any_of(m_symbols.begin(), m_symbols.end(),
+                     [](const auto& entry) { return entry.second.split; })) {
+    stage_split_symbols(reread);
+  }
   for (const auto& [symbol, state] : m_symbols) {
     report.adjustment_events += settle_symbol(symbol, state, settlement);
     // Rows written before a derived change_pct change what it derives from: only a new symbol
@@ -225,9 +299,15 @@ ImportReport FileLoader::finish(const ParsedFile& file,
     if (!(state.new_to_store && m_every_change_pct)) {
       m_store.recompute_change_pct(symbol, state.first, state.last);
     }
-    if (state.new_to_store && state.in_date_order && !settlement.chain_from_store) {
+    if (state.new_to_store && !settlement.chain_from_store && !state.chained
+        && state.in_date_order) {
       // Its bars are the file's rows as they came, factors untouched: no need to read them back.
       m_store.save_symbol_summary(symbol, state.first, state.last, state.rows, state.last_factor);
+    } else if (state.new_to_store && settlement.chain_from_store && state.chained
+               && !state.split) {
+      // Its bars are the file's rows, chained as one group (write_group).
+      m_store.save_symbol_summary(symbol, state.first, state.last, state.rows,
+                                  state.chain_latest_factor);
     } else {
       m_store.refresh_symbol(symbol);
     }

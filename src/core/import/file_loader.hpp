@@ -29,7 +29,9 @@ struct FactorSettlement {
 
 // A (symbol, date) that a file holds twice, and the line of the first.
 using RowKey = std::pair<std::string, std::int64_t>; // symbol, YYYYMMDD
-using FirstLines = std::function<std::map<RowKey, std::int64_t>(const std::set<RowKey>&)>;
+// Read the file's rows again, handing each to `visit`: a rare second pass, for the first line of
+// a duplicated row or the pre_close of a symbol whose rows came apart.
+using Reread = std::function<void(const std::function<void(const ParsedRow&)>& visit)>;
 
 class FileLoader {
 public:
@@ -48,12 +50,12 @@ public:
   // Return whether every row handed over has a pre_close.
   bool every_row_has_pre_close() const { return m_every_pre_close; }
 
-  // End the file: report its problems (with those of `file`; `first_lines` finds the first line
-  // of each duplicated row), and unless one refuses the file, settle the factors of each symbol
-  // as `settlement` says, derive change_pct, record `source` and commit.
+  // End the file: report its problems (with those of `file`; `reread` finds the first line of
+  // each duplicated row), and unless one refuses the file, settle the factors of each symbol as
+  // `settlement` says, derive change_pct, record `source` and commit.
   ImportReport finish(const ParsedFile& file,
                       const FactorSettlement& settlement,
-                      const FirstLines& first_lines,
+                      const Reread& reread,
                       ImportReport report);
 
 private:
@@ -71,6 +73,14 @@ private:
     double last_factor = 0;
     std::int64_t factor_steps = 0;
     std::int64_t rows = 0; // written, duplicates left out
+    // A file that may be chained along pre_close (no factors, every row with a pre_close so far)
+    // has each symbol's rows chained in memory as they come grouped, and written once with those
+    // factors (issue 11, P3: Tushare). `chained`: done for a group; `split`: the symbol came in
+    // more than one group, so finish() chains its rows again, every one.
+    bool chained = false;
+    bool split = false;
+    std::int64_t chain_steps = 0;
+    double chain_latest_factor = 1;
   };
   struct Duplicate {
     std::int64_t line = 0;
@@ -85,6 +95,12 @@ private:
   std::int64_t settle_symbol(const std::string& symbol,
                              const SymbolState& state,
                              const FactorSettlement& settlement);
+  // Insert (a new symbol) or upsert the bar of `row`.
+  void write_row(const ParsedRow& row, const SymbolState& state);
+  // Chain the factors of the group of rows held in m_group and write them.
+  void write_group();
+  // Stage the pre_close of every row of the split symbols, read again, for settle_symbol.
+  void stage_split_symbols(const Reread& reread);
 
   store::BarStore& m_store;
   const ImportOptions& m_options;
@@ -94,6 +110,9 @@ private:
   SymbolState* m_last_state = nullptr;          // rows usually come grouped by symbol
   const std::string* m_last_symbol = nullptr;
   std::vector<Duplicate> m_duplicates;
+  // Set at the first row: whether rows are held in groups to be chained (SymbolState::chained).
+  std::optional<bool> m_chaining;
+  std::vector<ParsedRow> m_group; // rows of one symbol, as they came, at most k_max_group
   std::int64_t m_rows = 0;
   bool m_every_pre_close = true;
   bool m_every_change_pct = true;

@@ -139,37 +139,16 @@ Result<FileKind> detect_file(std::istream& in,
   return kind;
 }
 
-// Remember in `lines` the line of `row` when it is the first of one of `keys`.
-void note_first_line(const ParsedRow& row,
-                     const std::set<RowKey>& keys,
-                     std::map<RowKey, std::int64_t>& lines) {
-  RowKey key{row.symbol, row.bar.trade_date.yyyymmdd()};
-  if (keys.count(key) != 0) {
-    lines.emplace(std::move(key), row.line);
-  }
-}
-
-// Return the lines of the first rows of `keys` in `rows`.
-std::map<RowKey, std::int64_t> first_lines_in(std::span<const ParsedRow> rows,
-                                              const std::set<RowKey>& keys) {
-  std::map<RowKey, std::int64_t> lines;
-  for (const auto& row : rows) {
-    note_first_line(row, keys, lines);
-  }
-  return lines;
-}
-
-// Return the lines of the first rows of `keys` in the file at `path`, read again: a duplicate
-// is rare, and remembering every row's line would grow with the file.
-std::map<RowKey, std::int64_t> first_lines_in_file(const std::filesystem::path& path,
-                                                   const FileKind& kind,
-                                                   const ImportOptions& options,
-                                                   const std::set<RowKey>& keys) {
-  std::map<RowKey, std::int64_t> lines;
-  std::ifstream in(path, std::ios::binary);
-  (void)parse_format(in, kind.format, kind.symbol, options,
-                     [&](ParsedRow&& row, const ParsedFile&) { note_first_line(row, keys, lines); });
-  return lines;
+// Return a Reread over the file at `path`, parsed again: a second pass is rare, and remembering
+// every row would grow with the file.
+Reread reread_file(const std::filesystem::path& path,
+                   const FileKind& kind,
+                   const ImportOptions& options) {
+  return [&path, &kind, &options](const std::function<void(const ParsedRow&)>& visit) {
+    std::ifstream in(path, std::ios::binary);
+    (void)parse_format(in, kind.format, kind.symbol, options,
+                       [&visit](ParsedRow&& row, const ParsedFile&) { visit(row); });
+  };
 }
 
 // Read the whole file at `path` and join --adj-factor's factors to it: the one import that keeps
@@ -237,7 +216,12 @@ ImportReport load_prepared_file(store::BarStore& store,
   report.notes = prepared.notes;
   const FactorSettlement settlement{prepared.factor_origin, false, prepared.adjusted_input};
   return loader.finish(
-    file, settlement, [&](const std::set<RowKey>& keys) { return first_lines_in(file.rows, keys); },
+    file, settlement,
+    [&file](const std::function<void(const ParsedRow&)>& visit) {
+      for (const auto& row : file.rows) {
+        visit(row);
+      }
+    },
     std::move(report));
 }
 
@@ -275,11 +259,7 @@ Result<ImportReport> import_file(store::BarStore& store,
   ImportReport report;
   report.format = kind->format;
   const auto settlement = settle_factors(*parsed, loader, kind->format, options, report.notes);
-  return loader.finish(*parsed, settlement,
-                       [&](const std::set<RowKey>& keys) {
-                         return first_lines_in_file(path, *kind, options, keys);
-                       },
-                       std::move(report));
+  return loader.finish(*parsed, settlement, reread_file(path, *kind, options), std::move(report));
 }
 
 } // namespace ashare::import

@@ -406,7 +406,7 @@ void BarStore::stage_pre_close(const std::string& symbol, Date date, double pre_
     m_db.exec("CREATE TEMP TABLE IF NOT EXISTS staged_pre_close("
               "symbol TEXT NOT NULL, trade_date INTEGER NOT NULL, pre_close REAL NOT NULL, "
               "PRIMARY KEY(symbol, trade_date)) WITHOUT ROWID");
-    stage.emplace(m_db, "INSERT OR REPLACE INTO staged_pre_close VALUES (?1, ?2, ?3)");
+    stage.emplace(m_db, "INSERT OR IGNORE INTO staged_pre_close VALUES (?1, ?2, ?3)");
   }
   stage->reset();
   stage->bind(1, symbol);
