@@ -204,3 +204,26 @@ TEST_CASE("issue 11: parse_double and parse_plain_integer answer as parse_decima
   CHECK_FALSE(domain::parse_plain_integer("4.0"));
   CHECK_FALSE(domain::parse_plain_integer("-"));
 }
+
+TEST_CASE("issue 11: to_double's fast path rounds as from_chars does") {
+  // Up to 15 digits and |exponent| <= 22 take one multiplication or division; the rest, and this
+  // reference, read "digits e exponent" with from_chars.
+  std::mt19937_64 random(3);
+  for (int i = 0; i < 100'000; ++i) {
+    Decimal value;
+    value.negative = random() % 2 == 0;
+    value.digits = std::to_string(1 + random() % 9);
+    const int more = static_cast<int>(random() % 18);
+    for (int d = 0; d < more; ++d) {
+      value.digits.push_back(static_cast<char>('0' + random() % 10));
+    }
+    value.exponent = static_cast<int>(random() % 61) - 30;
+    const std::string text =
+      (value.negative ? "-" : "") + value.digits + "e" + std::to_string(value.exponent);
+    double expected = 0;
+    std::from_chars(text.data(), text.data() + text.size(), expected);
+    CAPTURE(text);
+    CHECK(std::bit_cast<std::uint64_t>(domain::to_double(value))
+          == std::bit_cast<std::uint64_t>(expected));
+  }
+}

@@ -1,6 +1,7 @@
 #include "core/domain/number.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <charconv>
 #include <cmath>
@@ -167,7 +168,22 @@ std::optional<std::int64_t> parse_plain_integer(std::string_view text) {
 }
 
 double to_double(const Decimal& value) {
-  // "-digits" "e" exponent, on the stack unless the digits are many.
+  // Clinger's fast path: at most 15 digits and 10^|exponent| at most 10^22 are both exact
+  // doubles, so one IEEE multiplication or division rounds correctly, as from_chars would.
+  static constexpr std::array<double, 23> k_powers{
+    1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  if (value.digits.size() <= 15 && value.exponent >= -22 && value.exponent <= 22) {
+    std::int64_t mantissa = 0;
+    for (const char c : value.digits) {
+      mantissa = mantissa * 10 + (c - '0');
+    }
+    const auto exact = static_cast<double>(mantissa);
+    const double magnitude = value.exponent < 0 ? exact / k_powers[-value.exponent]
+                                                : exact * k_powers[value.exponent];
+    return value.negative ? -magnitude : magnitude;
+  }
+  // Otherwise "-digits" "e" exponent for from_chars, on the stack unless the digits are many.
   const std::size_t size = value.digits.size() + 16;
   char stack[128];
   std::string heap;

@@ -126,7 +126,9 @@ domain::Decimal RowFields::decimal(int column) {
     return {};
   }
   const auto value = domain::parse_decimal(text(column));
-  if (!value || !std::isfinite(domain::to_double(*value))) {
+  // Below 10^308 a value is finite without converting it; larger ones are judged by to_double.
+  const bool small = value && static_cast<long long>(value->digits.size()) + value->exponent <= 308;
+  if (!value || (!small && !std::isfinite(domain::to_double(*value)))) {
     fail(column, quoted(text(column)) + " is not a number");
     return {};
   }
