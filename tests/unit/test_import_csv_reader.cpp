@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdint>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -114,4 +116,53 @@ TEST_CASE("import::CsvReader") {
     CHECK(read_all("").records.empty());
     CHECK(read_all("\n\n").records.empty());
   }
+}
+
+TEST_CASE("issue 11: CsvReader reads fields that cross its 64 KiB blocks") {
+  // 3 MB of records with fields of every length, some quoted (with "" and a newline inside),
+  // some with a quote inside an unquoted field, CRLF and LF ends: every record and line number
+  // as written, whichever block boundary it straddles.
+  std::mt19937 random(17);
+  std::vector<Fields> expected;
+  std::string text;
+  std::int64_t line = 1;
+  std::vector<std::int64_t> lines;
+  while (text.size() < 3'000'000) {
+    Fields fields;
+    std::string record;
+    const int count = 1 + static_cast<int>(random() % 12);
+    std::int64_t newlines = 0;
+    for (int f = 0; f < count; ++f) {
+      std::string field(random() % 40, 'x');
+      for (auto& c : field) {
+        c = static_cast<char>('a' + random() % 26);
+      }
+      std::string written = field;
+      if (random() % 7 == 0) {
+        field += "\"q\"\n";
+        written = "\"" + field.substr(0, field.size() - 4) + "\"\"q\"\"\n\"";
+        ++newlines;
+      } else if (random() % 11 == 0 && !field.empty()) {
+        field += "\"";
+        written = field; // a quote inside an unquoted field is a character
+      }
+      record += (f ? "," : "") + written;
+      fields.push_back(field);
+    }
+    if (fields.size() == 1 && fields[0].empty()) {
+      continue; // a blank line is no record
+    }
+    text += record + (random() % 3 == 0 ? "\r\n" : "\n");
+    expected.push_back(fields);
+    lines.push_back(line);
+    line += 1 + newlines;
+  }
+  const auto result = read_all(text);
+  REQUIRE(result.records.size() == expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    CAPTURE(i);
+    REQUIRE(result.records[i].fields == expected[i]);
+    REQUIRE(result.records[i].line == lines[i]);
+  }
+  CHECK_FALSE(result.unterminated);
 }

@@ -1,6 +1,14 @@
 #include "core/import/csv_reader.hpp"
 
 namespace ashare::import {
+namespace {
+
+// Return whether `c` ends or quotes a field, or ends a line.
+bool is_special(char c) {
+  return c == ',' || c == '\n' || c == '\r' || c == '"';
+}
+
+} // namespace
 
 bool CsvReader::fill() {
   constexpr std::size_t k_block = 64 * 1024;
@@ -29,7 +37,7 @@ void CsvReader::end_field(CsvRecord& record, std::size_t& count) {
   if (count == record.fields.size()) {
     record.fields.emplace_back();
   }
-  record.fields[count++].assign(m_field);
+  std::swap(record.fields[count++], m_field); // no copy; the old field's storage is reused
   m_field.clear();
 }
 
@@ -89,6 +97,13 @@ bool CsvReader::next(CsvRecord& record) {
       } else {
         m_field.push_back(static_cast<char>(c));
         any = true;
+        // The rest of an unquoted field in this block, appended at once (issue 11, P3).
+        std::size_t end = m_pos;
+        while (end < m_buffer.size() && !is_special(m_buffer[end])) {
+          ++end;
+        }
+        m_field.append(m_buffer, m_pos, end - m_pos);
+        m_pos = end;
       }
       c = get();
     }
