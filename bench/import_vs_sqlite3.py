@@ -53,15 +53,19 @@ def write_tushare(canonical, path):
         flush()
 
 
-def run(command):
-    """Run `command`; return its wall seconds and peak RSS in MB."""
+def run(command, work):
+    """Run `command`; return its wall seconds and peak RSS in MB. The RSS comes from GNU time
+    (Debian package `time`): the rusage of a child that Python spawned starts from Python's own
+    pages (about 16 MB), which would hide a smaller peak."""
+    report = os.path.join(work, "maxrss")
     start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(process.pid, 0)
+    process = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", report] + command,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     wall = time.perf_counter() - start
-    if status != 0:
-        sys.exit(f"failed: {' '.join(command)}: {process.stderr.read().decode()}")
-    return wall, usage.ru_maxrss / 1024
+    if process.returncode != 0:
+        sys.exit(f"failed: {' '.join(command)}: {process.stderr.decode()}")
+    with open(report) as text:
+        return wall, int(text.read().split()[-1]) / 1024
 
 
 def main():
@@ -91,13 +95,13 @@ def main():
                 for leftover in os.listdir(work):
                     if leftover.startswith(("ashare.db", "sqlite3.db")):
                         os.remove(os.path.join(work, leftover))
-                ours = run([args.ashare, "--db", store, "import", path, "--source", "bench"])
+                ours = run([args.ashare, "--db", store, "import", path, "--source", "bench"], work)
                 if name == "canonical":  # P5's bytes per bar, on the store just written
                     subprocess.run(["sqlite3", store, "PRAGMA wal_checkpoint(TRUNCATE)"],
                                    check=True, capture_output=True)
                     bytes_per_bar = os.path.getsize(store) / rows
                 theirs = run(["sqlite3", baseline, f".read {TABLES}",
-                              f".import --csv --skip 1 {path} {table}"])
+                              f".import --csv --skip 1 {path} {table}"], work)
                 figures.setdefault(name, []).append((ours, theirs))
         print(f"{'figure':<14} {'ashare s':>9} {'sqlite3 s':>10} {'ratio':>6} {'target':>7} "
               f"{'ashare MB':>10} {'sqlite3 MB':>11}")

@@ -14,6 +14,7 @@ quick=0
 for tool in wrk nginx sqlite3 python3 openssl; do
   command -v "$tool" >/dev/null || { echo "bench: $tool is missing (bench/serve_vs_nginx.sh installs wrk and nginx-light)" >&2; exit 2; }
 done
+[ -x /usr/bin/time ] || { echo "bench: /usr/bin/time is missing (apt-get install time): P3 reads peak memory with it" >&2; exit 2; }
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 cmake -S . -B build/release "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DASHARE_BUILD_TESTS=OFF >/dev/null

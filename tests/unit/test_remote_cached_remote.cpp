@@ -85,6 +85,45 @@ TEST_CASE("remote::CachedRemote: bars answers equal the remote's own (D8, D1)") 
   }
 }
 
+TEST_CASE("issue 11: CachedRemote::get_bars is get's answer, typed, with its item errors") {
+  FakeRemote upstream;
+  Client client;
+  auto cached = client.session(upstream);
+  const std::vector<std::string> queries{
+    "2024-06-01/2024-07-31?symbol=600519.SH",
+    "2024-06-01/2024-07-31?symbol=600519.SH&adjusted=false&include=summary",
+    "2024-01-01/2025-10-23?symbol=600519.SH,600036.SH,002594.SZ&sort=desc&limit=30",
+    "2024-06-01/2024-06-30?symbol=600519.SH,999999.SH",
+    "2024-06-01/2024-06-30?symbol=999999.SH", // the remote's 400, as a reply
+  };
+  for (const auto& query : queries) {
+    const auto target = k_bars + query;
+    CAPTURE(target);
+    const auto question = target.find('?');
+    auto request = api::parse_typed_request(target.substr(0, question), target.substr(question + 1));
+    REQUIRE(request);
+    REQUIRE(*request);
+    const auto& bars = std::get<api::BarsRequest>(**request);
+    const auto expected = cached.get(bars.to_target());
+    auto answer = cached.get_bars(bars);
+    if (expected.status != 200) {
+      REQUIRE(std::holds_alternative<remote::Reply>(answer));
+      CHECK(std::get<remote::Reply>(answer).status == expected.status);
+      CHECK(comparable(std::get<remote::Reply>(answer).body) == comparable(expected.body));
+      continue;
+    }
+    REQUIRE(std::holds_alternative<api::BarsResponse>(answer));
+    const auto& response = std::get<api::BarsResponse>(answer);
+    CHECK(comparable(api::bars_to_json(response, std::nullopt)) == comparable(expected.body));
+    const auto parsed = api::bars_from_json(expected.body);
+    REQUIRE(parsed);
+    REQUIRE(response.errors.size() == parsed->errors.size());
+    for (std::size_t i = 0; i < parsed->errors.size(); ++i) {
+      CHECK(response.errors[i].has_value() == parsed->errors[i].has_value());
+    }
+  }
+}
+
 TEST_CASE("remote::CachedRemote: a covered query sends nothing, a partly covered one the gap") {
   FakeRemote upstream;
   Client client;

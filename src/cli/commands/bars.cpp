@@ -44,25 +44,27 @@ int run_bars(const BarsArgs& args, const Config& config) {
   if (!request) {
     return report_query_error(request.error(), *transport);
   }
-  // Locally, a table or CSV is printed from the typed answer; JSON is the API's body itself.
+  // A table or CSV is printed from the typed answer where the transport has one; JSON is the
+  // API's body itself.
   std::string body;
   std::optional<api::BarsResponse> response;
-  if (auto answer = *format == Format::json ? std::nullopt : transport->get_bars(*request)) {
-    if (!*answer) {
-      return report_query_error(answer->error(), *transport);
+  auto answer = *format == Format::json ? Transport::BarsAnswer(transport->get(request->to_target()))
+                                         : transport->get_bars(*request);
+  if (auto* error = std::get_if<Error>(&answer)) {
+    return report_query_error(*error, *transport);
+  }
+  if (auto* reply = std::get_if<Reply>(&answer)) {
+    if (reply->status != 200) {
+      return report_query_error(*reply, *transport);
     }
-    response = std::move(**answer);
-  } else {
-    auto reply = transport->get(request->to_target());
-    if (reply.status != 200) {
-      return report_query_error(reply, *transport);
-    }
-    auto parsed = api::bars_from_json(reply.body);
+    auto parsed = api::bars_from_json(reply->body);
     if (!parsed) {
       return fail(parsed.error().message);
     }
     response = std::move(*parsed);
-    body = std::move(reply.body);
+    body = std::move(reply->body);
+  } else {
+    response = std::get<api::BarsResponse>(std::move(answer));
   }
   bool paged = false;
   if (!args.limit) {

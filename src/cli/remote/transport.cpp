@@ -36,8 +36,12 @@ public:
     return Reply{response.status, std::move(response.body)};
   }
 
-  std::optional<Result<api::BarsResponse>> get_bars(const api::BarsRequest& request) override {
-    return api::answer_bars_trusted(request, m_services, k_local_caller);
+  BarsAnswer get_bars(const api::BarsRequest& request) override {
+    auto answer = api::answer_bars_trusted(request, m_services, k_local_caller);
+    if (!answer) {
+      return answer.error();
+    }
+    return std::move(*answer);
   }
 
   std::string describe() const override { return m_path.string(); }
@@ -93,6 +97,14 @@ public:
                m_random) {}
 
   Reply get(const std::string& target) override { return m_remote.get(target); }
+
+  BarsAnswer get_bars(const api::BarsRequest& request) override {
+    auto answer = m_remote.get_bars(request);
+    if (auto* response = std::get_if<api::BarsResponse>(&answer)) {
+      return std::move(*response);
+    }
+    return std::get<Reply>(std::move(answer));
+  }
 
   std::string describe() const override { return m_upstream->describe(); }
 

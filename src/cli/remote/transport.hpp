@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <optional>
+#include <variant>
 #include <string>
 
 namespace ashare::cli {
@@ -26,12 +27,14 @@ public:
   // Return a description for `ashare info`: the store path or the base URL.
   virtual std::string describe() const = 0;
 
-  // Answer `request` as its typed response, without a body to write and parse, when this
-  // transport can (local mode), failing with the error get(request.to_target()) would answer;
-  // nullopt: ask get() (remote mode).
-  virtual std::optional<Result<api::BarsResponse>> get_bars(const api::BarsRequest& request) {
-    (void)request;
-    return std::nullopt;
+  // An answer to a bars request: the typed response (answered in process, with no body to write
+  // and parse: issue 11, P2 and P6), an API error found in process, or a reply to read.
+  using BarsAnswer = std::variant<api::BarsResponse, Error, Reply>;
+
+  // Answer `request` as get(request.to_target()) would; local mode and the remote's cache answer
+  // in process, typed.
+  virtual BarsAnswer get_bars(const api::BarsRequest& request) {
+    return get(request.to_target());
   }
 };
 

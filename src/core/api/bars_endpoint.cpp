@@ -109,10 +109,7 @@ answer_bars_trusted(BarsRequest request, Services& services, const Caller& calle
   }
   auto response = std::move(*endpoint.answer_typed(*catalog, view,
                                                    auth::generate_uuid(services.random)));
-  for (const auto& item : response.items) {
-    response.errors.push_back(item.known ? std::nullopt
-                                         : std::optional(unknown_symbol(item.symbol)));
-  }
+  set_item_errors(response);
   return response;
 }
 

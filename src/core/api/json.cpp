@@ -159,6 +159,17 @@ std::optional<Error> item_error(const BarsResponse& response, std::size_t i) {
   return std::nullopt;
 }
 
+} // namespace
+
+void set_item_errors(BarsResponse& response) {
+  response.errors.clear();
+  for (std::size_t i = 0; i < response.items.size(); ++i) {
+    response.errors.push_back(item_error(response, i));
+  }
+}
+
+namespace {
+
 std::size_t estimated_size(const BarsResponse& response) {
   std::size_t bars = 0;
   for (const auto& item : response.items) {

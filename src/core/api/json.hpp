@@ -39,6 +39,10 @@ struct BarsResponse {
 // Return `bar` as the JSON object the bars endpoint writes for it.
 std::string bar_to_json(const domain::Bar& bar);
 
+// Set `response.errors` as bars_from_json() would find them in its body: an item error for each
+// unknown symbol. For a response answered in process and printed without its body.
+void set_item_errors(BarsResponse& response);
+
 // Return the bars response body; `credits_charged` appears in meta when set (D7).
 std::string bars_to_json(const BarsResponse& response, std::optional<std::int64_t> credits_charged);
 

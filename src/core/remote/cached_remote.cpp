@@ -47,9 +47,22 @@ Reply CachedRemote::get(const std::string& target) {
     return answer_health(target);
   }
   if (auto* bars = std::get_if<api::BarsRequest>(&**request)) {
-    return answer_bars(std::move(*bars), target);
+    auto answer = answer_bars(std::move(*bars), target);
+    if (auto* response = std::get_if<api::BarsResponse>(&answer)) {
+      return Reply{200, api::bars_to_json(*response, std::nullopt)};
+    }
+    return std::get<Reply>(std::move(answer));
   }
   return answer_indicator(std::get<api::IndicatorRequest>(std::move(**request)), target);
+}
+
+std::variant<api::BarsResponse, Reply> CachedRemote::get_bars(api::BarsRequest request) {
+  const std::string target = request.to_target();
+  auto answer = answer_bars(std::move(request), target);
+  if (auto* response = std::get_if<api::BarsResponse>(&answer)) {
+    api::set_item_errors(*response);
+  }
+  return answer;
 }
 
 void CachedRemote::require_online(const std::string& lacks) const {
@@ -130,7 +143,8 @@ store::DatasetInfo CachedRemote::dataset(Date as_of) {
   return store::DatasetInfo{as_of, m_cache.load_remote(m_settings.base_url).source, 0};
 }
 
-Reply CachedRemote::answer_bars(api::BarsRequest request, const std::string& target) {
+std::variant<api::BarsResponse, Reply> CachedRemote::answer_bars(api::BarsRequest request,
+                                                                 const std::string& target) {
   const auto as_of = current_as_of();
   if (!as_of) {
     return forward(target, "does not know the remote's as_of");
@@ -159,9 +173,8 @@ Reply CachedRemote::answer_bars(api::BarsRequest request, const std::string& tar
     };
     items.push_back(query::read_window(name, read, query, *anchor));
   }
-  const auto response = api::make_bars_response(request, auth::generate_uuid(m_random),
-                                                dataset(*as_of), std::move(items));
-  return Reply{200, api::bars_to_json(response, std::nullopt)};
+  return api::make_bars_response(request, auth::generate_uuid(m_random), dataset(*as_of),
+                                 std::move(items));
 }
 
 Reply CachedRemote::answer_indicator(api::IndicatorRequest request, const std::string& target) {

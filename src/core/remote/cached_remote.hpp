@@ -9,6 +9,7 @@
 
 #include "core/api/bars_request.hpp"
 #include "core/api/indicator_request.hpp"
+#include "core/api/json.hpp"
 #include "core/auth/api_key.hpp"
 #include "core/auth/plan.hpp"
 #include "core/remote/cache_filler.hpp"
@@ -18,6 +19,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace ashare::remote {
@@ -43,6 +45,11 @@ public:
   // the cache cannot answer, UpstreamFailure when the remote cannot be reached.
   Reply get(const std::string& target);
 
+  // Answer `request` as get(request.to_target()) would, but a 200 answered from the cache as the
+  // typed response (item errors set, api::set_item_errors), without writing its body; anything
+  // else (an error, the remote's own body) as the Reply get() gives.
+  std::variant<api::BarsResponse, Reply> get_bars(api::BarsRequest request);
+
 private:
   void require_online(const std::string& lacks) const;
   Reply forward(const std::string& target, const std::string& lacks);
@@ -52,7 +59,8 @@ private:
   std::optional<double> current_anchor(const std::string& symbol, domain::Date as_of);
   Refusal fill(const std::string& symbol, DateRange window, domain::Date as_of, bool adjusted);
   Reply answer_health(const std::string& target);
-  Reply answer_bars(api::BarsRequest request, const std::string& target);
+  std::variant<api::BarsResponse, Reply> answer_bars(api::BarsRequest request,
+                                                    const std::string& target);
   Reply answer_indicator(api::IndicatorRequest request, const std::string& target);
   store::DatasetInfo dataset(domain::Date as_of);
 
