@@ -43,6 +43,26 @@ query::BarQuery make_query(const char* from, const char* to, bool adjusted, doma
   return query;
 }
 
+// A body without what differs between two answers of the same data: the request id.
+nlohmann::json comparable(const std::string& body) {
+  auto json = nlohmann::json::parse(body);
+  json.erase("request_id");
+  return json;
+}
+
+// Bars requests (path, query): windows, sort, limit, summary, raw prices, an unknown symbol among
+// several.
+std::vector<std::pair<std::string, std::string>> bar_requests() {
+  const std::string bars = "/v1/ohlc/range/1/day/";
+  return {
+      {bars + "2024-01-01/2024-06-30", "symbol=600519.SH"},
+      {bars + "2023-01-01/2025-12-31", "symbol=600519.SH,000001.SZ&sort=desc&limit=7"},
+      {bars + "2024-06-01/2024-07-31", "symbol=600519.SH&adjusted=false&include=summary"},
+      {bars + "2024-06-01/2024-07-31", "symbol=600519.SH,999999.SH&include=summary&limit=3"},
+      {bars + "2026-01-01/2026-12-31", "symbol=000001.SZ"},
+  };
+}
+
 } // namespace
 
 TEST_CASE("api::select_bars and query::read_window answer what the reference answers") {
@@ -204,23 +224,13 @@ TEST_CASE("issue 11: without the history cache (a one-shot command) the answers 
   api::Services one_shot(f.db, f.dir / "ashare-keys.db");
   one_shot.cache_histories = false;
   const api::Caller pro{0, auth::Plan::pro, false};
-  const std::string bars = "/v1/ohlc/range/1/day/";
-  const std::vector<std::pair<std::string, std::string>> requests{
-    {bars + "2024-01-01/2024-06-30", "symbol=600519.SH"},
-    {bars + "2023-01-01/2025-12-31", "symbol=600519.SH,000001.SZ&sort=desc&limit=7"},
-    {bars + "2024-06-01/2024-07-31", "symbol=600519.SH&adjusted=false&include=summary"},
-    {bars + "2024-06-01/2024-07-31", "symbol=600519.SH,999999.SH&include=summary&limit=3"},
-    {bars + "2026-01-01/2026-12-31", "symbol=000001.SZ"},
+  auto requests = bar_requests();
+  requests.insert(requests.end(), {
     {"/v1/indicators/sma", "symbol=600519.SH&window=20&limit=50"},
     {"/v1/indicators/ema", "symbol=600519.SH,000001.SZ&order=asc&series_type=high"},
     {"/v1/indicators/rsi", "symbol=600519.SH&adjusted=false&timestamp.gte=2024-06-03"},
     {"/healthz", ""},
-  };
-  const auto comparable = [](const std::string& body) {
-    auto json = nlohmann::json::parse(body);
-    json.erase("request_id");
-    return json;
-  };
+  });
   for (const auto& [path, query] : requests) {
     CAPTURE(path);
     CAPTURE(query);
@@ -242,21 +252,12 @@ TEST_CASE("issue 11: answer_bars_trusted is dispatch_trusted's answer, typed, ba
   Fixture f;
   api::Services services(f.db, f.dir / "ashare-keys.db");
   services.cache_histories = false; // as the one-shot command line runs
-  const auto comparable = [](const std::string& body) {
-    auto json = nlohmann::json::parse(body);
-    json.erase("request_id");
-    return json;
-  };
   const std::string bars = "/v1/ohlc/range/1/day/";
-  const std::vector<std::pair<std::string, std::string>> requests{
-    {bars + "2024-01-01/2024-06-30", "symbol=600519.SH"},
-    {bars + "2023-01-01/2025-12-31", "symbol=600519.SH,000001.SZ&sort=desc&limit=7"},
-    {bars + "2024-06-01/2024-07-31", "symbol=600519.SH&adjusted=false&include=summary"},
-    {bars + "2024-06-01/2024-07-31", "symbol=600519.SH,999999.SH&include=summary&limit=3"},
-    {bars + "2026-01-01/2026-12-31", "symbol=000001.SZ"},
-    {bars + "2024-01-01/2024-06-30", "symbol=999999.SH"},             // 400, D1
-    {bars + "2001-01-01/2024-06-30", "symbol=600519.SH,000001.SZ"},   // 403 for Free
-  };
+  auto requests = bar_requests();
+  requests.insert(requests.end(), {
+    {bars + "2024-01-01/2024-06-30", "symbol=999999.SH"},           // 400, D1
+    {bars + "2001-01-01/2024-06-30", "symbol=600519.SH,000001.SZ"}, // 403 for Free
+  });
   for (const auto plan : {auth::Plan::pro, auth::Plan::free}) {
     const api::Caller caller{0, plan, false};
     for (const auto& [path, query] : requests) {
