@@ -340,3 +340,59 @@ TEST_CASE("issue 11: a one-shot request reads only its own symbols' catalog entr
     CHECK(catalog->dataset.as_of == date("2025-10-23"));
   }
 }
+
+TEST_CASE("issue 11: an indicator asked again is read from the series kept with its history") {
+  Fixture f;
+  api::Services cached(f.db, f.dir / "ashare-keys.db");
+  api::Services one_shot(f.db, f.dir / "ashare-keys.db");
+  one_shot.cache_histories = false;
+  const api::Caller pro{0, auth::Plan::pro, false};
+  // Six series differing in one part of the key each: more than a history keeps (4).
+  const std::vector<std::string> queries{
+    "/v1/indicators/sma?symbol=600519.SH&window=20&limit=30",
+    "/v1/indicators/sma?symbol=600519.SH&window=20&limit=30&adjusted=false",
+    "/v1/indicators/sma?symbol=600519.SH&window=20&limit=30&series_type=high",
+    "/v1/indicators/sma?symbol=600519.SH&window=21&limit=30",
+    "/v1/indicators/ema?symbol=600519.SH&window=20&limit=30",
+    "/v1/indicators/rsi?symbol=600519.SH&window=20&limit=30&order=asc",
+  };
+  // Rounds of all six: the first reads rows, the second loads the history, then series are
+  // computed, kept, read, and the oldest let go.
+  for (int round = 0; round < 4; ++round) {
+    for (const auto& target : queries) {
+      CAPTURE(round);
+      CAPTURE(target);
+      const auto question = target.find('?');
+      const api::Request request{"GET", target.substr(0, question), target.substr(question + 1),
+                                 std::nullopt};
+      const auto got = api::dispatch_trusted(request, cached, pro);
+      const auto expected = api::dispatch_trusted(request, one_shot, pro);
+      REQUIRE(got.status == 200);
+      CHECK(comparable(got.body) == comparable(expected.body));
+    }
+  }
+}
+
+TEST_CASE("issue 11: IndicatorSeriesMemo computes a key once and keeps the newest four") {
+  api::IndicatorSeriesMemo memo;
+  int computed = 0;
+  const auto series_of = [&](int window) {
+    return memo.find_or_compute({query::Indicator::rsi, window, store::PriceField::close, true},
+                                [&] {
+                                  ++computed;
+                                  return std::vector<double>{static_cast<double>(window)};
+                                });
+  };
+  CHECK(series_of(14)->front() == 14);
+  CHECK(series_of(14)->front() == 14);
+  CHECK(computed == 1);
+  for (int window = 1; window <= 4; ++window) {
+    CHECK(series_of(window)->front() == window);
+  }
+  CHECK(computed == 5);
+  CHECK(memo.size() == 4);
+  CHECK(series_of(14)->front() == 14); // let go for window 4: computed again
+  CHECK(computed == 6);
+  CHECK(series_of(4)->front() == 4); // still kept
+  CHECK(computed == 6);
+}

@@ -37,13 +37,48 @@ std::string_view BarsJson::joined(std::size_t first, std::size_t end) const {
   return std::string_view(json).substr(begin, ends[end - 1] - begin);
 }
 
+std::shared_ptr<const std::vector<double>>
+IndicatorSeriesMemo::find_or_compute(const Key& key,
+                                     const std::function<std::vector<double>()>& compute) const {
+  const auto find = [&]() -> std::shared_ptr<const std::vector<double>> {
+    for (const auto& [kept, series] : m_series) {
+      if (kept == key) {
+        return series;
+      }
+    }
+    return nullptr;
+  };
+  {
+    std::lock_guard lock(m_mutex);
+    if (auto series = find()) {
+      return series;
+    }
+  }
+  auto computed = std::make_shared<const std::vector<double>>(compute());
+  std::lock_guard lock(m_mutex);
+  if (auto series = find()) {
+    return series; // another thread computed it meanwhile
+  }
+  if (m_series.size() == k_max_series) {
+    m_series.erase(m_series.begin());
+  }
+  m_series.emplace_back(key, computed);
+  return computed;
+}
+
+std::size_t IndicatorSeriesMemo::size() const {
+  std::lock_guard lock(m_mutex);
+  return m_series.size();
+}
+
 std::shared_ptr<const RenderedHistory> render_history(query::History history) {
   auto rendered = std::make_shared<RenderedHistory>();
   rendered->raw_json = render(history.raw);
   rendered->adjusted_json = render(history.adjusted);
   rendered->bytes = sizeof(RenderedHistory) + bytes_of(history.raw, rendered->raw_json)
                     + bytes_of(history.adjusted, rendered->adjusted_json)
-                    + 4 * history.raw.size() * (sizeof(domain::Date) + 2 * sizeof(double));
+                    + 4 * history.raw.size() * (sizeof(domain::Date) + 2 * sizeof(double))
+                    + IndicatorSeriesMemo::k_max_series * history.raw.size() * sizeof(double);
   rendered->history = std::move(history);
   return rendered;
 }

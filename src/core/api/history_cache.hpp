@@ -8,9 +8,11 @@
 
 #include "core/query/bar_query.hpp"
 #include "core/query/history.hpp"
+#include "core/query/indicator_query.hpp"
 #include "core/store/bar_store.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -33,12 +35,42 @@ struct BarsJson {
   std::string_view joined(std::size_t first, std::size_t end) const;
 };
 
+// The indicator series computed over one cached history, kept with it so that an indicator asked
+// again is read, not recomputed: RSI's recursion divides at every step of the whole history (D9)
+// and cost more than a bars request of that history (issue 11, P4). At most k_max_series are
+// kept; the oldest goes first.
+class IndicatorSeriesMemo {
+public:
+  struct Key {
+    query::Indicator indicator = query::Indicator::sma;
+    int window = 0;
+    store::PriceField field = store::PriceField::close;
+    bool adjusted = true;
+    friend bool operator==(const Key&, const Key&) = default;
+  };
+  static constexpr std::size_t k_max_series = 4;
+
+  // Return the series of `key`, computing it with `compute` (outside the lock) and keeping it
+  // when it is not kept yet. Thread-safe.
+  std::shared_ptr<const std::vector<double>>
+  find_or_compute(const Key& key, const std::function<std::vector<double>()>& compute) const;
+
+  // Return the number of series kept.
+  std::size_t size() const;
+
+private:
+  using Series = std::pair<Key, std::shared_ptr<const std::vector<double>>>;
+  mutable std::mutex m_mutex;
+  mutable std::vector<Series> m_series; // oldest first
+};
+
 // A history with its bars' JSON: the API's rendering of query::History.
 struct RenderedHistory {
   query::History history;
   BarsJson raw_json;
   BarsJson adjusted_json;
-  std::size_t bytes = 0; // roughly what the entry holds
+  IndicatorSeriesMemo indicators;
+  std::size_t bytes = 0; // roughly what the entry holds, its indicator series at most included
 
   // Return the JSON of the bars a request reads: adjusted or raw.
   const BarsJson& json(bool adjusted_prices) const {

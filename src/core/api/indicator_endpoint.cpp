@@ -35,9 +35,11 @@ public:
       }
       if (view.caches_histories()) {
         if (const auto history = view.history(*info)) {
-          items.push_back(query::values_from_series(
-              info->symbol, history->history.price_series(query.series_type), query,
-              info->latest_factor));
+          const auto& series = history->history.price_series(query.series_type);
+          const auto values = history->indicators.find_or_compute(
+            {query.indicator, query.window, query.series_type, query.adjusted},
+            [&] { return query::indicator_series(series, query, info->latest_factor); });
+          items.push_back(query::select_values(info->symbol, series.dates, *values, query));
           continue;
         }
         if (!view.may_wait()) {

@@ -27,11 +27,9 @@ std::vector<double> compute_indicator(Indicator indicator, std::span<const doubl
   return {};
 }
 
-SymbolValues values_from_series(std::string symbol,
-                                const store::PriceSeries& series,
-                                const IndicatorQuery& query,
-                                double latest_factor) {
-  SymbolValues item{std::move(symbol), true, {}};
+std::vector<double> indicator_series(const store::PriceSeries& series,
+                                     const IndicatorQuery& query,
+                                     double latest_factor) {
   std::vector<double> prices(series.prices);
   if (query.adjusted) {
     // D9: adjusted as D8 but unrounded, anchored at the symbol's latest stored bar.
@@ -39,9 +37,16 @@ SymbolValues values_from_series(std::string symbol,
       prices[i] = adjusted_price(prices[i], series.factors[i], latest_factor);
     }
   }
-  const auto values = compute_indicator(query.indicator, prices, query.window);
+  return compute_indicator(query.indicator, prices, query.window);
+}
+
+SymbolValues select_values(std::string symbol,
+                           std::span<const domain::Date> dates,
+                           std::span<const double> values,
+                           const IndicatorQuery& query) {
+  SymbolValues item{std::move(symbol), true, {}};
   for (std::size_t i = 0; i < values.size(); ++i) {
-    const std::int64_t t = series.dates[i].t_ms();
+    const std::int64_t t = dates[i].t_ms();
     if (!std::isnan(values[i]) && query.filter.accepts(t)) {
       item.values.push_back(IndicatorValue{t, values[i]});
     }
@@ -53,6 +58,14 @@ SymbolValues values_from_series(std::string symbol,
     item.values.resize(static_cast<std::size_t>(query.limit));
   }
   return item;
+}
+
+SymbolValues values_from_series(std::string symbol,
+                                const store::PriceSeries& series,
+                                const IndicatorQuery& query,
+                                double latest_factor) {
+  return select_values(std::move(symbol), series.dates,
+                       indicator_series(series, query, latest_factor), query);
 }
 
 } // namespace ashare::query

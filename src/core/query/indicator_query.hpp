@@ -59,9 +59,21 @@ struct SymbolValues {
 // Return the indicator of `indicator` over `series` with `window` (NaN during the warm-up).
 std::vector<double> compute_indicator(Indicator indicator, std::span<const double> series, int window);
 
+// Return the indicator `query` asks for over the whole of `series` (D9), adjusted to
+// `latest_factor` when query.adjusted: one value per date of `series` (NaN during the warm-up).
+std::vector<double> indicator_series(const store::PriceSeries& series,
+                                     const IndicatorQuery& query,
+                                     double latest_factor);
+
+// Return the item of known symbol `symbol` from `values`, indicator_series() over the trading days
+// `dates`: filtered, ordered and limited as `query` says.
+SymbolValues select_values(std::string symbol,
+                           std::span<const domain::Date> dates,
+                           std::span<const double> values,
+                           const IndicatorQuery& query);
+
 // Return the item of known symbol `symbol` from `series`, the symbol's whole history (D9):
-// adjusted to `latest_factor` when query.adjusted, the indicator over all of it, then filtered,
-// ordered and limited. Both the server and the remote-mode cache use it.
+// select_values() of indicator_series(). Both the server and the remote-mode cache use it.
 SymbolValues values_from_series(std::string symbol,
                                 const store::PriceSeries& series,
                                 const IndicatorQuery& query,
