@@ -3,6 +3,7 @@
 #include "core/api/json.hpp"
 
 #include <algorithm>
+#include <iterator>
 
 namespace ashare::api {
 namespace {
@@ -83,6 +84,15 @@ std::shared_ptr<const RenderedHistory> render_history(query::History history) {
   return rendered;
 }
 
+std::size_t estimated_history_bytes(std::int64_t bars) {
+  // Per bar: two Bars, their JSON (about 220 bytes each) and its end, the four price series, and
+  // the indicator series a history may keep.
+  constexpr std::size_t k_per_bar = 2 * (sizeof(domain::Bar) + 220 + sizeof(std::uint32_t))
+                                    + 4 * (sizeof(domain::Date) + 2 * sizeof(double))
+                                    + IndicatorSeriesMemo::k_max_series * sizeof(double);
+  return sizeof(RenderedHistory) + static_cast<std::size_t>(std::max<std::int64_t>(bars, 0)) * k_per_bar;
+}
+
 query::SymbolBars select_bars(const RenderedHistory& rendered,
                               const std::string& symbol,
                               const query::BarQuery& query,
@@ -135,20 +145,29 @@ std::shared_ptr<const RenderedHistory> HistoryCache::find_or_load(store::BarStor
   return history;
 }
 
-bool HistoryCache::admit(const std::string& symbol) {
+std::uint32_t& HistoryCache::count_of(const std::string& symbol) {
+  if (++m_counted >= k_age_period || m_counts.size() >= k_max_counted) {
+    for (auto it = m_counts.begin(); it != m_counts.end();) {
+      it->second /= 2;
+      it = it->second == 0 ? m_counts.erase(it) : std::next(it);
+    }
+    m_counted = 0;
+  }
+  return m_counts[symbol];
+}
+
+bool HistoryCache::admit(const std::string& symbol, std::size_t bytes) {
   std::lock_guard lock(m_mutex);
-  if (const auto missed = m_missed_index.find(symbol); missed != m_missed_index.end()) {
-    m_missed.erase(missed->second);
-    m_missed_index.erase(missed);
+  const std::uint32_t count = ++count_of(symbol);
+  if (bytes > m_budget || count < 2) {
+    return false;
+  }
+  if (m_bytes + bytes <= m_budget || m_recent.empty()) {
     return true;
   }
-  m_missed.push_front(symbol);
-  m_missed_index[symbol] = m_missed.begin();
-  if (m_missed.size() > k_max_missed) {
-    m_missed_index.erase(m_missed.back());
-    m_missed.pop_back();
-  }
-  return false;
+  const auto victim = m_counts.find(m_recent.back());
+  const std::uint32_t victim_count = victim == m_counts.end() ? 0 : victim->second;
+  return count > 2 * victim_count;
 }
 
 void HistoryCache::set_budget(std::size_t budget_bytes) {
@@ -167,6 +186,7 @@ std::shared_ptr<const RenderedHistory> HistoryCache::find(const std::string& sym
     return nullptr;
   }
   m_recent.splice(m_recent.begin(), m_recent, entry->second.position);
+  ++count_of(symbol);
   return entry->second.history;
 }
 

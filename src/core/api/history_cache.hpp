@@ -81,6 +81,10 @@ struct RenderedHistory {
 // Return `history` with its bars' JSON written.
 std::shared_ptr<const RenderedHistory> render_history(query::History history);
 
+// Return about the bytes render_history() holds for a history of `bars` bars: what admission
+// weighs before loading one.
+std::size_t estimated_history_bytes(std::int64_t bars);
+
 // Return the item of `symbol` that `query` reads from `rendered` (query::window_item), and put the
 // JSON of the returned bars in `bar_json` as pieces to join with commas: one piece for an
 // ascending window, one per bar for a descending one.
@@ -109,11 +113,15 @@ public:
   // reads the store. Thread-safe.
   std::shared_ptr<const RenderedHistory> find(const std::string& symbol, std::int64_t generation);
 
-  // Return whether the history of `symbol`, not cached, is worth loading whole: it missed before
-  // (a symbol asked for again). A first miss is only remembered, and its request reads just its
-  // rows, so that a market of symbols asked for once each does not churn the cache (issue 11,
-  // P5). Thread-safe.
-  bool admit(const std::string& symbol);
+  // Return whether the history of `symbol` (about `bytes`, estimated_history_bytes), not cached,
+  // is worth loading whole. Loading costs about ten reads of a window's rows, so (issue 11, P5):
+  // never a history beyond the budget; never on a symbol's first use (its request reads just its
+  // rows, so a market of symbols asked for once each does not churn the cache); into free room
+  // from its second use on; and in place of the least recently used history only when the
+  // symbol has been asked for more than twice as often (counts that halve over time, as in
+  // TinyLFU), so that a load spread evenly over more symbols than fit does not evict a history
+  // per request. Thread-safe.
+  bool admit(const std::string& symbol, std::size_t bytes);
 
   // Return the bytes held now.
   std::size_t bytes() const;
@@ -131,10 +139,13 @@ private:
   std::size_t m_bytes = 0;
   std::unordered_map<std::string, Entry> m_entries;
   std::list<std::string> m_recent; // most recently used first
-  // Symbols that missed once, most recent first, at most k_max_missed (about 64 bytes each).
-  static constexpr std::size_t k_max_missed = 16384;
-  std::list<std::string> m_missed;
-  std::unordered_map<std::string, std::list<std::string>::iterator> m_missed_index;
+  // How often each symbol was asked for lately (hits and misses), halved every k_age_period
+  // counts and whenever more than k_max_counted symbols are counted (about 64 bytes each).
+  std::uint32_t& count_of(const std::string& symbol);
+  static constexpr std::size_t k_max_counted = 16384;
+  static constexpr std::uint64_t k_age_period = 65536;
+  std::unordered_map<std::string, std::uint32_t> m_counts;
+  std::uint64_t m_counted = 0; // since the last halving
 };
 
 } // namespace ashare::api

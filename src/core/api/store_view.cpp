@@ -26,8 +26,8 @@ std::shared_ptr<const RenderedHistory> StoreView::history(const store::SymbolInf
       cached || m_waiting == Waiting::forbidden) {
     return cached;
   }
-  if (!m_histories.admit(info.symbol)) {
-    return nullptr; // a first miss: its rows alone this time
+  if (!m_histories.admit(info.symbol, estimated_history_bytes(info.bar_count))) {
+    return nullptr; // not worth loading whole: its rows alone this time
   }
   return m_histories.find_or_load(**m_store, info.symbol, info.latest_factor, generation);
 }
