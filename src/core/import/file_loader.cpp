@@ -128,8 +128,9 @@ void FileLoader::write_group() {
   });
   // As settle_symbol chains: from the stored bar before the first (not yet this file's).
   const auto previous = m_store.find_bar_before(m_group.front().symbol, m_group.front().bar.trade_date);
-  state.chain_steps = chain_factors(m_group, previous ? chain_start(*previous, m_group.front()) : 1.0);
-  state.chain_latest_factor = m_group.back().bar.factor;
+  // From now on the symbol's steps and latest factor are those of its rows as written, chained.
+  state.factor_steps = chain_factors(m_group, previous ? chain_start(*previous, m_group.front()) : 1.0);
+  state.last_factor = m_group.back().bar.factor;
   state.chained = true;
   for (const auto& row : m_group) {
     write_row(row, state);
@@ -183,19 +184,23 @@ std::optional<RowProblem> FileLoader::check_factor_scale(const std::string& symb
   return std::nullopt;
 }
 
+bool FileLoader::written_final(const SymbolState& state, const FactorSettlement& settlement) {
+  return state.chained ? settlement.chain_from_store && !state.split
+                       : !settlement.chain_from_store && state.in_date_order;
+}
+
 std::int64_t FileLoader::settle_symbol(const std::string& symbol,
                                        const SymbolState& state,
                                        const FactorSettlement& settlement) {
   const bool mark_derived = !m_every_change_pct && m_some_change_pct;
-  // Chained as its rows came (write_group), and they stay so; else chained here, every row, or
-  // given back the file's factors (1) when the file turned out not to be a chain.
-  const bool chained_already = settlement.chain_from_store && state.chained && !state.split;
-  const bool chain = settlement.chain_from_store && !chained_already;
-  const bool unchain = !settlement.chain_from_store && state.chained;
-  if (!chain && !unchain && !mark_derived && (chained_already || state.in_date_order)) {
-    // Nothing to change, and the steps were counted as rows came.
-    return chained_already ? state.chain_steps : state.factor_steps;
+  const bool as_written = written_final(state, settlement);
+  if (as_written && !mark_derived) {
+    return state.factor_steps; // nothing to change, and the steps were counted as rows came
   }
+  // Else chained here, every row, or given back the file's factors (1) when the file turned out
+  // not to be a chain.
+  const bool chain = settlement.chain_from_store && !as_written;
+  const bool unchain = !settlement.chain_from_store && state.chained;
   // The file's rows of the symbol, in date order, as stored (bars of other files in between are
   // left out).
   std::vector<ParsedRow> rows;
@@ -299,15 +304,9 @@ ImportReport FileLoader::finish(const ParsedFile& file,
     if (!(state.new_to_store && m_every_change_pct)) {
       m_store.recompute_change_pct(symbol, state.first, state.last);
     }
-    if (state.new_to_store && !settlement.chain_from_store && !state.chained
-        && state.in_date_order) {
-      // Its bars are the file's rows as they came, factors untouched: no need to read them back.
+    if (state.new_to_store && written_final(state, settlement)) {
+      // Its bars are the file's rows as written: no need to read them back.
       m_store.save_symbol_summary(symbol, state.first, state.last, state.rows, state.last_factor);
-    } else if (state.new_to_store && settlement.chain_from_store && state.chained
-               && !state.split) {
-      // Its bars are the file's rows, chained as one group (write_group).
-      m_store.save_symbol_summary(symbol, state.first, state.last, state.rows,
-                                  state.chain_latest_factor);
     } else {
       m_store.refresh_symbol(symbol);
     }

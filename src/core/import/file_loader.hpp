@@ -68,7 +68,8 @@ private:
     // dates are unique), and with change_pct of its own nothing is left to recompute.
     bool new_to_store = false;
     // While the rows come in date order (the usual case), the factor steps are counted as they
-    // come, and the final pass need not read the rows back.
+    // come, and the final pass need not read the rows back. Once a group is chained
+    // (write_group), the steps and the latest factor are those of its chained rows.
     bool in_date_order = true;
     double last_factor = 0;
     std::int64_t factor_steps = 0;
@@ -79,8 +80,6 @@ private:
     // more than one group, so finish() chains its rows again, every one.
     bool chained = false;
     bool split = false;
-    std::int64_t chain_steps = 0;
-    double chain_latest_factor = 1;
   };
   struct Duplicate {
     std::int64_t line = 0;
@@ -91,6 +90,10 @@ private:
   std::optional<RowProblem> check_factor_scale(const std::string& symbol,
                                                const SymbolState& state,
                                                const FactorSettlement& settlement);
+  // Return whether the stored rows of a symbol are the file's rows as they came, with their final
+  // factors: an unchained symbol whose rows came in date order in a file that is no chain, or a
+  // chained symbol written in one group of a chain. Then nothing needs reading back.
+  static bool written_final(const SymbolState& state, const FactorSettlement& settlement);
   // Chain the factors of the file's rows of `symbol` if asked; return its factor steps.
   std::int64_t settle_symbol(const std::string& symbol,
                              const SymbolState& state,
