@@ -21,6 +21,11 @@ BarsJson render(const std::vector<domain::Bar>& bars) {
   return out;
 }
 
+// Per bar, besides its two Bars and their JSON: the four price series, and the indicator series
+// a history may keep.
+constexpr std::size_t k_series_bytes_per_bar = 4 * (sizeof(domain::Date) + 2 * sizeof(double))
+                                               + IndicatorSeriesMemo::k_max_series * sizeof(double);
+
 std::size_t bytes_of(const std::vector<domain::Bar>& bars, const BarsJson& json) {
   return bars.capacity() * sizeof(domain::Bar) + json.json.capacity()
          + json.ends.capacity() * sizeof(std::uint32_t);
@@ -78,18 +83,15 @@ std::shared_ptr<const RenderedHistory> render_history(query::History history) {
   rendered->adjusted_json = render(history.adjusted);
   rendered->bytes = sizeof(RenderedHistory) + bytes_of(history.raw, rendered->raw_json)
                     + bytes_of(history.adjusted, rendered->adjusted_json)
-                    + 4 * history.raw.size() * (sizeof(domain::Date) + 2 * sizeof(double))
-                    + IndicatorSeriesMemo::k_max_series * history.raw.size() * sizeof(double);
+                    + history.raw.size() * k_series_bytes_per_bar;
   rendered->history = std::move(history);
   return rendered;
 }
 
 std::size_t estimated_history_bytes(std::int64_t bars) {
-  // Per bar: two Bars, their JSON (about 220 bytes each) and its end, the four price series, and
-  // the indicator series a history may keep.
-  constexpr std::size_t k_per_bar = 2 * (sizeof(domain::Bar) + 220 + sizeof(std::uint32_t))
-                                    + 4 * (sizeof(domain::Date) + 2 * sizeof(double))
-                                    + IndicatorSeriesMemo::k_max_series * sizeof(double);
+  // Per bar: two Bars, their JSON (about 220 bytes each) and its end, and the series.
+  constexpr std::size_t k_per_bar =
+    2 * (sizeof(domain::Bar) + 220 + sizeof(std::uint32_t)) + k_series_bytes_per_bar;
   return sizeof(RenderedHistory) + static_cast<std::size_t>(std::max<std::int64_t>(bars, 0)) * k_per_bar;
 }
 
