@@ -43,6 +43,17 @@ query::BarQuery make_query(const char* from, const char* to, bool adjusted, doma
   return query;
 }
 
+// The fixture's store as `serve` answers it (with the history cache) and as a one-shot command
+// does (without).
+struct CachedAndOneShot {
+  api::Services cached;
+  api::Services one_shot;
+  explicit CachedAndOneShot(const Fixture& f)
+    : cached(f.db, f.dir / "ashare-keys.db"), one_shot(f.db, f.dir / "ashare-keys.db") {
+    one_shot.cache_histories = false;
+  }
+};
+
 // A body without what differs between two answers of the same data: the request id.
 nlohmann::json comparable(const std::string& body) {
   auto json = nlohmann::json::parse(body);
@@ -220,9 +231,8 @@ TEST_CASE("api::dispatch: bars served from the cache follow an import") {
 
 TEST_CASE("issue 11: without the history cache (a one-shot command) the answers are the same") {
   Fixture f;
-  api::Services cached(f.db, f.dir / "ashare-keys.db");
-  api::Services one_shot(f.db, f.dir / "ashare-keys.db");
-  one_shot.cache_histories = false;
+  CachedAndOneShot services(f);
+  auto& [cached, one_shot] = services;
   const api::Caller pro{0, auth::Plan::pro, false};
   auto requests = bar_requests();
   requests.insert(requests.end(), {
@@ -353,9 +363,8 @@ TEST_CASE("issue 11: a one-shot request reads only its own symbols' catalog entr
 
 TEST_CASE("issue 11: an indicator asked again is read from the series kept with its history") {
   Fixture f;
-  api::Services cached(f.db, f.dir / "ashare-keys.db");
-  api::Services one_shot(f.db, f.dir / "ashare-keys.db");
-  one_shot.cache_histories = false;
+  CachedAndOneShot services(f);
+  auto& [cached, one_shot] = services;
   const api::Caller pro{0, auth::Plan::pro, false};
   // Six series differing in one part of the key each: more than a history keeps (4).
   const std::vector<std::string> queries{
