@@ -144,6 +144,60 @@ TEST_CASE("D12: domain::append_number writes fixed notation, shortest round-trip
   }
 }
 
+// Return what append_number wrote before its fast path for whole 1/10000s: std::to_chars in fixed
+// notation, shortest round-trip digits.
+std::string to_chars_fixed(double value) {
+  if (value == 0) {
+    return "0";
+  }
+  char buffer[400];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed);
+  return std::string(buffer, result.ptr);
+}
+
+TEST_CASE("D12: domain::append_number writes whole 1/10000s as to_chars does (issue 11, P5)") {
+  SUBCASE("edges of the fast path") {
+    for (double value : {0.0001, -0.0001, 0.001, 0.01, 0.1, 0.9999, 1.0, 10.0, 1650.0, 1650.92,
+                         1713.8986, 99999999999.9999, -99999999999.9999, 100000000000.0,
+                         99999999999.99995, 999999999999.9999, 0.00005, 0.00015, 123456.7,
+                         1e11, 1e14, 9e14, 5e-5, 2.5e-5, 12345678901.2345, -1.0500,
+                         static_cast<double>(INT64_C(999999999999999)) / 10000,
+                         static_cast<double>(INT64_C(1000000000000000)) / 10000}) {
+      CAPTURE(value);
+      CHECK(domain::format_number(value) == to_chars_fixed(value));
+    }
+  }
+  SUBCASE("random whole 1/10000s of every magnitude, and their neighbouring doubles") {
+    std::mt19937_64 random(20261124);
+    for (int i = 0; i < 200'000; ++i) {
+      const int digits = 1 + static_cast<int>(random() % 16);
+      std::int64_t whole = static_cast<std::int64_t>(random() % 10'000'000'000'000'000ULL);
+      for (int d = digits; d < 16; ++d) {
+        whole /= 10;
+      }
+      if (random() % 2 != 0) {
+        whole = -whole;
+      }
+      const double value = static_cast<double>(whole) / 10000;
+      for (double near : {value, std::nextafter(value, 1e300), std::nextafter(value, -1e300),
+                          value * 1.0000000001, value / 3}) {
+        CAPTURE(near);
+        REQUIRE(domain::format_number(near) == to_chars_fixed(near));
+      }
+    }
+  }
+  SUBCASE("random doubles") {
+    std::mt19937_64 random(7);
+    for (int i = 0; i < 100'000; ++i) {
+      const double value = std::bit_cast<double>(random());
+      if (std::isfinite(value) && std::fabs(value) < 1e30) {
+        CAPTURE(value);
+        REQUIRE(domain::format_number(value) == to_chars_fixed(value));
+      }
+    }
+  }
+}
+
 TEST_CASE("domain::append_integer") {
   std::string out;
   domain::append_integer(out, 0);
