@@ -22,6 +22,16 @@ struct Bar {
   bool operator==(const Bar&) const = default;
 };
 
+// Return the change_pct the store derives for a bar closing at `close` with `factor` after a bar
+// closing at `previous_close` with `previous_factor`, when its source gives none: the adjusted
+// close's change in percent, ((close * factor) / (previous_close * previous_factor) - 1) * 100.
+inline double derived_change_pct(double close,
+                                 double factor,
+                                 double previous_close,
+                                 double previous_factor) {
+  return ((close * factor) / (previous_close * previous_factor) - 1) * 100;
+}
+
 enum class SortOrder { asc, desc };
 
 } // namespace ashare::domain

@@ -5,10 +5,7 @@
 #include <cstdint>
 
 namespace ashare::query {
-namespace {
-
-// Return the `field` prices, dates and factors of `bars`.
-store::PriceSeries series_of(const std::vector<domain::Bar>& bars, store::PriceField field) {
+store::PriceSeries price_series_of(std::span<const domain::Bar> bars, store::PriceField field) {
   store::PriceSeries series;
   series.dates.reserve(bars.size());
   series.prices.reserve(bars.size());
@@ -24,25 +21,26 @@ store::PriceSeries series_of(const std::vector<domain::Bar>& bars, store::PriceF
   return series;
 }
 
-} // namespace
-
 History make_history(std::vector<domain::Bar> raw, double latest_factor) {
   History history;
   history.adjusted = raw;
   forward_adjust(history.adjusted, latest_factor);
   for (const auto field : {store::PriceField::open, store::PriceField::high, store::PriceField::low,
                            store::PriceField::close}) {
-    history.series[static_cast<std::size_t>(field)] = series_of(raw, field);
+    history.series[static_cast<std::size_t>(field)] = price_series_of(raw, field);
   }
   history.raw = std::move(raw);
   return history;
 }
 
 History load_history(store::BarStore& store, const std::string& symbol, double latest_factor) {
-  auto bars = store.load_bars(symbol, domain::Date::from_ymd(1900, 1, 1).value(),
-                              domain::Date::from_ymd(2999, 12, 31).value(), domain::SortOrder::asc,
-                              INT64_MAX);
-  return make_history(std::move(bars), latest_factor);
+  return make_history(load_all_bars(store, symbol), latest_factor);
+}
+
+std::vector<domain::Bar> load_all_bars(store::BarStore& store, const std::string& symbol) {
+  return store.load_bars(symbol, domain::Date::from_ymd(1900, 1, 1).value(),
+                         domain::Date::from_ymd(2999, 12, 31).value(), domain::SortOrder::asc,
+                         INT64_MAX);
 }
 
 } // namespace ashare::query

@@ -8,6 +8,7 @@
 #include "core/store/bar_store.hpp"
 
 #include <array>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -34,5 +35,12 @@ History make_history(std::vector<domain::Bar> raw, double latest_factor);
 
 // Return the whole history of `symbol` read from `store`, adjusted against `latest_factor`.
 History load_history(store::BarStore& store, const std::string& symbol, double latest_factor);
+
+// Return every stored bar of `symbol`, ascending, raw.
+std::vector<domain::Bar> load_all_bars(store::BarStore& store, const std::string& symbol);
+
+// Return the `field` prices, dates and factors of `bars`, as BarStore::load_price_series reads
+// them.
+store::PriceSeries price_series_of(std::span<const domain::Bar> bars, store::PriceField field);
 
 } // namespace ashare::query

@@ -353,20 +353,23 @@ void BarStore::recompute_change_pct(const std::string& symbol, Date from, Date t
   const std::int64_t id = symbol_id(symbol);
   const auto last = static_cast<std::int64_t>(to.yyyymmdd());
   bool first = !before;
-  double previous = before ? before->close * before->factor : 0; // previous close * factor
+  double previous_close = before ? before->close : 0;
+  double previous_factor = before ? before->factor : 0;
   while (select.executeStep()) {
     const std::int64_t date = select.getColumn(0).getInt64();
     const double close = read_number(select.getColumn(1));
     const double factor = read_number(select.getColumn(2));
     if (select.getColumn(3).getInt() != 0) {
-      const double change = first ? 0.0 : ((close * factor) / previous - 1) * 100;
+      const double change =
+        first ? 0.0 : domain::derived_change_pct(close, factor, previous_close, previous_factor);
       update.reset();
       update.bind(1, id);
       update.bind(2, date);
       bind_number(update, 3, change);
       update.exec();
     }
-    previous = close * factor;
+    previous_close = close;
+    previous_factor = factor;
     first = false;
     if (date > last) {
       break; // the first bar after `to` was the last that depends on a written one
