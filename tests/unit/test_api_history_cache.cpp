@@ -48,9 +48,12 @@ query::BarQuery make_query(const char* from, const char* to, bool adjusted, doma
 struct CachedAndOneShot {
   api::Services cached;
   api::Services one_shot;
+  api::Services compact; // a budget whose rendered share holds neither history: compact forms
   explicit CachedAndOneShot(const Fixture& f)
-    : cached(f.db, f.dir / "ashare-keys.db"), one_shot(f.db, f.dir / "ashare-keys.db") {
+    : cached(f.db, f.dir / "ashare-keys.db"), one_shot(f.db, f.dir / "ashare-keys.db"),
+      compact(f.db, f.dir / "ashare-keys.db") {
     one_shot.cache_histories = false;
+    compact.histories.set_budget(1u << 20);
   }
 };
 
@@ -76,7 +79,8 @@ std::vector<std::pair<std::string, std::string>> bar_requests() {
 
 } // namespace
 
-TEST_CASE("api::select_bars and query::read_window answer what the reference answers") {
+TEST_CASE("api::select_bars and query::read_window, from the store or compact bars, answer what the "
+          "reference answers") {
   Fixture f;
   const auto catalog = query::load_catalog(f.store);
   const std::vector<std::pair<const char*, const char*>> windows{
@@ -88,6 +92,7 @@ TEST_CASE("api::select_bars and query::read_window answer what the reference ans
     REQUIRE(info != nullptr);
     const auto history =
       api::render_history(query::load_history(f.store, symbol, info->latest_factor));
+    const auto compact = query::CompactBars::encode(query::load_all_bars(f.store, symbol));
     for (const auto& [from, to] : windows) {
       for (const bool adjusted : {true, false}) {
         for (const auto sort : {domain::SortOrder::asc, domain::SortOrder::desc}) {
@@ -127,6 +132,14 @@ TEST_CASE("api::select_bars and query::read_window answer what the reference ans
             const auto from_read = query::read_window(symbol, read, query, info->latest_factor);
             CHECK(from_read.has_more == expected.has_more);
             CHECK(from_read.bars == expected.bars);
+            // And the same read from the compact form (issue 11, P5).
+            const auto from_compact = query::read_window(
+              symbol,
+              [&](domain::Date first, domain::Date last, domain::SortOrder order,
+                  std::int64_t most) { return compact.load_bars(first, last, order, most); },
+              query, info->latest_factor);
+            CHECK(from_compact.has_more == expected.has_more);
+            CHECK(from_compact.bars == expected.bars);
             CHECK(got.summary.has_value() == expected.summary.has_value());
             if (got.summary && expected.summary) {
               CHECK(got.summary->open_first == expected.summary->open_first);
@@ -229,10 +242,11 @@ TEST_CASE("api::dispatch: bars served from the cache follow an import") {
   CHECK(after["ohlc"][1]["close"] == 5.5);
 }
 
-TEST_CASE("issue 11: without the history cache (a one-shot command) the answers are the same") {
+TEST_CASE("issue 11: without the history cache (a one-shot command), or with compact histories, the "
+          "answers are the same") {
   Fixture f;
   CachedAndOneShot services(f);
-  auto& [cached, one_shot] = services;
+  auto& [cached, one_shot, compact] = services;
   const api::Caller pro{0, auth::Plan::pro, false};
   auto requests = bar_requests();
   requests.insert(requests.end(), {
@@ -252,10 +266,19 @@ TEST_CASE("issue 11: without the history cache (a one-shot command) the answers 
       const auto got = api::dispatch_trusted(request, one_shot, pro);
       CHECK(got.status == expected.status);
       CHECK(comparable(got.body) == comparable(expected.body));
+      const auto from_compact = api::dispatch_trusted(request, compact, pro);
+      CHECK(from_compact.status == expected.status);
+      CHECK(comparable(from_compact.body) == comparable(expected.body));
     }
   }
   CHECK(one_shot.histories.bytes() == 0); // nothing was cached
   CHECK(cached.histories.bytes() > 0);
+  const auto generation = cached.bars.acquire()->load_generation();
+  for (const auto* symbol : {"600519.SH", "000001.SZ"}) {
+    CAPTURE(symbol);
+    CHECK(cached.histories.find(symbol, generation).rendered);
+    CHECK(compact.histories.find(symbol, generation).compact);
+  }
 }
 
 TEST_CASE("issue 11: answer_bars_trusted is dispatch_trusted's answer, typed, bar for bar") {
@@ -325,21 +348,45 @@ TEST_CASE("issue 11: serve --cache-budget: the cache keeps within the budget it 
   services.histories.set_budget(both - one);
   CHECK(services.histories.bytes() == both - one);
   const auto generation = services.bars.acquire()->load_generation();
-  CHECK(services.histories.find("000001.SZ", generation) != nullptr);
-  CHECK(services.histories.find("600519.SH", generation) == nullptr);
+  CHECK(services.histories.find("000001.SZ", generation));
+  CHECK(!services.histories.find("600519.SH", generation));
   // Asked again after leaving, it comes back in place of 000001.SZ only once asked for more than
   // twice as often (HistoryCache::admit): an even load over more symbols than fit does not evict
-  // a history per request (issue 11, P5).
+  // a history per request (issue 11, P5). It comes back compact: a quarter of this budget cannot
+  // hold it rendered.
   ask("600519.SH"); // asked 3 times, 000001.SZ 3 times (the find above counts)
   ask("600519.SH");
   ask("600519.SH");
   CHECK(services.histories.bytes() == both - one);
-  CHECK(services.histories.find("600519.SH", generation) == nullptr);
+  CHECK(!services.histories.find("600519.SH", generation));
   ask("600519.SH"); // 6: not more than twice 3
   CHECK(services.histories.bytes() == both - one);
   ask("600519.SH"); // 7: loaded, and 000001.SZ leaves
-  CHECK(services.histories.bytes() == one);
-  CHECK(services.histories.find("600519.SH", generation) != nullptr);
+  const auto back = services.histories.find("600519.SH", generation);
+  REQUIRE(back.compact);
+  CHECK(services.histories.bytes() == back.compact->bytes());
+  CHECK(back.compact->bytes() < one / 10);
+  CHECK(!services.histories.find("000001.SZ", generation));
+}
+
+TEST_CASE("issue 11: rendered histories hold at most a quarter of the budget, compact ones the rest") {
+  Fixture f;
+  api::Services services(f.db, f.dir / "ashare-keys.db");
+  const auto generation = services.bars.acquire()->load_generation();
+  const auto rendered_600519 = api::estimated_history_bytes(500);
+  // A budget whose quarter holds 600519.SH's 500 bars rendered but not 000001.SZ's 1,212 too.
+  services.histories.set_budget(4 * rendered_600519 + 4 * rendered_600519 / 10);
+  const api::Caller pro{0, auth::Plan::pro, false};
+  for (const auto* symbol : {"600519.SH", "600519.SH", "000001.SZ", "000001.SZ"}) {
+    const api::Request request{"GET", "/v1/ohlc/range/1/day/2024-01-01/2024-06-30",
+                               std::string("symbol=") + symbol, std::nullopt};
+    REQUIRE(api::dispatch_trusted(request, services, pro).status == 200);
+  }
+  const auto first = services.histories.find("600519.SH", generation);
+  const auto second = services.histories.find("000001.SZ", generation);
+  CHECK(first.rendered);
+  CHECK(second.compact);
+  CHECK(services.histories.bytes() == first.rendered->bytes + second.compact->bytes());
 }
 
 TEST_CASE("issue 11: a one-shot request reads only its own symbols' catalog entries") {
@@ -364,7 +411,7 @@ TEST_CASE("issue 11: a one-shot request reads only its own symbols' catalog entr
 TEST_CASE("issue 11: an indicator asked again is read from the series kept with its history") {
   Fixture f;
   CachedAndOneShot services(f);
-  auto& [cached, one_shot] = services;
+  auto& [cached, one_shot, compact] = services;
   const api::Caller pro{0, auth::Plan::pro, false};
   // Six series differing in one part of the key each: more than a history keeps (4).
   const std::vector<std::string> queries{

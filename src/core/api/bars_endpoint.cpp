@@ -53,9 +53,20 @@ public:
         continue;
       }
       if (view.caches_histories()) {
-        if (auto history = view.history(*info)) {
-          items.push_back(select_bars(*history, info->symbol, m_request.query, bar_json[i]));
-          keep_alive.push_back(std::move(history));
+        if (auto history = view.history(*info); history.rendered) {
+          items.push_back(
+            select_bars(*history.rendered, info->symbol, m_request.query, bar_json[i]));
+          keep_alive.push_back(std::move(history.rendered));
+          continue;
+        } else if (history.compact) {
+          // Decoded and written per request (issue 11, P5), as a read of the store would be.
+          items.push_back(query::read_window(
+            info->symbol,
+            [&bars = *history.compact](domain::Date from, domain::Date to, domain::SortOrder order,
+                                       std::int64_t limit) {
+              return bars.load_bars(from, to, order, limit);
+            },
+            m_request.query, info->latest_factor));
           continue;
         }
         if (!view.may_wait()) {

@@ -95,6 +95,13 @@ std::size_t estimated_history_bytes(std::int64_t bars) {
   return sizeof(RenderedHistory) + static_cast<std::size_t>(std::max<std::int64_t>(bars, 0)) * k_per_bar;
 }
 
+std::size_t estimated_compact_bytes(std::int64_t bars) {
+  // About 20 bytes a bar on a market's bars (bench/market_vs_small.py); more where values are
+  // not whole 1/10000s.
+  constexpr std::size_t k_per_bar = 24;
+  return sizeof(query::CompactBars) + static_cast<std::size_t>(std::max<std::int64_t>(bars, 0)) * k_per_bar;
+}
+
 query::SymbolBars select_bars(const RenderedHistory& rendered,
                               const std::string& symbol,
                               const query::BarQuery& query,
@@ -122,29 +129,51 @@ std::shared_ptr<const RenderedHistory> HistoryCache::find_or_load(store::BarStor
                                                                   const std::string& symbol,
                                                                   double latest_factor,
                                                                   std::int64_t generation) {
-  if (auto history = find(symbol, generation)) {
-    return history;
+  if (auto cached = find(symbol, generation); cached.rendered) {
+    return cached.rendered;
   }
   // Loaded without the lock: other symbols stay served meanwhile. Two threads may load the same
   // history at once; the second to finish just replaces the first.
   auto history = render_history(query::load_history(store, symbol, latest_factor));
   std::lock_guard lock(m_mutex);
+  keep(symbol, generation, CachedHistory{history, nullptr}, history->bytes);
+  return history;
+}
+
+std::shared_ptr<const query::CompactBars> HistoryCache::find_or_load_compact(
+  store::BarStore& store, const std::string& symbol, std::int64_t generation) {
+  if (auto cached = find(symbol, generation); cached.compact) {
+    return cached.compact;
+  }
+  auto compact = std::make_shared<const query::CompactBars>(
+    query::CompactBars::encode(query::load_all_bars(store, symbol)));
+  std::lock_guard lock(m_mutex);
+  keep(symbol, generation, CachedHistory{nullptr, compact}, compact->bytes());
+  return compact;
+}
+
+void HistoryCache::keep(const std::string& symbol,
+                        std::int64_t generation,
+                        CachedHistory history,
+                        std::size_t bytes) {
   if (const auto entry = m_entries.find(symbol); entry != m_entries.end()) {
     if (entry->second.generation > generation) {
-      return history; // a newer generation got there first: keep that one
+      return; // a newer generation got there first: keep that one
     }
-    erase(entry); // the same (loaded twice at once), or stale: the store changed since
+    erase(entry); // the same (loaded twice at once, or in the other form), or stale
   }
-  if (history->bytes > m_budget) {
-    return history; // too big to keep: serve it this once
+  if (bytes > m_budget) {
+    return; // too big to keep: serve it this once
   }
-  while (m_bytes + history->bytes > m_budget && !m_recent.empty()) {
+  while (m_bytes + bytes > m_budget && !m_recent.empty()) {
     erase(m_entries.find(m_recent.back()));
   }
   m_recent.push_front(symbol);
-  m_entries[symbol] = Entry{generation, history, m_recent.begin()};
-  m_bytes += history->bytes;
-  return history;
+  if (history.rendered) {
+    m_rendered_bytes += bytes;
+  }
+  m_entries[symbol] = Entry{generation, std::move(history), bytes, m_recent.begin()};
+  m_bytes += bytes;
 }
 
 std::uint32_t& HistoryCache::count_of(const std::string& symbol) {
@@ -158,18 +187,24 @@ std::uint32_t& HistoryCache::count_of(const std::string& symbol) {
   return m_counts[symbol];
 }
 
-bool HistoryCache::admit(const std::string& symbol, std::size_t bytes) {
+HistoryForm HistoryCache::admit(const std::string& symbol, std::int64_t bars) {
+  const std::size_t rendered = estimated_history_bytes(bars);
+  const std::size_t compact = estimated_compact_bytes(bars);
   std::lock_guard lock(m_mutex);
   const std::uint32_t count = ++count_of(symbol);
-  if (bytes > m_budget || count < 2) {
-    return false;
+  if (compact > m_budget || count < 2) {
+    return HistoryForm::none;
   }
-  if (m_bytes + bytes <= m_budget || m_recent.empty()) {
-    return true;
+  if (m_bytes + rendered <= m_budget
+      && m_rendered_bytes + rendered <= m_budget / k_rendered_share) {
+    return HistoryForm::rendered;
+  }
+  if (m_bytes + compact <= m_budget || m_recent.empty()) {
+    return HistoryForm::compact;
   }
   const auto victim = m_counts.find(m_recent.back());
   const std::uint32_t victim_count = victim == m_counts.end() ? 0 : victim->second;
-  return count > 2 * victim_count;
+  return count > 2 * victim_count ? HistoryForm::compact : HistoryForm::none;
 }
 
 void HistoryCache::set_budget(std::size_t budget_bytes) {
@@ -180,12 +215,11 @@ void HistoryCache::set_budget(std::size_t budget_bytes) {
   }
 }
 
-std::shared_ptr<const RenderedHistory> HistoryCache::find(const std::string& symbol,
-                                                          std::int64_t generation) {
+CachedHistory HistoryCache::find(const std::string& symbol, std::int64_t generation) {
   std::lock_guard lock(m_mutex);
   const auto entry = m_entries.find(symbol);
   if (entry == m_entries.end() || entry->second.generation != generation) {
-    return nullptr;
+    return {};
   }
   m_recent.splice(m_recent.begin(), m_recent, entry->second.position);
   ++count_of(symbol);
@@ -198,7 +232,10 @@ std::size_t HistoryCache::bytes() const {
 }
 
 void HistoryCache::erase(std::unordered_map<std::string, Entry>::iterator entry) {
-  m_bytes -= entry->second.history->bytes;
+  m_bytes -= entry->second.bytes;
+  if (entry->second.history.rendered) {
+    m_rendered_bytes -= entry->second.bytes;
+  }
   m_recent.erase(entry->second.position);
   m_entries.erase(entry);
 }

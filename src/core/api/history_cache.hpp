@@ -1,12 +1,15 @@
-// The server's memory of the store: each symbol's whole history (query/history) with every bar
-// already written as JSON, raw and forward-adjusted, so that a bars request picks its window
-// (query::pick_window) and joins text instead of reading SQLite and formatting numbers, and an
-// indicator request reads its series (D9: the whole history) from memory. An entry belongs to one
-// store generation (any import or removal makes it stale); entries beyond a byte budget go, least
-// recently used first.
+// The server's memory of the store: each symbol's whole history in one of two forms. Rendered
+// (query/history, with every bar already written as JSON, raw and forward-adjusted), a bars
+// request picks its window (query::pick_window) and joins text instead of reading SQLite and
+// formatting numbers, and an indicator request reads its series (D9: the whole history) from
+// memory; about 700 bytes a bar. Compact (query/compact_bars), a window is decoded and written
+// per request; about 20 bytes a bar, so that a whole market's recent years fit (issue 11, P5).
+// An entry belongs to one store generation (any import or removal makes it stale); entries beyond
+// a byte budget go, least recently used first.
 #pragma once
 
 #include "core/query/bar_query.hpp"
+#include "core/query/compact_bars.hpp"
 #include "core/query/history.hpp"
 #include "core/query/indicator_query.hpp"
 #include "core/store/bar_store.hpp"
@@ -93,8 +96,26 @@ query::SymbolBars select_bars(const RenderedHistory& rendered,
                               const query::BarQuery& query,
                               std::vector<std::string_view>& bar_json);
 
+// The form a history is cached in, if any.
+enum class HistoryForm { none, compact, rendered };
+
+// A history found in the cache: in one of the two forms (the other pointer null), or neither.
+struct CachedHistory {
+  std::shared_ptr<const RenderedHistory> rendered;
+  std::shared_ptr<const query::CompactBars> compact;
+
+  explicit operator bool() const { return rendered || compact; }
+};
+
+// Return about the bytes a compact history of `bars` bars holds: what admission weighs.
+std::size_t estimated_compact_bytes(std::int64_t bars);
+
 class HistoryCache {
 public:
+  // Rendered histories hold at most this share of the budget (1/k_rendered_share), so that the
+  // most used ones are served fastest while the rest of a large market stays compact.
+  static constexpr std::size_t k_rendered_share = 4;
+
   // Keep at most about `budget_bytes` of histories.
   explicit HistoryCache(std::size_t budget_bytes) : m_budget(budget_bytes) {}
 
@@ -102,26 +123,31 @@ public:
   // recently used histories go at once if the cache holds more. Thread-safe.
   void set_budget(std::size_t budget_bytes);
 
-  // Return the history of `symbol` at store `generation`, loading it from `store` (read inside the
-  // caller's ReadTransaction, so it matches `generation`) when it is not cached. Thread-safe.
+  // Return the rendered history of `symbol` at store `generation`, loading it from `store` (read
+  // inside the caller's ReadTransaction, so it matches `generation`) when it is not cached in that
+  // form, and keeping it in place of whatever form was cached. Thread-safe.
   std::shared_ptr<const RenderedHistory> find_or_load(store::BarStore& store,
                                                       const std::string& symbol,
                                                       double latest_factor,
                                                       std::int64_t generation);
 
-  // Return the history of `symbol` at store `generation` when it is cached, else nullptr; never
-  // reads the store. Thread-safe.
-  std::shared_ptr<const RenderedHistory> find(const std::string& symbol, std::int64_t generation);
+  // As find_or_load(), for the compact form.
+  std::shared_ptr<const query::CompactBars>
+  find_or_load_compact(store::BarStore& store, const std::string& symbol, std::int64_t generation);
 
-  // Return whether the history of `symbol` (about `bytes`, estimated_history_bytes), not cached,
-  // is worth loading whole. Loading costs about ten reads of a window's rows, so (issue 11, P5):
-  // never a history beyond the budget; never on a symbol's first use (its request reads just its
-  // rows, so a market of symbols asked for once each does not churn the cache); into free room
-  // from its second use on; and in place of the least recently used history only when the
-  // symbol has been asked for more than twice as often (counts that halve over time, as in
-  // TinyLFU), so that a load spread evenly over more symbols than fit does not evict a history
-  // per request. Thread-safe.
-  bool admit(const std::string& symbol, std::size_t bytes);
+  // Return the history of `symbol` at store `generation` when it is cached, in whichever form;
+  // never reads the store. Thread-safe.
+  CachedHistory find(const std::string& symbol, std::int64_t generation);
+
+  // Return the form worth loading the history of `symbol` (`bars` bars, not cached) in. Loading
+  // costs about ten reads of a window's rows, so (issue 11, P5): never on a symbol's first use
+  // (its request reads just its rows, so a market of symbols asked for once each does not churn
+  // the cache); rendered from its second use on when that fits in free room within the rendered
+  // share; else compact, into free room, or in place of the least recently used history only
+  // when the symbol has been asked for more than twice as often (counts that halve over time, as
+  // in TinyLFU), so that a load spread evenly over more symbols than fit does not evict a history
+  // per request; never a history beyond the budget. Thread-safe.
+  HistoryForm admit(const std::string& symbol, std::int64_t bars);
 
   // Return the bytes held now.
   std::size_t bytes() const;
@@ -129,14 +155,22 @@ public:
 private:
   struct Entry {
     std::int64_t generation = 0;
-    std::shared_ptr<const RenderedHistory> history;
+    CachedHistory history;
+    std::size_t bytes = 0;
     std::list<std::string>::iterator position; // in m_recent
   };
+  // Keep `history` (`bytes`) as the entry of `symbol` at `generation`, unless a newer generation
+  // is kept or it exceeds the budget. Requires the lock.
+  void keep(const std::string& symbol,
+            std::int64_t generation,
+            CachedHistory history,
+            std::size_t bytes);
   void erase(std::unordered_map<std::string, Entry>::iterator entry);
 
   mutable std::mutex m_mutex;
   std::size_t m_budget;
   std::size_t m_bytes = 0;
+  std::size_t m_rendered_bytes = 0; // of m_bytes
   std::unordered_map<std::string, Entry> m_entries;
   std::list<std::string> m_recent; // most recently used first
   // How often each symbol was asked for lately (hits and misses), halved every k_age_period

@@ -3,6 +3,7 @@
 #include "core/api/history_cache.hpp"
 #include "core/api/request_checks.hpp"
 #include "core/auth/plan.hpp"
+#include "core/query/history.hpp"
 
 namespace ashare::api {
 namespace {
@@ -34,12 +35,18 @@ public:
         continue;
       }
       if (view.caches_histories()) {
-        if (const auto history = view.history(*info)) {
-          const auto& series = history->history.price_series(query.series_type);
-          const auto values = history->indicators.find_or_compute(
+        if (const auto history = view.history(*info); history.rendered) {
+          const auto& series = history.rendered->history.price_series(query.series_type);
+          const auto values = history.rendered->indicators.find_or_compute(
             {query.indicator, query.window, query.series_type, query.adjusted},
             [&] { return query::indicator_series(series, query, info->latest_factor); });
           items.push_back(query::select_values(info->symbol, series.dates, *values, query));
+          continue;
+        } else if (history.compact) {
+          const auto series =
+            query::price_series_of(history.compact->decode_all(), query.series_type);
+          items.push_back(
+            query::values_from_series(info->symbol, series, query, info->latest_factor));
           continue;
         }
         if (!view.may_wait()) {

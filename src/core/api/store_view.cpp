@@ -19,17 +19,23 @@ std::shared_ptr<const query::Catalog> StoreView::catalog(std::span<const domain:
   return m_catalog;
 }
 
-std::shared_ptr<const RenderedHistory> StoreView::history(const store::SymbolInfo& info) {
+CachedHistory StoreView::history(const store::SymbolInfo& info) {
   assert(m_catalog);
   const std::int64_t generation = m_catalog->dataset.generation;
   if (auto cached = m_histories.find(info.symbol, generation);
       cached || m_waiting == Waiting::forbidden) {
     return cached;
   }
-  if (!m_histories.admit(info.symbol, estimated_history_bytes(info.bar_count))) {
-    return nullptr; // not worth loading whole: its rows alone this time
+  switch (m_histories.admit(info.symbol, info.bar_count)) {
+  case HistoryForm::rendered:
+    return {m_histories.find_or_load(**m_store, info.symbol, info.latest_factor, generation),
+            nullptr};
+  case HistoryForm::compact:
+    return {nullptr, m_histories.find_or_load_compact(**m_store, info.symbol, generation)};
+  case HistoryForm::none:
+    break;
   }
-  return m_histories.find_or_load(**m_store, info.symbol, info.latest_factor, generation);
+  return {}; // not worth loading whole: its rows alone this time
 }
 
 std::optional<query::SymbolBars> StoreView::read_window(const store::SymbolInfo& info,

@@ -48,11 +48,11 @@ public:
   // Return whether this view may read the store (Waiting::allowed).
   bool may_wait() const { return m_waiting == Waiting::allowed; }
 
-  // Return the whole history of `info`, a symbol of catalog(), or nullptr when it is not cached
-  // and either waiting is forbidden or it is not worth loading yet (HistoryCache::admit: its
-  // first miss): then read just the rows with read_window() or load_price_series(). Requires a
-  // successful catalog() first.
-  std::shared_ptr<const RenderedHistory> history(const store::SymbolInfo& info);
+  // Return the whole history of `info`, a symbol of catalog(), in the form it is cached in
+  // (HistoryCache::admit), or neither when it is not cached and either waiting is forbidden or it
+  // is not worth loading yet (its first miss): then read just the rows with read_window() or
+  // load_price_series(). Requires a successful catalog() first.
+  CachedHistory history(const store::SymbolInfo& info);
 
   // Return the bars of `info` (a symbol of catalog()) that `query` returns, read from the store
   // without its whole history (query::read_window: the bounded read, adjusted per D8); nullopt
