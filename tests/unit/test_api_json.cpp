@@ -1,10 +1,13 @@
 #include "testutil.hpp"
 
 #include "core/api/json.hpp"
+#include "core/api/json_writer.hpp"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <bit>
+#include <random>
 #include <string>
 
 using namespace ashare;
@@ -169,5 +172,54 @@ TEST_CASE("D1: api::bars_to_json: multi-symbol form") {
     response.items.erase(response.items.begin() + 1);
     response.next_urls.erase(response.next_urls.begin() + 1);
     CHECK(json::parse(api::bars_to_json(response, 2))["status"] == "OK");
+  }
+}
+
+TEST_CASE("issue 11: a bar's JSON is written whole as JsonWriter writes it member by member") {
+  // The bar as JsonWriter writes it, the generic way (the form before issue 11, P5).
+  const auto generic = [](const domain::Bar& bar) {
+    api::JsonWriter writer;
+    writer.begin_object();
+    char iso[10];
+    bar.trade_date.write_iso(iso);
+    writer.key("trade_date");
+    writer.string(std::string_view(iso, sizeof iso));
+    writer.key("t");
+    writer.integer(bar.trade_date.t_ms());
+    for (const auto& [name, value] :
+         {std::pair{"open", bar.open}, {"high", bar.high}, {"low", bar.low}, {"close", bar.close}}) {
+      writer.key(name);
+      writer.number(value);
+    }
+    writer.key("volume");
+    writer.integer(bar.volume);
+    writer.key("turnover");
+    writer.number(bar.turnover);
+    writer.key("change_pct");
+    writer.number(bar.change_pct);
+    writer.key("factor");
+    writer.number(bar.factor);
+    writer.end_object();
+    return writer.take();
+  };
+  std::mt19937_64 random(5);
+  const double awkward[] = {0.0, -0.0, 0.1 + 0.2, 1.7976931348623157e308, 5e-324,
+                            2.2250738585072014e-308, -1e300, 1713.8986, 1e15, 123456789.125};
+  for (int i = 0; i < 20'000; ++i) {
+    auto bar = make_bar("2024-06-03", 1525.4, 1545.0, 1522.01, 1524.0, 7.768, 39354);
+    bar.trade_date = date("1991-01-01").plus_days(static_cast<int>(random() % 20000));
+    double* fields[] = {&bar.open, &bar.high, &bar.low, &bar.close, &bar.turnover, &bar.change_pct,
+                        &bar.factor};
+    for (double* field : fields) {
+      const auto kind = random() % 3;
+      *field = kind == 0   ? static_cast<double>(static_cast<std::int64_t>(random() % 2'000'000'000) - 1'000'000'000) / 10000
+               : kind == 1 ? awkward[random() % std::size(awkward)]
+                           : std::bit_cast<double>(random() & 0x7fefffffffffffffULL);
+    }
+    bar.volume = static_cast<std::int64_t>(random()) / (i % 2 == 0 ? 1 : 1'000'000);
+    CAPTURE(generic(bar));
+    REQUIRE(api::bar_to_json(bar) == generic(bar));
+    REQUIRE(api::bar_to_ndjson("600519.SH", bar)
+            == "{\"symbol\":\"600519.SH\"," + generic(bar).substr(1));
   }
 }

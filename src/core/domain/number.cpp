@@ -208,21 +208,22 @@ double to_double(const Decimal& value) {
 
 namespace {
 
-// Append `value` when it is the double nearest to k/10000 for a whole k with |k| < 10^15, and
-// return whether it was. Such a decimal has at most 15 significant digits, so no other decimal
-// of as few digits rounds to the same double (DBL_DIG): its own digits are the shortest
-// round-trip ones that to_chars would find, and writing k with a decimal point is 5 to 10 times
-// faster (issue 11, P5: a bar's JSON holds seven such numbers). Prices, turnover and change_pct
-// mostly are such values (store/stored_number), and D8's adjusted prices always are.
-bool append_ten_thousandths(std::string& out, double value) {
+// Write `value` to `out` when it is the double nearest to k/10000 for a whole nonzero k with
+// |k| < 10^15, and return the end; else nullptr. Such a decimal has at most 15 significant
+// digits, so no other decimal of as few digits rounds to the same double (DBL_DIG): its own
+// digits are the shortest round-trip ones that to_chars would find, and writing k with a decimal
+// point is several times faster (issue 11, P5: a bar's JSON holds seven such numbers). Prices,
+// turnover and change_pct mostly are such values (store/stored_number), and D8's adjusted prices
+// always are.
+char* write_ten_thousandths(char* out, double value) {
   constexpr double k_scale = 10000;
   const double scaled = value * k_scale;
   if (!(std::fabs(scaled) < 1e15)) {
-    return false;
+    return nullptr;
   }
   const auto whole = static_cast<std::int64_t>(scaled < 0 ? scaled - 0.5 : scaled + 0.5);
   if (static_cast<double>(whole) / k_scale != value || whole == 0) {
-    return false;
+    return nullptr;
   }
   char digits[24];
   const auto magnitude = static_cast<std::uint64_t>(whole < 0 ? -whole : whole);
@@ -232,42 +233,43 @@ bool append_ten_thousandths(std::string& out, double value) {
   while (fraction > 0 && digits[count - 4 + fraction - 1] == '0') {
     --fraction;
   }
-  char text[32]; // written whole, then appended once
-  char* end = text;
   if (whole < 0) {
-    *end++ = '-';
+    *out++ = '-';
   }
   if (count <= 4) { // 0.0001 to 0.9999
-    *end++ = '0';
-    *end++ = '.';
-    end = std::fill_n(end, 4 - count, '0');
-    end = std::copy(digits, digits + count - 4 + fraction, end);
-  } else {
-    end = std::copy(digits, digits + count - 4, end);
-    if (fraction > 0) {
-      *end++ = '.';
-      end = std::copy(digits + count - 4, digits + count - 4 + fraction, end);
-    }
+    *out++ = '0';
+    *out++ = '.';
+    out = std::fill_n(out, 4 - count, '0');
+    return std::copy(digits, digits + count - 4 + fraction, out);
   }
-  out.append(text, end);
-  return true;
+  out = std::copy(digits, digits + count - 4, out);
+  if (fraction > 0) {
+    *out++ = '.';
+    out = std::copy(digits + count - 4, digits + count - 4 + fraction, out);
+  }
+  return out;
 }
 
 } // namespace
 
-void append_number(std::string& out, double value) {
+char* write_number(char* out, double value) {
   assert(std::isfinite(value));
   if (value == 0) {
-    out.push_back('0'); // also for -0.0
-    return;
+    *out++ = '0'; // also for -0.0
+    return out;
   }
-  if (append_ten_thousandths(out, value)) {
-    return;
+  if (char* end = write_ten_thousandths(out, value)) {
+    return end;
   }
-  char buffer[400]; // fixed notation of the largest double fits in 310 characters
-  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::fixed);
+  // Fixed notation of the largest double takes 309 characters, of the smallest 326.
+  const auto result = std::to_chars(out, out + k_max_number_chars, value, std::chars_format::fixed);
   assert(result.ec == std::errc{});
-  out.append(buffer, result.ptr);
+  return result.ptr;
+}
+
+void append_number(std::string& out, double value) {
+  char buffer[k_max_number_chars];
+  out.append(buffer, write_number(buffer, value));
 }
 
 void append_integer(std::string& out, std::int64_t value) {

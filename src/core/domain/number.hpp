@@ -45,6 +45,13 @@ bool is_zero(const Decimal& value);
 // "1525.4", 1e-7 is "0.0000001", 3.0 is "3", -0.0 is "0". Requires a finite value.
 void append_number(std::string& out, double value);
 
+// The most characters write_number() writes.
+inline constexpr std::size_t k_max_number_chars = 400;
+
+// Write append_number's text of `value` at `out`, which has room for k_max_number_chars, and
+// return its end.
+char* write_number(char* out, double value);
+
 // Append the integer `value` to `out`.
 void append_integer(std::string& out, std::int64_t value);
 
