@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cassert>
 #include <charconv>
 #include <cmath>
@@ -208,6 +209,30 @@ double to_double(const Decimal& value) {
 
 namespace {
 
+// Return whether `value` is the double nearest to `whole`/10000 (whole != 0, |whole| < 10^15,
+// of the sign of `value`), as static_cast<double>(whole) / 10000 == value says, without the
+// division's latency (a bar's JSON asks seven times). With |value| = M * 2^-s (M of 53 bits, not
+// a power of two, so the doubles on both sides are 2^-s apart), that is |W/10^4 - M*2^-s| below
+// half of 2^-s, i.e. |M*10^4 - W*2^s| < 5000, i.e. (dividing by 16) |M*625 - W*2^(s-4)| <= 312,
+// in 64-bit integers. Powers of two, and values where that might not fit, take the division.
+bool is_nearest_to_ten_thousandths(double value, std::int64_t whole) {
+  const auto bits = std::bit_cast<std::uint64_t>(value) & ~(std::uint64_t{1} << 63);
+  const auto biased_exponent = static_cast<int>(bits >> 52);
+  const std::uint64_t fraction = bits & ((std::uint64_t{1} << 52) - 1);
+  const int shift = 1075 - biased_exponent - 4; // s - 4
+  const auto w = static_cast<std::uint64_t>(whole < 0 ? -whole : whole);
+  if (biased_exponent == 0 || fraction == 0 || shift < 0 || shift >= 63) {
+    return static_cast<double>(whole) / 10000 == value;
+  }
+  constexpr std::uint64_t k_largest = std::numeric_limits<std::int64_t>::max();
+  if (w > (k_largest >> shift)) {
+    return false; // W*2^(s-4) >= 2^63 > M*625 + 312: far apart
+  }
+  const auto m625 = static_cast<std::int64_t>((fraction | (std::uint64_t{1} << 52)) * 625);
+  const auto difference = m625 - static_cast<std::int64_t>(w << shift);
+  return difference >= -312 && difference <= 312;
+}
+
 // Write `value` to `out` when it is the double nearest to k/10000 for a whole nonzero k with
 // |k| < 10^15, and return the end; else nullptr. Such a decimal has at most 15 significant
 // digits, so no other decimal of as few digits rounds to the same double (DBL_DIG): its own
@@ -222,32 +247,27 @@ char* write_ten_thousandths(char* out, double value) {
     return nullptr;
   }
   const auto whole = static_cast<std::int64_t>(scaled < 0 ? scaled - 0.5 : scaled + 0.5);
-  if (static_cast<double>(whole) / k_scale != value || whole == 0) {
+  if (whole == 0 || !is_nearest_to_ten_thousandths(value, whole)) {
     return nullptr;
   }
-  char digits[24];
   const auto magnitude = static_cast<std::uint64_t>(whole < 0 ? -whole : whole);
-  const int count =
-    static_cast<int>(std::to_chars(digits, digits + sizeof digits, magnitude).ptr - digits);
-  int fraction = 4; // digits after the point, its trailing zeros dropped
-  while (fraction > 0 && digits[count - 4 + fraction - 1] == '0') {
-    --fraction;
-  }
   if (whole < 0) {
     *out++ = '-';
   }
-  if (count <= 4) { // 0.0001 to 0.9999
-    *out++ = '0';
-    *out++ = '.';
-    out = std::fill_n(out, 4 - count, '0');
-    return std::copy(digits, digits + count - 4 + fraction, out);
+  out = std::to_chars(out, out + 20, magnitude / 10000).ptr; // "0" below 1
+  auto fraction = static_cast<unsigned>(magnitude % 10000);
+  if (fraction == 0) {
+    return out;
   }
-  out = std::copy(digits, digits + count - 4, out);
-  if (fraction > 0) {
-    *out++ = '.';
-    out = std::copy(digits + count - 4, digits + count - 4 + fraction, out);
+  int digits = 4;
+  for (; fraction % 10 == 0; fraction /= 10) {
+    --digits; // trailing zeros dropped
   }
-  return out;
+  *out++ = '.';
+  for (int i = digits - 1; i >= 0; --i, fraction /= 10) {
+    out[i] = static_cast<char>('0' + fraction % 10);
+  }
+  return out + digits;
 }
 
 } // namespace
