@@ -4,6 +4,12 @@
 
 #include <doctest/doctest.h>
 
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+
 using namespace ashare;
 using query::round4;
 using test::make_bar;
@@ -93,5 +99,30 @@ TEST_CASE("D8: query::adjust_forward") {
   SUBCASE("adjusted_price is the unrounded value") {
     CHECK(query::adjusted_price(10.0, 2.0, 4.0) == 5.0);
     CHECK(query::adjusted_price(211.53, 6.702, 4.4) == (211.53 * 6.702) / 4.4);
+  }
+}
+
+TEST_CASE("D8: query::round4 is std::round(x * 10000) / 10000, bit for bit") {
+  std::mt19937_64 random(8);
+  const auto reference = [](double x) { return std::round(x * 10000) / 10000; };
+  const auto same = [](double a, double b) {
+    return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b)
+           || (std::isnan(a) && std::isnan(b));
+  };
+  for (const double x : {0.0, -0.0, 0.00005, -0.00005, 0.00004999999999999999, 1.00005, 2.5e-5,
+                         -2.5e-5, 450359962737.0496, 1e300, -1e300, 5e-324,
+                         std::numeric_limits<double>::infinity(),
+                         std::numeric_limits<double>::quiet_NaN(), 0.49999999999999994 / 10000}) {
+    CAPTURE(x);
+    CHECK(same(round4(x), reference(x)));
+  }
+  for (int i = 0; i < 200'000; ++i) {
+    // Halfway points, their neighbours, and doubles of every magnitude.
+    const double half = (static_cast<double>(static_cast<std::int64_t>(random() % 2'000'000'000) - 1'000'000'000) + 0.5) / 10000;
+    const double any = std::bit_cast<double>(random());
+    for (const double x : {half, std::nextafter(half, 0.0), std::nextafter(half, 1e9), any}) {
+      CAPTURE(x);
+      REQUIRE(same(round4(x), reference(x)));
+    }
   }
 }

@@ -1,11 +1,27 @@
 #include "core/query/adjustment.hpp"
 
 #include <cmath>
+#include <cstdint>
 
 namespace ashare::query {
 
+namespace {
+
+// Return std::round(x) (half away from zero, the sign of zero kept) without a libm call: a window
+// of a compact history is adjusted per request, four prices a bar (issue 11, P5). Below 2^52 the
+// truncation and the fraction x - t are exact; from 2^52 on every double is whole already.
+double round_half_away(double x) {
+  if (!(std::fabs(x) < 4503599627370496.0)) {
+    return x; // whole, infinite or NaN
+  }
+  const auto t = static_cast<double>(static_cast<std::int64_t>(x));
+  return std::copysign(std::fabs(x - t) >= 0.5 ? t + std::copysign(1.0, x) : t, x);
+}
+
+} // namespace
+
 double round4(double x) {
-  return std::round(x * 10000) / 10000;
+  return round_half_away(x * 10000) / 10000;
 }
 
 domain::Bar adjust_forward(const domain::Bar& raw, double latest_factor) {
