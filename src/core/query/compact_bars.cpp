@@ -8,6 +8,7 @@
 #include <cassert>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <optional>
 
 namespace ashare::query {
@@ -87,13 +88,15 @@ struct ScaledBar {
   }
 };
 
-// Return round(`estimate` / `unit`) * `unit`, or 0 when that is not a number of units an int64
-// holds (an estimate from a NaN or a huge value).
+// Return about round(`estimate` / `unit`) * `unit`, or 0 when `estimate` is NaN or huge. Any
+// function of the bar's numbers would do, as long as encode() and the decoder call the same one:
+// a multiplication, not a division, keeps decoding fast.
 std::int64_t nearest_multiple(double estimate, std::int64_t unit) {
   if (!(std::fabs(estimate) < 1e15)) {
     return 0;
   }
-  return static_cast<std::int64_t>(std::round(estimate / static_cast<double>(unit))) * unit;
+  const double units = estimate * (1.0 / static_cast<double>(unit));
+  return static_cast<std::int64_t>(units < 0 ? units - 0.5 : units + 0.5) * unit;
 }
 
 // Return the turnover expected of `bar` (1/10000 units, a multiple of `unit`): its volume at the
@@ -103,14 +106,15 @@ std::int64_t expected_turnover(const domain::Bar& bar, std::int64_t unit) {
   return nearest_multiple(static_cast<double>(bar.volume) * (bar.high + bar.low) * 5000, unit);
 }
 
-// Return the change_pct expected of `bar` after `previous` (1/10000 units, a multiple of `unit`):
-// its close's change from the previous close, rounded as vendors round it. It matches 99.4% of
-// Tushare's pct_chg (tushare_daily_jenny in ../shared/data/real): one byte where three were kept.
-std::int64_t
-expected_change_pct(const domain::Bar& bar, const domain::Bar* previous, std::int64_t unit) {
-  return previous == nullptr ? 0
-                             : nearest_multiple((bar.close / previous->close - 1) * 1e6, unit);
+// Return the change_pct expected of a bar closing at `close` after one closing at
+// `previous_close` (NaN for none: 0) in 1/10000 units, a multiple of `unit`: the close's change,
+// rounded as vendors round it. It matches 99.4% of Tushare's pct_chg (tushare_daily_jenny in
+// ../shared/data/real): one byte where three were kept.
+std::int64_t expected_change_pct(double close, double previous_close, std::int64_t unit) {
+  return nearest_multiple((close / previous_close - 1) * 1e6, unit);
 }
+
+constexpr double k_no_close = std::numeric_limits<double>::quiet_NaN();
 
 // Return `bar` as the stream keeps it; `previous` is the bar before it in the same block, from
 // which its change_pct may be derived (nullptr for a block's first bar).
@@ -173,16 +177,18 @@ public:
     bar.volume = signed_varint() * m_volume_unit;
     number(exceptions, Field::turnover, bar.turnover, expected_turnover(bar, m_turnover_unit),
            m_turnover_unit);
-    const bool block_start = m_index % k_block_bars == 1;
+    if (m_index % k_block_bars == 1) {
+      m_previous_close = k_no_close; // a block's first bar is read without the one before
+    }
     if ((head & k_change_derived) != 0) {
-      bar.change_pct = domain::derived_change_pct(bar.close, bar.factor, m_previous.close,
-                                                  m_previous.factor);
+      bar.change_pct = domain::derived_change_pct(bar.close, bar.factor, m_previous_close,
+                                                  m_previous_factor);
     } else {
       number(exceptions, Field::change_pct, bar.change_pct,
-             expected_change_pct(bar, block_start ? nullptr : &m_previous, m_change_unit),
-             m_change_unit);
+             expected_change_pct(bar.close, m_previous_close, m_change_unit), m_change_unit);
     }
-    m_previous = bar;
+    m_previous_close = bar.close;
+    m_previous_factor = bar.factor;
     return bar;
   }
 
@@ -227,7 +233,8 @@ private:
   std::int32_t m_day = 0;
   std::int64_t m_close = 0; // units of the previous whole close in this block
   double m_factor = 1;
-  domain::Bar m_previous; // in this block
+  double m_previous_close = k_no_close; // of the previous bar in this block
+  double m_previous_factor = 1;
 };
 
 CompactBars CompactBars::encode(std::span<const domain::Bar> ascending) {
@@ -306,7 +313,9 @@ CompactBars CompactBars::encode(std::span<const domain::Bar> ascending) {
     put_number(s.turnover, bar.turnover, expected_turnover(bar, turnover_unit), turnover_unit);
     if (!s.change_derived) {
       const std::int64_t change_unit = k_pow10[out.m_units.change_pct];
-      put_number(s.change_pct, bar.change_pct, expected_change_pct(bar, previous, change_unit),
+      put_number(s.change_pct, bar.change_pct,
+                 expected_change_pct(bar.close, previous ? previous->close : k_no_close,
+                                     change_unit),
                  change_unit);
     }
   }
@@ -348,6 +357,9 @@ std::vector<domain::Bar> CompactBars::load_bars(domain::Date from,
                                                 domain::SortOrder order,
                                                 std::int64_t limit) const {
   std::vector<domain::Bar> bars;
+  if (!(to < from)) { // at most a bar a day: reserved, so that decoding never moves them
+    bars.reserve(std::min<std::size_t>(m_size, static_cast<std::size_t>((to.days() - from.days()).count()) + 1));
+  }
   decode_range(from, to, bars);
   const auto keep = static_cast<std::size_t>(std::clamp<std::int64_t>(limit, 0, static_cast<std::int64_t>(bars.size())));
   if (order == domain::SortOrder::desc) {
