@@ -352,7 +352,7 @@ TEST_CASE("issue 11: serve --cache-budget: the cache keeps within the budget it 
   CHECK(!services.histories.find("600519.SH", generation));
   // Asked again after leaving, it comes back in place of 000001.SZ only once asked for more than
   // twice as often (HistoryCache::admit): an even load over more symbols than fit does not evict
-  // a history per request (issue 11, P5). It comes back compact: a quarter of this budget cannot
+  // a history per request (issue 11, P5). It comes back compact: an eighth of this budget cannot
   // hold it rendered.
   ask("600519.SH"); // asked 3 times, 000001.SZ 3 times (the find above counts)
   ask("600519.SH");
@@ -369,13 +369,14 @@ TEST_CASE("issue 11: serve --cache-budget: the cache keeps within the budget it 
   CHECK(!services.histories.find("000001.SZ", generation));
 }
 
-TEST_CASE("issue 11: rendered histories hold at most a quarter of the budget, compact ones the rest") {
+TEST_CASE("issue 11: rendered histories hold at most an eighth of the budget, compact ones the rest") {
   Fixture f;
   api::Services services(f.db, f.dir / "ashare-keys.db");
   const auto generation = services.bars.acquire()->load_generation();
   const auto rendered_600519 = api::estimated_history_bytes(500);
-  // A budget whose quarter holds 600519.SH's 500 bars rendered but not 000001.SZ's 1,212 too.
-  services.histories.set_budget(4 * rendered_600519 + 4 * rendered_600519 / 10);
+  // A budget whose eighth holds 600519.SH's 500 bars rendered but not 000001.SZ's 1,212 too.
+  constexpr auto share = api::HistoryCache::k_rendered_share;
+  services.histories.set_budget(share * (rendered_600519 + rendered_600519 / 10));
   const api::Caller pro{0, auth::Plan::pro, false};
   for (const auto* symbol : {"600519.SH", "600519.SH", "000001.SZ", "000001.SZ"}) {
     const api::Request request{"GET", "/v1/ohlc/range/1/day/2024-01-01/2024-06-30",
@@ -387,6 +388,51 @@ TEST_CASE("issue 11: rendered histories hold at most a quarter of the budget, co
   CHECK(first.rendered);
   CHECK(second.compact);
   CHECK(services.histories.bytes() == first.rendered->bytes + second.compact->bytes());
+}
+
+TEST_CASE("issue 11: a compact history asked for more than twice as often as the least recently "
+          "used rendered one takes its place") {
+  Fixture f;
+  api::Services services(f.db, f.dir / "ashare-keys.db");
+  const auto catalog = query::load_catalog(f.store);
+  const auto rendered_000001 =
+    api::render_history(query::load_history(f.store, "000001.SZ",
+                                            catalog->find("000001.SZ")->latest_factor))
+      ->bytes;
+  // A budget whose eighth holds 000001.SZ rendered, but not 600519.SH beside it.
+  services.histories.set_budget(api::HistoryCache::k_rendered_share
+                                * (rendered_000001 + api::estimated_history_bytes(500) / 2));
+  // As a server asks: in memory on a network thread, deferred to a worker when the store is
+  // needed. Return whether the request was deferred.
+  const auto key = test::create_key(f.dir / "ashare-keys.db", auth::Plan::pro, std::nullopt);
+  const auto ask = [&](const char* symbol) {
+    const api::Request request{"GET", "/v1/ohlc/range/1/day/2024-01-01/2024-06-30",
+                               std::string("symbol=") + symbol, "Bearer " + key.plaintext};
+    auto step = api::dispatch_in_memory(request, services);
+    if (const auto* response = std::get_if<api::Response>(&step)) {
+      REQUIRE(response->status == 200);
+      return false;
+    }
+    REQUIRE(std::holds_alternative<api::Deferred>(step));
+    REQUIRE(api::finish_dispatch(request, services, std::get<api::Deferred>(step)).status == 200);
+    return true;
+  };
+  ask("000001.SZ");
+  ask("000001.SZ"); // asked twice: rendered
+  ask("600519.SH");
+  ask("600519.SH"); // asked twice: compact, the rendered share being full
+  const auto both = services.histories.bytes();
+  CHECK(both > rendered_000001);
+  CHECK(both < rendered_000001 + rendered_000001 / 10);
+  CHECK(!ask("600519.SH")); // 3 and 4: not more than twice 000001.SZ's 2, answered compact in memory
+  CHECK(!ask("600519.SH"));
+  CHECK(services.histories.bytes() == both);
+  CHECK(ask("600519.SH")); // 5: to a worker, which renders it in place of 000001.SZ
+  const auto generation = services.bars.acquire()->load_generation();
+  const auto promoted = services.histories.find("600519.SH", generation);
+  REQUIRE(promoted.rendered);
+  CHECK(services.histories.bytes() == promoted.rendered->bytes);
+  CHECK(!services.histories.find("000001.SZ", generation));
 }
 
 TEST_CASE("issue 11: a one-shot request reads only its own symbols' catalog entries") {

@@ -165,14 +165,22 @@ void HistoryCache::keep(const std::string& symbol,
   if (bytes > m_budget) {
     return; // too big to keep: serve it this once
   }
+  const bool rendered = history.rendered != nullptr;
+  while (rendered && m_rendered_bytes + bytes > m_budget / k_rendered_share
+         && !m_recent_rendered.empty()) {
+    erase(m_entries.find(m_recent_rendered.back())); // the share holds, as worth_rendering() said
+  }
   while (m_bytes + bytes > m_budget && !m_recent.empty()) {
     erase(m_entries.find(m_recent.back()));
   }
   m_recent.push_front(symbol);
-  if (history.rendered) {
+  Entry entry{generation, std::move(history), bytes, m_recent.begin(), {}};
+  if (rendered) {
+    m_recent_rendered.push_front(symbol);
+    entry.rendered_position = m_recent_rendered.begin();
     m_rendered_bytes += bytes;
   }
-  m_entries[symbol] = Entry{generation, std::move(history), bytes, m_recent.begin()};
+  m_entries[symbol] = std::move(entry);
   m_bytes += bytes;
 }
 
@@ -222,8 +230,39 @@ CachedHistory HistoryCache::find(const std::string& symbol, std::int64_t generat
     return {};
   }
   m_recent.splice(m_recent.begin(), m_recent, entry->second.position);
+  if (entry->second.history.rendered) {
+    m_recent_rendered.splice(m_recent_rendered.begin(), m_recent_rendered,
+                             entry->second.rendered_position);
+  }
   ++count_of(symbol);
   return entry->second.history;
+}
+
+bool HistoryCache::worth_rendering(const std::string& symbol, std::int64_t bars) {
+  const std::size_t rendered = estimated_history_bytes(bars);
+  std::lock_guard lock(m_mutex);
+  const std::size_t share = m_budget / k_rendered_share;
+  const auto entry = m_entries.find(symbol);
+  if (rendered > share || entry == m_entries.end() || !entry->second.history.compact) {
+    return false;
+  }
+  std::size_t freed = entry->second.bytes; // its compact form goes
+  const std::size_t rendered_room = m_rendered_bytes < share ? share - m_rendered_bytes : 0;
+  if (rendered > rendered_room) {
+    if (m_recent_rendered.empty()) {
+      return false;
+    }
+    const auto& victim = m_entries.find(m_recent_rendered.back())->second;
+    const auto count = m_counts.find(symbol);
+    const auto victim_count = m_counts.find(m_recent_rendered.back());
+    if (count == m_counts.end()
+        || count->second <= 2 * (victim_count == m_counts.end() ? 0 : victim_count->second)
+        || rendered > rendered_room + victim.bytes) {
+      return false;
+    }
+    freed += victim.bytes;
+  }
+  return m_bytes - freed + rendered <= m_budget; // never at the cost of other compact histories
 }
 
 std::size_t HistoryCache::bytes() const {
@@ -235,6 +274,7 @@ void HistoryCache::erase(std::unordered_map<std::string, Entry>::iterator entry)
   m_bytes -= entry->second.bytes;
   if (entry->second.history.rendered) {
     m_rendered_bytes -= entry->second.bytes;
+    m_recent_rendered.erase(entry->second.rendered_position);
   }
   m_recent.erase(entry->second.position);
   m_entries.erase(entry);

@@ -114,7 +114,7 @@ class HistoryCache {
 public:
   // Rendered histories hold at most this share of the budget (1/k_rendered_share), so that the
   // most used ones are served fastest while the rest of a large market stays compact.
-  static constexpr std::size_t k_rendered_share = 4;
+  static constexpr std::size_t k_rendered_share = 8;
 
   // Keep at most about `budget_bytes` of histories.
   explicit HistoryCache(std::size_t budget_bytes) : m_budget(budget_bytes) {}
@@ -149,6 +149,13 @@ public:
   // per request; never a history beyond the budget. Thread-safe.
   HistoryForm admit(const std::string& symbol, std::int64_t bars);
 
+  // Return whether the compact history of `symbol` (`bars` bars, just found by find()) is worth
+  // rendering in its place (issue 11, P5): when the rendered form fits in free room, or in place
+  // of the least recently used rendered history only, whose symbol was asked for less than half
+  // as often. So the rendered share goes to the symbols most asked for lately, not to the first
+  // ones asked twice, and a load spread evenly over a market does not churn it. Thread-safe.
+  bool worth_rendering(const std::string& symbol, std::int64_t bars);
+
   // Return the bytes held now.
   std::size_t bytes() const;
 
@@ -157,7 +164,8 @@ private:
     std::int64_t generation = 0;
     CachedHistory history;
     std::size_t bytes = 0;
-    std::list<std::string>::iterator position; // in m_recent
+    std::list<std::string>::iterator position;          // in m_recent
+    std::list<std::string>::iterator rendered_position; // in m_recent_rendered, when rendered
   };
   // Keep `history` (`bytes`) as the entry of `symbol` at `generation`, unless a newer generation
   // is kept or it exceeds the budget. Requires the lock.
@@ -172,7 +180,8 @@ private:
   std::size_t m_bytes = 0;
   std::size_t m_rendered_bytes = 0; // of m_bytes
   std::unordered_map<std::string, Entry> m_entries;
-  std::list<std::string> m_recent; // most recently used first
+  std::list<std::string> m_recent;          // most recently used first
+  std::list<std::string> m_recent_rendered; // the rendered ones of m_recent, in the same order
   // How often each symbol was asked for lately (hits and misses), halved every k_age_period
   // counts and whenever more than k_max_counted symbols are counted (about 64 bytes each).
   std::uint32_t& count_of(const std::string& symbol);

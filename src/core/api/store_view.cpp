@@ -22,9 +22,18 @@ std::shared_ptr<const query::Catalog> StoreView::catalog(std::span<const domain:
 CachedHistory StoreView::history(const store::SymbolInfo& info) {
   assert(m_catalog);
   const std::int64_t generation = m_catalog->dataset.generation;
-  if (auto cached = m_histories.find(info.symbol, generation);
-      cached || m_waiting == Waiting::forbidden) {
-    return cached;
+  if (auto cached = m_histories.find(info.symbol, generation)) {
+    if (!cached.compact || !m_histories.worth_rendering(info.symbol, info.bar_count)) {
+      return cached;
+    }
+    if (m_waiting == Waiting::forbidden) {
+      return {}; // to a worker thread, which renders it
+    }
+    return {m_histories.find_or_load(**m_store, info.symbol, info.latest_factor, generation),
+            nullptr};
+  }
+  if (m_waiting == Waiting::forbidden) {
+    return {};
   }
   switch (m_histories.admit(info.symbol, info.bar_count)) {
   case HistoryForm::rendered:
