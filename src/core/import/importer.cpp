@@ -3,9 +3,11 @@
 #include "core/domain/symbol.hpp"
 #include "core/import/canonical_csv.hpp"
 #include "core/import/file_loader.hpp"
+#include "core/import/parse_ahead.hpp"
 #include "core/import/vendor_formats.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <fstream>
 #include <set>
 #include <span>
@@ -241,14 +243,19 @@ Result<ImportReport> import_file(store::BarStore& store,
   }
   std::error_code ignored;
   const auto size = static_cast<double>(std::filesystem::file_size(path, ignored));
-  FileLoader loader(store, options, [&in, size] {
-    const auto position = in.tellg();
-    return position < 0 || size <= 0 ? 1.0 : static_cast<double>(position) / size;
-  });
-  auto parsed = parse_format(in, kind->format, kind->symbol, options,
-                             [&loader](ParsedRow&& row, const ParsedFile& file) {
-                               loader.add(std::move(row), file);
-                             });
+  std::atomic<double> fraction_read = 0.0; // written by the parser's thread, read by the loader's
+  FileLoader loader(store, options, [&fraction_read] { return fraction_read.load(); });
+  auto parsed = parse_ahead(
+    [&](RowSink sink) {
+      return parse_format(in, kind->format, kind->symbol, options, std::move(sink));
+    },
+    [&loader](ParsedRow&& row, const ParsedFile& file) { loader.add(std::move(row), file); },
+    [&in, &fraction_read, size, &options] {
+      if (options.progress) {
+        const auto position = in.tellg();
+        fraction_read = position < 0 || size <= 0 ? 1.0 : static_cast<double>(position) / size;
+      }
+    });
   if (!parsed) {
     // Parsers report "line: column: what"; the file name goes in front. The loader rolls back.
     return make_error(ErrorCode::invalid_input, path.string() + ":" + parsed.error().message);
