@@ -274,7 +274,9 @@ TEST_CASE("D2: dates are strict YYYY-MM-DD and name the parameter") {
   for (const std::string bad :
        {"2024-1-02", "2024-01-2", "20240102", "2024.01.02", "2024-02-30", "2023-02-29",
         "2024-13-01", "2024-00-10", "2024-01-00", "abcd-ef-gh", "2024-01-02T00:00", "%202024-01-02",
-        "2024-01-02%20", "1704124800000", "+2024-01-02"}) {
+        "2024-01-02%20", "1704124800000", "+2024-01-02",
+        "0000-01-01",      // D2: years 0001-9999
+        "2024%2F01%2F02"}) { // D2: one segment, split before it is decoded (never three)
     CAPTURE(bad);
     const auto as_from = bars(bad, "2024-01-05", "symbol=600519.SH");
     check_error(as_from, 400, "INVALID_PARAMETER");
@@ -283,6 +285,13 @@ TEST_CASE("D2: dates are strict YYYY-MM-DD and name the parameter") {
     const auto as_to = bars("2024-01-02", bad, "symbol=600519.SH");
     check_error(as_to, 400, "INVALID_PARAMETER");
     CHECK(as_to.json()["error"]["message"].get<std::string>().find("to") != std::string::npos);
+  }
+  SUBCASE("the year 0000 is refused with why, 0001 and 9999 are dates") {
+    const auto zero = bars("0000-01-01", "2024-01-05", "symbol=600519.SH");
+    CHECK(zero.json()["error"]["message"]
+          == "invalid from \"0000-01-01\": the year must be 0001 to 9999");
+    const auto body = ok_body(bars("0001-01-01", "9999-12-31", "symbol=600519.SH&limit=1"));
+    CHECK(body["resultsCount"] == 1);
   }
   SUBCASE("29 February of a leap year is a date") {
     const auto body = ok_body(bars("2024-02-29", "2024-02-29", "symbol=600519.SH"));

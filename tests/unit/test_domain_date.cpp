@@ -21,6 +21,7 @@ TEST_CASE("domain::parse_iso_date") {
         {"2024-01-02", 2024, 1, 2},   {"2024-02-29", 2024, 2, 29}, // leap year
         {"2000-02-29", 2000, 2, 29},                               // divisible by 400
         {"1999-12-31", 1999, 12, 31}, {"1990-12-19", 1990, 12, 19},
+        {"0001-01-01", 1, 1, 1},      {"9999-12-31", 9999, 12, 31}, // D2's bounds
     };
     for (const auto& row : valid) {
       CAPTURE(std::string_view(row.text));
@@ -58,6 +59,17 @@ TEST_CASE("domain::parse_iso_date") {
       CHECK(parsed.error().message
             == "invalid to \"" + std::string(text) + "\": not a real calendar date");
     }
+  }
+}
+
+TEST_CASE("domain::parse_iso_date refuses year 0000 (D2: years 0001 to 9999)") {
+  for (const char* text : {"0000-01-01", "0000-02-29", "0000-12-31"}) {
+    CAPTURE(std::string_view(text));
+    const auto parsed = domain::parse_iso_date(text, "from");
+    REQUIRE_FALSE(parsed.ok());
+    CHECK(parsed.error().code == ErrorCode::invalid_parameter);
+    CHECK(parsed.error().message
+          == "invalid from \"" + std::string(text) + "\": the year must be 0001 to 9999");
   }
 }
 

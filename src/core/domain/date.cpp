@@ -103,7 +103,11 @@ Result<Date> parse_iso_date(std::string_view text, std::string_view parameter) {
   if (!shaped) {
     return fail("expected a date YYYY-MM-DD");
   }
-  const auto date = Date::from_ymd(digits_value(text.substr(0, 4)),
+  const int year = digits_value(text.substr(0, 4));
+  if (year == 0) {
+    return fail("the year must be 0001 to 9999"); // D2: common date libraries reject year 0
+  }
+  const auto date = Date::from_ymd(year,
                                    static_cast<unsigned>(digits_value(text.substr(5, 2))),
                                    static_cast<unsigned>(digits_value(text.substr(8, 2))));
   if (!date) {

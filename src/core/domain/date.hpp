@@ -53,7 +53,7 @@ private:
   std::chrono::sys_days m_days{};
 };
 
-// Parse a strict "YYYY-MM-DD" (zero-padded, real Gregorian date). On failure the message names
+// Parse a strict "YYYY-MM-DD" (zero-padded, real Gregorian date, year 0001 to 9999). On failure the message names
 // `parameter` and quotes `text` (D2).
 Result<Date> parse_iso_date(std::string_view text, std::string_view parameter);
 
