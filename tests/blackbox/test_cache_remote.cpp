@@ -24,9 +24,11 @@ struct Logged {
 class CacheWorld {
 public:
   CacheWorld() {
-    m_store.import({fixture("bancob_600519.SH.csv"), fixture("bancob_600036.SH.csv"),
-                    fixture("bancob_002594.SZ.csv")},
-                   {"--source", "bb-cache"});
+    // Sources of their own (D8: meta.source names the served symbols' sources; the cache keeps
+    // each as the remote reported it).
+    m_store.import({fixture("bancob_600519.SH.csv")}, {"--source", "bb-tushare"});
+    m_store.import({fixture("bancob_600036.SH.csv")}, {"--source", "bb-akshare"});
+    m_store.import({fixture("bancob_002594.SZ.csv")}, {"--source", "bb-tushare"});
     pro = m_store.create_key("pro");
     free = m_store.create_key("free");
     m_server.emplace(m_store);
@@ -248,6 +250,20 @@ TEST_CASE("cache: output equals the server's own answer (D8), json and csv") {
     if (std::find(args.begin(), args.end(), "--summary") == args.end()) {
       check_same_output(world, csv, false);
     }
+  }
+  // D8: meta.source names the sources of the symbols served, each once, in request order; with
+  // none served, the last import's.
+  for (const auto& [symbols, source] : std::vector<std::pair<std::string, std::string>>{
+         {"600519.SH", "bb-tushare"},
+         {"600036.SH", "bb-akshare"},
+         {"600036.SH,600519.SH,002594.SZ", "bb-akshare,bb-tushare"},
+         {"002594.SZ,999999.SH,600519.SH", "bb-tushare"},
+         {"999998.SH,999999.SH", "bb-tushare"}}) {
+    CAPTURE(symbols);
+    const std::vector<std::string> args{"bars", symbols, "2024-06-03", "2024-06-07", "--format",
+                                        "json"};
+    CHECK(nlohmann::json::parse(world.local(args).out)["meta"]["source"] == source);
+    CHECK(nlohmann::json::parse(world.remote(args).out)["meta"]["source"] == source);
   }
   // And the body equals the one the server sends over HTTP for the same request.
   const auto run = world.remote({"bars", "600519.SH", "2024-06-01", "2024-07-31", "--summary",

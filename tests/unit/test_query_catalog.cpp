@@ -104,3 +104,11 @@ TEST_CASE("query::CatalogCache::find_fresh answers without the store while nothi
     CHECK(blind.find_fresh(t0) == nullptr);
   }
 }
+
+TEST_CASE("query::served_source: D8's meta.source for the symbols served") {
+  using Sources = std::vector<std::string>;
+  CHECK(query::served_source(Sources{"tushare"}, "tdx") == "tushare");
+  CHECK(query::served_source(Sources{"akshare", "tushare", "akshare"}, "tdx") == "akshare,tushare");
+  CHECK(query::served_source(Sources{"tushare", "tushare"}, "tdx") == "tushare");
+  CHECK(query::served_source(Sources{}, "tdx") == "tdx"); // none served: the last import's
+}

@@ -32,7 +32,8 @@ store::FetchedPage page(const std::string& symbol,
                         std::string_view first,
                         std::string_view last,
                         std::string_view as_of = "2024-01-05") {
-  return store::FetchedPage{symbol, std::move(bars), date(first), date(last), date(as_of)};
+  return store::FetchedPage{symbol,      std::move(bars), date(first), date(last),
+                            date(as_of), std::nullopt};
 }
 
 } // namespace
@@ -178,6 +179,23 @@ TEST_CASE("store::CacheStore: anchors (D8) per remote and symbol") {
   CHECK(anchor->factor == 8.5);
   CHECK(anchor->as_of == date("2025-10-27"));
   CHECK_FALSE(cache.find_anchor(k_other, "600519.SH"));
+}
+
+TEST_CASE("store::CacheStore: each symbol's source as the remote reported it (D8)") {
+  test::TempDir dir;
+  store::CacheStore cache(dir / "ashare-cache.db");
+  CHECK_FALSE(cache.find_symbol_source(k_remote, "600519.SH"));
+  auto tushare = page("600519.SH", {}, "2024-01-02", "2024-01-05");
+  tushare.source = "tushare";
+  cache.save_page(k_remote, tushare);
+  cache.save_page(k_remote, page("600519.SH", {}, "2024-01-08", "2024-01-09")); // said nothing
+  CHECK(cache.find_symbol_source(k_remote, "600519.SH") == "tushare");
+  auto akshare = page("600519.SH", {}, "2024-01-10", "2024-01-11");
+  akshare.source = "akshare"; // re-imported at the remote since
+  cache.save_page(k_remote, akshare);
+  CHECK(cache.find_symbol_source(k_remote, "600519.SH") == "akshare");
+  CHECK_FALSE(cache.find_symbol_source(k_other, "600519.SH"));
+  CHECK_FALSE(cache.find_symbol_source(k_remote, "600036.SH"));
 }
 
 TEST_CASE("store::CacheStore survives reopening") {

@@ -80,7 +80,9 @@ public:
       }
       items.push_back(std::move(*item));
     }
-    auto response = make_bars_response(m_request, request_id, catalog.dataset, std::move(items));
+    auto dataset = catalog.dataset;
+    dataset.source = catalog.source_of(symbols); // D8: the source of the symbols served
+    auto response = make_bars_response(m_request, request_id, dataset, std::move(items));
     response.bar_json = std::move(bar_json);
     response.keep_alive = std::move(keep_alive);
     return response;

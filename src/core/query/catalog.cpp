@@ -1,10 +1,41 @@
 #include "core/query/catalog.hpp"
 
+#include <algorithm>
+
 namespace ashare::query {
 
 const store::SymbolInfo* Catalog::find(const std::string& symbol) const {
   const auto it = symbols.find(symbol);
   return it == symbols.end() ? nullptr : &it->second;
+}
+
+std::string served_source(std::span<const std::string> sources, const std::string& fallback) {
+  std::vector<std::string_view> distinct;
+  for (const auto& source : sources) {
+    if (std::find(distinct.begin(), distinct.end(), source) == distinct.end()) {
+      distinct.push_back(source);
+    }
+  }
+  if (distinct.empty()) {
+    return fallback;
+  }
+  std::string joined;
+  for (const auto source : distinct) {
+    joined += joined.empty() ? "" : ",";
+    joined += source;
+  }
+  return joined;
+}
+
+std::string Catalog::source_of(std::span<const domain::Symbol> served) const {
+  std::vector<std::string> sources;
+  for (const auto& symbol : served) {
+    if (const auto* info = find(symbol.str())) { // else not served: an item with an error
+      // A store written before schema 2 recorded no source per symbol: its import's is the one.
+      sources.push_back(info->source.empty() ? dataset.source : info->source);
+    }
+  }
+  return served_source(sources, dataset.source);
 }
 
 std::shared_ptr<const Catalog> load_catalog(store::BarStore& store) {

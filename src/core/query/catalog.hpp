@@ -21,6 +21,10 @@ struct Catalog {
 
   // Return the known symbol `symbol` (canonical form), or nullptr.
   const store::SymbolInfo* find(const std::string& symbol) const;
+
+  // Return meta.source for a response serving `served` (D8): the distinct sources recorded for
+  // the known ones, in their order, joined by ","; with none known, the last import's source.
+  std::string source_of(std::span<const domain::Symbol> served) const;
 };
 
 // Shared by all threads. Thread-safe.
@@ -47,6 +51,10 @@ private:
   std::shared_ptr<const Catalog> m_catalog;
   store::LastCheck m_checked; // of m_catalog
 };
+
+// Return meta.source for a response whose served symbols have `sources`, in request order (D8):
+// each distinct one once, joined by ","; `fallback` (the last import's source) when none.
+std::string served_source(std::span<const std::string> sources, const std::string& fallback);
 
 // Load a catalog from `store`.
 std::shared_ptr<const Catalog> load_catalog(store::BarStore& store);

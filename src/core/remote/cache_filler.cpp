@@ -31,6 +31,18 @@ api::BarsRequest raw_bars_request(const std::vector<std::string>& symbols, DateR
   return request;
 }
 
+// Return the source `response` reports for each symbol it serves (D8), when that can be told:
+// an answer serving one symbol, or one naming a single source for all of them. A list such as
+// "tushare,akshare" cannot be split among several symbols: nullopt.
+std::optional<std::string> symbol_source(const api::BarsResponse& response) {
+  const auto served = std::count_if(response.errors.begin(), response.errors.end(),
+                                    [](const auto& error) { return !error; });
+  if (served == 1 || response.dataset.source.find(',') == std::string::npos) {
+    return response.dataset.source;
+  }
+  return std::nullopt;
+}
+
 // Return the range of calendar days page `item` of `response` covers: its whole window when
 // nothing follows (clamped to as_of: later days have no bars yet), else up to its last bar (asc).
 DateRange covered_by(const api::BarsResponse& response, std::size_t i, Date as_of) {
@@ -106,6 +118,7 @@ Refusal CacheFiller::fetch_pages(std::string target, FetchStats& stats) {
     }
     const Date as_of = *response->dataset.as_of;
     m_cache.save_answer_meta(m_base_url, as_of, response->dataset.source);
+    const auto source = symbol_source(*response);
     for (std::size_t i = 0; i < response->items.size(); ++i) {
       auto& item = response->items[i];
       if (response->errors[i]) {
@@ -114,7 +127,7 @@ Refusal CacheFiller::fetch_pages(std::string target, FetchStats& stats) {
       }
       const auto range = covered_by(*response, i, as_of);
       stats.bars += static_cast<std::int64_t>(item.bars.size());
-      m_cache.save_page(m_base_url, {item.symbol, item.bars, range.first, range.last, as_of});
+      m_cache.save_page(m_base_url, {item.symbol, item.bars, range.first, range.last, as_of, source});
       if (response->next_urls[i]) {
         pending.push_back(*response->next_urls[i]);
       } else if (!item.bars.empty() && response->to >= as_of) {
@@ -152,7 +165,8 @@ Refusal CacheFiller::fetch_anchor(const std::string& symbol, Date as_of, FetchSt
   const Date last = std::min(as_of, remote_as_of);
   const Date first = bars.empty() ? from : bars.front().trade_date;
   stats.bars += static_cast<std::int64_t>(bars.size());
-  m_cache.save_page(m_base_url, {symbol, bars, first, last, remote_as_of});
+  m_cache.save_page(m_base_url,
+                    {symbol, bars, first, last, remote_as_of, symbol_source(*response)});
   if (!bars.empty() && as_of >= remote_as_of) {
     m_cache.save_anchor(m_base_url, symbol, {bars.front().factor, remote_as_of});
   }

@@ -5,6 +5,7 @@
 #include "core/api/dispatch.hpp"
 #include "core/api/indicator_endpoint.hpp"
 #include "core/api/json.hpp"
+#include "core/query/catalog.hpp"
 
 #include <algorithm>
 
@@ -138,9 +139,16 @@ Reply CachedRemote::answer_health(const std::string& target) {
   return Reply{200, api::health_to_json(store::DatasetInfo{as_of, "", 0})};
 }
 
-// The dataset to render with once every symbol is filled (fills may have learned a new source).
-store::DatasetInfo CachedRemote::dataset(Date as_of) {
-  return store::DatasetInfo{as_of, m_cache.load_remote(m_settings.base_url).source, 0};
+// The dataset to render with once every symbol is filled (fills may have learned a new source):
+// meta.source as D8 says, from each served symbol's source as the remote reported it.
+store::DatasetInfo CachedRemote::dataset(Date as_of, std::span<const std::string> served) {
+  const auto remote_source = m_cache.load_remote(m_settings.base_url).source;
+  std::vector<std::string> sources;
+  for (const auto& symbol : served) {
+    sources.push_back(
+      m_cache.find_symbol_source(m_settings.base_url, symbol).value_or(remote_source));
+  }
+  return store::DatasetInfo{as_of, query::served_source(sources, remote_source), 0};
 }
 
 std::variant<api::BarsResponse, Reply> CachedRemote::answer_bars(api::BarsRequest request,
@@ -152,6 +160,7 @@ std::variant<api::BarsResponse, Reply> CachedRemote::answer_bars(api::BarsReques
   auto& query = request.query;
   query.limit = request.limit_under(m_settings.plan);
   std::vector<query::SymbolBars> items;
+  std::vector<std::string> served;
   for (const auto& symbol : query.symbols) {
     const std::string& name = symbol.str();
     auto refusal = fill(name, {query.from, query.to}, *as_of, query.adjusted);
@@ -172,8 +181,9 @@ std::variant<api::BarsResponse, Reply> CachedRemote::answer_bars(api::BarsReques
       return m_cache.load_bars(m_settings.base_url, name, from, to, order, limit);
     };
     items.push_back(query::read_window(name, read, query, *anchor));
+    served.push_back(name);
   }
-  return api::make_bars_response(request, auth::generate_uuid(m_random), dataset(*as_of),
+  return api::make_bars_response(request, auth::generate_uuid(m_random), dataset(*as_of, served),
                                  std::move(items));
 }
 

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <variant>
 #include <vector>
@@ -62,7 +63,7 @@ private:
   std::variant<api::BarsResponse, Reply> answer_bars(api::BarsRequest request,
                                                     const std::string& target);
   Reply answer_indicator(api::IndicatorRequest request, const std::string& target);
-  store::DatasetInfo dataset(domain::Date as_of);
+  store::DatasetInfo dataset(domain::Date as_of, std::span<const std::string> served);
 
   Upstream& m_upstream;
   store::CacheStore& m_cache;

@@ -104,6 +104,14 @@ void CacheStore::save_page(const std::string& base_url, const FetchedPage& page)
   for (const auto& bar : page.bars) {
     insert_bar(insert, bar);
   }
+  if (page.source) {
+    SQLite::Statement source(m_db, "INSERT OR REPLACE INTO symbol_sources(base_url, symbol, source) "
+                                   "VALUES (?1, ?2, ?3)");
+    source.bind(1, base_url);
+    source.bind(2, page.symbol);
+    source.bind(3, *page.source);
+    source.exec();
+  }
   if (page.first <= page.last) {
     SQLite::Statement coverage(
         m_db, "INSERT INTO coverage(base_url, symbol, first_date, last_date, fetched_as_of) "
@@ -214,6 +222,18 @@ std::vector<CachedSymbol> CacheStore::load_symbols(const std::string& base_url) 
     symbol.coverage = load_coverage(base_url, symbol.symbol);
   }
   return out;
+}
+
+std::optional<std::string> CacheStore::find_symbol_source(const std::string& base_url,
+                                                          const std::string& symbol) {
+  SQLite::Statement statement(
+    m_db, "SELECT source FROM symbol_sources WHERE base_url = ?1 AND symbol = ?2");
+  statement.bind(1, base_url);
+  statement.bind(2, symbol);
+  if (!statement.executeStep()) {
+    return std::nullopt;
+  }
+  return statement.getColumn(0).getString();
 }
 
 std::vector<std::string> CacheStore::load_symbol_names(const std::string& base_url) {

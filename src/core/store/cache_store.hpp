@@ -46,6 +46,7 @@ struct FetchedPage {
   domain::Date first;            // every remote bar of [first, last] is in `bars`
   domain::Date last;
   domain::Date as_of; // the remote's as_of in the answer's meta
+  std::optional<std::string> source; // the remote's source of the symbol, when its answer said
 };
 
 // What the cache holds of one symbol, for `ashare info`.
@@ -90,6 +91,10 @@ public:
   // Return the `field` prices and factors of every cached bar of `symbol`, ascending by date.
   PriceSeries
   load_price_series(const std::string& base_url, const std::string& symbol, PriceField field);
+
+  // Return the source the remote `base_url` reported for `symbol`, or nullopt when never learned.
+  std::optional<std::string> find_symbol_source(const std::string& base_url,
+                                                const std::string& symbol);
 
   // Return the anchor of `symbol` at `base_url`, or nullopt when never learned.
   std::optional<Anchor> find_anchor(const std::string& base_url, const std::string& symbol);

@@ -187,6 +187,15 @@ constexpr Migration k_cache_migrations[] = {
       PRIMARY KEY(base_url, symbol)
     ) WITHOUT ROWID;
   )sql"},
+  // The source the remote reported for each symbol it served (D8, issue 12).
+  {R"sql(
+    CREATE TABLE symbol_sources(
+      base_url TEXT NOT NULL,
+      symbol   TEXT NOT NULL,
+      source   TEXT NOT NULL,          -- meta.source of an answer that served this symbol
+      PRIMARY KEY(base_url, symbol)
+    ) WITHOUT ROWID;
+  )sql"},
 };
 
 std::span<const Migration> migrations(StoreKind kind) {
