@@ -15,7 +15,10 @@ double round_half_away(double x) {
     return x; // whole, infinite or NaN
   }
   const auto t = static_cast<double>(static_cast<std::int64_t>(x));
-  return std::copysign(std::fabs(x - t) >= 0.5 ? t + std::copysign(1.0, x) : t, x);
+  // Without a branch: whether a price's fraction reaches one half is as good as random, and a
+  // mispredicted branch per price cost more than the rest of the rounding.
+  const auto away = static_cast<double>(std::fabs(x - t) >= 0.5);
+  return std::copysign(t + std::copysign(away, x), x);
 }
 
 } // namespace
