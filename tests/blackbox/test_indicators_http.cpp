@@ -301,6 +301,61 @@ TEST_CASE("D9 indicators: a value never depends on the filters, the order or the
   }
 }
 
+TEST_CASE("D9 indicators: next_url when limit leaves values out, so nothing is cut silently") {
+  const std::string window = "&timestamp.gte=2024-03-01&timestamp.lte=2024-06-28";
+  const auto all = single_points(ind("sma", "symbol=600519.SH&window=5&order=asc&limit=5000"));
+  const auto lo = t_ms("2024-03-01");
+  const auto hi = t_ms("2024-06-28");
+  const auto in_window = filtered(all, [&](std::int64_t t) { return t >= lo && t <= hi; });
+  REQUIRE(in_window.size() > 50);
+  // Every page of 7 values, following next_url from the first, gives the window exactly once.
+  for (const std::string order : {"asc", "desc"}) {
+    CAPTURE(order);
+    std::vector<Point> collected;
+    std::string next = target("sma", "symbol=600519.SH&window=5&limit=7&order=" + order + window);
+    std::size_t pages = 0;
+    while (!next.empty()) {
+      const auto body = ok_body(get(next));
+      const auto page = points(body["results"]["values"]);
+      REQUIRE(page.size() <= 7);
+      collected.insert(collected.end(), page.begin(), page.end());
+      ++pages;
+      next = body["results"].value("next_url", "");
+      if (!next.empty()) {
+        CHECK(page.size() == 7);
+        CHECK(next.rfind("/v1/indicators/sma?", 0) == 0);
+        CHECK(next.find(order == "asc" ? "timestamp.gt=" : "timestamp.lt=") != std::string::npos);
+      }
+      REQUIRE(pages < 100);
+    }
+    CHECK(collected == (order == "asc" ? in_window : reversed(in_window)));
+    CHECK(pages == (in_window.size() + 6) / 7);
+  }
+  // A limit that holds the whole range: no next_url.
+  const auto whole = ok_body(ind("sma", "symbol=600519.SH&window=5&order=asc&limit="
+                                          + std::to_string(in_window.size()) + window));
+  CHECK_FALSE(whole["results"].contains("next_url"));
+  // Multi-symbol: each item's next_url names its symbol alone; an unknown symbol's has none.
+  const auto multi = ok_body(ind("sma", "symbol=600519.SH,600036.SH,999999.SH&window=5&limit=3"
+                                        "&order=asc" + window));
+  const auto& results = multi["results"];
+  REQUIRE(results.size() == 3);
+  for (int i = 0; i < 2; ++i) {
+    const std::string symbol = results[i]["symbol"];
+    CAPTURE(symbol);
+    const std::string next = results[i].value("next_url", "");
+    REQUIRE_FALSE(next.empty());
+    const auto page = ok_body(get(next));
+    REQUIRE(page["results"].is_object()); // one symbol: the single-symbol form
+    const auto expected =
+      single_points(ind("sma", "symbol=" + symbol + "&window=5&order=asc&limit=6" + window));
+    REQUIRE(expected.size() == 6);
+    CHECK(points(page["results"]["values"])
+          == std::vector<Point>(expected.begin() + 3, expected.end()));
+  }
+  CHECK_FALSE(results[2].contains("next_url"));
+}
+
 TEST_CASE("SPEC 2-4 indicators: defaults window 50/14/50, close, desc, limit 10, adjusted") {
   for (const auto& indicator : k_indicators) {
     CAPTURE(indicator);
@@ -308,7 +363,10 @@ TEST_CASE("SPEC 2-4 indicators: defaults window 50/14/50, close, desc, limit 10,
     const auto defaults = ok_body(ind(indicator, "symbol=600519.SH"));
     CHECK(keys_of(defaults) == std::set<std::string>{"status", "request_id", "results"});
     CHECK(defaults["status"] == "OK");
-    CHECK(keys_of(defaults["results"]) == std::set<std::string>{"values"});
+    // The whole history holds more than 10 values: next_url says so (D9).
+    CHECK(keys_of(defaults["results"]) == std::set<std::string>{"values", "next_url"});
+    CHECK(defaults["results"]["next_url"]
+          == "/v1/indicators/" + indicator + "?symbol=600519.SH&timestamp.lt=2025-10-10");
     const auto got = points(defaults["results"]["values"]);
     // Against TA-Lib: the latest 10 values of the adjusted close, newest first.
     const auto& ref =
@@ -319,7 +377,10 @@ TEST_CASE("SPEC 2-4 indicators: defaults window 50/14/50, close, desc, limit 10,
         ok_body(ind(indicator, "symbol=600519.SH&window=" + std::to_string(window)
                                    + "&series_type=close&order=desc&limit=10&adjusted=true"
                                      "&timespan=day&expand_underlying=false"));
-    CHECK(explicit_body["results"] == defaults["results"]);
+    CHECK(explicit_body["results"]["values"] == defaults["results"]["values"]);
+    CHECK(explicit_body["results"]["next_url"]
+          == "/v1/indicators/" + indicator
+               + "?symbol=600519.SH&limit=10&timestamp.lt=2025-10-10"); // every parameter kept
     // And the defaults are not what another choice gives.
     CHECK(ok_body(ind(indicator, "symbol=600519.SH&adjusted=false"))["results"]
           != defaults["results"]);
@@ -349,7 +410,8 @@ TEST_CASE("D9 indicators: expand_underlying adds {series_type, adjusted}") {
     for (const auto& indicator : k_indicators) {
       CAPTURE(indicator);
       const auto body = ok_body(ind(indicator, "symbol=600519.SH&expand_underlying=true"));
-      CHECK(keys_of(body["results"]) == std::set<std::string>{"values", "underlying"});
+      CHECK(keys_of(body["results"])
+            == std::set<std::string>{"values", "underlying", "next_url"});
       CHECK(body["results"]["underlying"] == json{{"series_type", "close"}, {"adjusted", true}});
       const auto plain = ok_body(ind(indicator, "symbol=600519.SH"));
       CHECK(body["results"]["values"] == plain["results"]["values"]);
@@ -519,8 +581,12 @@ TEST_CASE(
     for (std::size_t i = 0; i < order.size(); ++i) {
       const auto& item = body["results"][i];
       CAPTURE(order[i]);
-      CHECK(keys_of(item) == std::set<std::string>{"symbol", "resultsCount", "values"});
+      CHECK(keys_of(item)
+            == std::set<std::string>{"symbol", "resultsCount", "values", "next_url"});
       CHECK(item["symbol"] == order[i]);
+      // D9: limit left values out; the rest is asked for this symbol alone.
+      const auto next = item["next_url"].get<std::string>();
+      CHECK(next.rfind("/v1/indicators/sma?symbol=" + order[i] + "&", 0) == 0);
       CHECK(item["resultsCount"] == 3);
       // Each item equals that symbol's single-symbol answer.
       CHECK(points(item["values"])

@@ -223,3 +223,29 @@ TEST_CASE("issue 11: a bar's JSON is written whole as JsonWriter writes it membe
             == "{\"symbol\":\"600519.SH\"," + generic(bar).substr(1));
   }
 }
+
+TEST_CASE("D9: an indicator response's next_url, written and read back") {
+  api::IndicatorResponse response;
+  response.request_id = "00010203-0405-4607-8809-0a0b0c0d0e0f";
+  response.single = false;
+  response.items.push_back({"600519.SH", true, {{1704124800000, 1685.25}}, true});
+  response.items.push_back({"600036.SH", true, {{1704124800000, 30.5}}, false});
+  response.next_urls = {"/v1/indicators/sma?symbol=600519.SH&limit=1&timestamp.lt=2024-01-02",
+                        std::nullopt};
+  const auto body = json::parse(api::indicators_to_json(response));
+  CHECK(body["results"][0]["next_url"] == *response.next_urls[0]);
+  CHECK_FALSE(body["results"][1].contains("next_url"));
+  const auto read = api::indicators_from_json(api::indicators_to_json(response));
+  REQUIRE(read);
+  CHECK(read->next_urls == response.next_urls);
+  CHECK(read->items[0].has_more);
+  CHECK_FALSE(read->items[1].has_more);
+
+  response.single = true; // in the single-symbol form, inside `results`
+  response.items.resize(1);
+  response.next_urls.resize(1);
+  const auto single = json::parse(api::indicators_to_json(response));
+  CHECK(single["results"]["next_url"] == *response.next_urls[0]);
+  CHECK_FALSE(single.contains("next_url"));
+  CHECK(api::indicators_from_json(single.dump())->next_urls == response.next_urls);
+}

@@ -31,7 +31,7 @@ public:
     for (const auto& symbol : query.symbols) {
       const auto* info = catalog.find(symbol.str());
       if (info == nullptr) {
-        items.push_back(query::SymbolValues{symbol.str(), false, {}});
+        items.push_back(query::SymbolValues{symbol.str(), false, {}, false});
         continue;
       }
       if (view.caches_histories()) {
@@ -125,6 +125,11 @@ IndicatorResponse make_indicator_response(const IndicatorRequest& request,
   response.series_type = std::string(store::price_field_name(request.query.series_type));
   response.adjusted = request.query.adjusted;
   response.items = std::move(items);
+  for (const auto& item : response.items) {
+    response.next_urls.push_back(
+      item.has_more ? std::optional(next_url(request, item.symbol, item.values.back().timestamp))
+                    : std::nullopt);
+  }
   return response;
 }
 

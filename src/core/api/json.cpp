@@ -206,6 +206,14 @@ void write_values(JsonWriter& json, const std::vector<query::IndicatorValue>& va
   json.end_array();
 }
 
+// Write item `i`'s next_url when `limit` left values out (D9).
+void write_next_url(JsonWriter& json, const IndicatorResponse& response, std::size_t i) {
+  if (i < response.next_urls.size() && response.next_urls[i]) {
+    json.key("next_url");
+    json.string(*response.next_urls[i]);
+  }
+}
+
 void write_underlying(JsonWriter& json, const IndicatorResponse& response) {
   json.key("underlying");
   json.begin_object();
@@ -233,6 +241,7 @@ std::string indicators_to_json(const IndicatorResponse& response) {
     if (response.expand_underlying) {
       write_underlying(json, response);
     }
+    write_next_url(json, response, 0);
     json.end_object();
     json.end_object();
     return json.take();
@@ -248,7 +257,8 @@ std::string indicators_to_json(const IndicatorResponse& response) {
   json.integer(static_cast<std::int64_t>(response.items.size()));
   json.key("results");
   json.begin_array();
-  for (const auto& item : response.items) {
+  for (std::size_t i = 0; i < response.items.size(); ++i) {
+    const auto& item = response.items[i];
     json.begin_object();
     json.key("symbol");
     json.string(item.symbol);
@@ -259,6 +269,7 @@ std::string indicators_to_json(const IndicatorResponse& response) {
     if (response.expand_underlying) {
       write_underlying(json, response);
     }
+    write_next_url(json, response, i);
     if (!item.known) {
       json.key("error");
       write_error_object(json, unknown_symbol(item.symbol));
@@ -360,7 +371,10 @@ std::string value_to_ndjson(const std::string& symbol,
   json.begin_object();
   json.key("symbol");
   json.string(symbol);
-  json.key("timestamp");
+  // The bars' vocabulary (issue 12): one line reads as a bar's does.
+  json.key("trade_date");
+  write_date(json, domain::Date::containing_instant(value.timestamp));
+  json.key("t");
   json.integer(value.timestamp);
   json.key("value");
   json.number(value.value);

@@ -53,6 +53,7 @@ struct IndicatorResponse {
   std::string series_type; // for `underlying`
   bool adjusted = true;
   std::vector<query::SymbolValues> items;
+  std::vector<std::optional<std::string>> next_urls; // one per item (D9)
 };
 
 // Return the indicator response body (SPEC sections 2-4).
@@ -77,7 +78,8 @@ std::string bar_to_ndjson(const std::string& symbol, const domain::Bar& bar);
 // Return the ndjson summary line {"symbol": ..., "summary": {...}} of `symbol`.
 std::string summary_to_ndjson(const std::string& symbol, const query::Summary& summary);
 
-// Return one ndjson line for indicator `value` of `symbol`, with `underlying` when set.
+// Return one ndjson line for indicator `value` of `symbol` (symbol, trade_date, t, value: the
+// bars' names), with `underlying` when set.
 std::string value_to_ndjson(const std::string& symbol,
                             const query::IndicatorValue& value,
                             const IndicatorResponse* underlying);

@@ -177,9 +177,17 @@ Result<IndicatorResponse> indicators_from_json(std::string_view body) {
       response.adjusted = item["underlying"].value("adjusted", true);
     }
   };
+  const auto read_next_url = [&](const json& item) {
+    const auto next = item.find("next_url");
+    response.next_urls.push_back(next != item.end() && next->is_string()
+                                   ? std::optional(next->get<std::string>())
+                                   : std::nullopt);
+    response.items.back().has_more = response.next_urls.back().has_value();
+  };
   if (response.single) {
     read_underlying(results);
-    response.items.push_back(query::SymbolValues{"", true, values_of(results)});
+    response.items.push_back(query::SymbolValues{"", true, values_of(results), false});
+    read_next_url(results);
     return response;
   }
   if (!results.is_array()) {
@@ -187,8 +195,9 @@ Result<IndicatorResponse> indicators_from_json(std::string_view body) {
   }
   for (const auto& item : results) {
     read_underlying(item);
-    response.items.push_back(
-      query::SymbolValues{item.value("symbol", ""), !item.contains("error"), values_of(item)});
+    response.items.push_back(query::SymbolValues{item.value("symbol", ""), !item.contains("error"),
+                                                 values_of(item), false});
+    read_next_url(item);
   }
   return response;
 }

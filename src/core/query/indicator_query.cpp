@@ -44,7 +44,7 @@ SymbolValues select_values(std::string symbol,
                            std::span<const domain::Date> dates,
                            std::span<const double> values,
                            const IndicatorQuery& query) {
-  SymbolValues item{std::move(symbol), true, {}};
+  SymbolValues item{std::move(symbol), true, {}, false};
   for (std::size_t i = 0; i < values.size(); ++i) {
     const std::int64_t t = dates[i].t_ms();
     if (!std::isnan(values[i]) && query.filter.accepts(t)) {
@@ -55,6 +55,7 @@ SymbolValues select_values(std::string symbol,
     std::reverse(item.values.begin(), item.values.end());
   }
   if (static_cast<std::int64_t>(item.values.size()) > query.limit) {
+    item.has_more = true;
     item.values.resize(static_cast<std::size_t>(query.limit));
   }
   return item;

@@ -54,6 +54,7 @@ struct SymbolValues {
   std::string symbol;
   bool known = false; // false: the store does not know the symbol (no values)
   std::vector<IndicatorValue> values;
+  bool has_more = false; // `limit` left values of the filtered range out (D9 next_url)
 };
 
 // Return the indicator of `indicator` over `series` with `window` (NaN during the warm-up).
