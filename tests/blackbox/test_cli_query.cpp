@@ -250,7 +250,7 @@ TEST_CASE("cli query: the golden files agree with the fixtures") {
         == expected_bars_rows("bancob_600519.SH.csv", "2024-06-18", "2024-06-20", true)
                + expected_bars_rows("bancob_600036.SH.csv", "2024-06-18", "2024-06-20", true));
   CHECK(read_text(golden("sma_600519.SH_w5_2024-06-17_2024-06-21_asc.csv"))
-        == "symbol,date,timestamp,value\n"
+        == "symbol,trade_date,t,value\n" // the bars' vocabulary (issue 12)
                + expected_sma_rows("bancob_600519.SH.csv", 5, "2024-06-17", "2024-06-21", ""));
   CHECK(read_text(golden("sma_600519.SH_w5_2024-06-17_2024-06-21_asc_underlying_no-header.csv"))
         == expected_sma_rows("bancob_600519.SH.csv", 5, "2024-06-17", "2024-06-21", ",close,true"));
@@ -342,8 +342,9 @@ std::vector<QueryCase> query_cases() {
        1},
       {"ema, one symbol",
        {"ema", "600519.SH", "--window", "10", "--from", "2024-06-03", "--to", "2024-06-21"},
-       "/v1/indicators/"
-       "ema?symbol=600519.SH&window=10&timestamp.gte=2024-06-03&timestamp.lte=2024-06-21",
+       // A window without --limit: every value, asked in pages of 500 (issue 12).
+       "/v1/indicators/ema?symbol=600519.SH&window=10&limit=500&timestamp.gte=2024-06-03"
+       "&timestamp.lte=2024-06-21",
        0},
       {"ema, two symbols, asc, underlying",
        {"ema", "600519.SH,600036.SH", "--limit", "4", "--order", "asc", "--underlying"},
@@ -540,6 +541,63 @@ TEST_CASE("cli query: --limit N prints exactly N bars and says when more exist")
     CHECK(run.err
           == "ashare: note: 900001.SH: more bars exist in the window; showing the first 9 (drop "
              "--limit to see all)\n");
+  }
+}
+
+TEST_CASE("cli query: indicators print every value of a window, and say when more exist") {
+  // 900001.SH has a bar every calendar day: 547 values of SMA(5) in the window, two pages of a
+  // Free key's 500 (D6, D9 next_url). Issue 12: the API's default limit of 10 no longer leaks.
+  const std::vector<std::string> sma{"sma",  "900001.SH",  "--window", "5",
+                                     "--from", "2024-01-01", "--to",     "2025-06-30"};
+  for (const std::string order : {"asc", "desc"}) {
+    CAPTURE(order);
+    const auto args = concat(sma, {"--order", order, "--format", "csv"});
+    const auto local_run = local(args);
+    const auto remote_run = remote(args, world().free.plaintext);
+    INFO("local: " << describe(local_run));
+    INFO("remote: " << describe(remote_run));
+    REQUIRE(local_run.status == 0);
+    REQUIRE(remote_run.status == 0);
+    const auto lines = split_lines(local_run.out);
+    REQUIRE(lines.size() == 1 + 547);
+    CHECK(lines[0] == "symbol,trade_date,t,value");
+    CHECK(lines[1].rfind(order == "asc" ? "900001.SH,2024-01-01," : "900001.SH,2025-06-30,", 0)
+          == 0);
+    CHECK(lines.back().rfind(order == "asc" ? "900001.SH,2025-06-30," : "900001.SH,2024-01-01,",
+                             0)
+          == 0);
+    CHECK(local_run.err.empty());
+    CHECK(remote_run.out == local_run.out);
+    CHECK(remote_run.err.empty());
+  }
+  SUBCASE("json: one body over the whole window, without next_url") {
+    const auto run = local(concat(sma, {"--format", "json"}));
+    REQUIRE(run.status == 0);
+    const auto body = json::parse(run.out);
+    CHECK(body["results"]["values"].size() == 547);
+    CHECK_FALSE(body["results"].contains("next_url"));
+  }
+  SUBCASE("without a window: the latest 10, and a note that more exist") {
+    for (const auto& run : {local({"sma", "900001.SH", "--window", "5", "--format", "csv"}),
+                            remote({"sma", "900001.SH", "--window", "5", "--format", "csv"},
+                                   world().free.plaintext)}) {
+      INFO(describe(run));
+      CHECK(run.status == 0);
+      CHECK(split_lines(run.out).size() == 1 + 10);
+      CHECK(run.err
+            == "ashare: note: 900001.SH: more values exist; showing 10 (pass --limit N, or a "
+               "window with --from/--to)\n");
+    }
+  }
+  SUBCASE("--limit is kept, with a note when it leaves values out") {
+    const auto run = local(concat(sma, {"--limit", "3", "--format", "csv"}));
+    CHECK(split_lines(run.out).size() == 1 + 3);
+    CHECK(run.err
+          == "ashare: note: 900001.SH: more values exist; showing 3 (drop --limit to see every "
+             "value of a --from/--to window)\n");
+    const auto all = local(concat(sma, {"--limit", "547", "--format", "csv"}));
+    CHECK(split_lines(all.out).size() == 1 + 547);
+    CHECK(all.err.empty());
   }
 }
 
@@ -801,9 +859,12 @@ TEST_CASE("cli query: ndjson is one object per bar or value, with its symbol") {
     for (std::size_t i = 0; i < 4; ++i) {
       const auto object = json::parse(value_lines[i]);
       CHECK(object["symbol"] == (i < 2 ? "600519.SH" : "600036.SH"));
-      CHECK(object["timestamp"] == t_ms(i % 2 == 0 ? "2024-06-17" : "2024-06-18"));
+      // The bars' vocabulary (issue 12): trade_date and t, as a bar's line.
+      CHECK(object["trade_date"] == (i % 2 == 0 ? "2024-06-17" : "2024-06-18"));
+      CHECK(object["t"] == t_ms(i % 2 == 0 ? "2024-06-17" : "2024-06-18"));
+      CHECK_FALSE(object.contains("timestamp"));
       if (i < 2) {
-        // The same value the csv prints: "symbol,date,timestamp,value".
+        // The same value the csv prints: "symbol,trade_date,t,value".
         CHECK(d12(object["value"].get<double>()) == expected[i].substr(expected[i].rfind(',') + 1));
       }
     }

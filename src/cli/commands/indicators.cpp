@@ -12,6 +12,9 @@
 namespace ashare::cli {
 namespace {
 
+// The page size of a window printed whole: the largest `limit` every plan allows (D6, Free).
+constexpr std::int64_t k_page_limit = 500;
+
 struct IndicatorArgs {
   query::Indicator indicator = query::Indicator::sma;
   std::string symbols;
@@ -33,9 +36,14 @@ int run_indicator(const IndicatorArgs& args, const Config& config) {
     return fail(format.error().message, k_exit_usage);
   }
   auto transport = open_transport(config, config.remote);
+  // Nothing cut silently (issue 12): with a window and no --limit, every value of the window, in
+  // pages of the largest limit every plan allows (D6); else the API's limit (10 by default) and a
+  // note when more exist.
+  const bool whole_window = !args.limit && (args.from || args.to);
   const auto request = api::parse_indicator_form(
-    {args.indicator, args.symbols, args.window, args.series, !args.raw, args.order, args.limit,
-     args.at, args.from, args.to, args.underlying});
+    {args.indicator, args.symbols, args.window, args.series, !args.raw, args.order,
+     whole_window ? std::optional<std::int64_t>(k_page_limit) : args.limit, args.at, args.from,
+     args.to, args.underlying});
   if (!request) {
     return report_query_error(request.error(), *transport);
   }
@@ -47,12 +55,32 @@ int run_indicator(const IndicatorArgs& args, const Config& config) {
   if (!response) {
     return fail(response.error().message);
   }
+  bool paged = false;
+  if (whole_window) {
+    for (std::size_t i = 0; i < response->items.size(); ++i) {
+      auto more = follow_indicator_pages(*transport, *response, i);
+      if (!more) {
+        return fail(more.error().message);
+      }
+      paged = paged || *more;
+    }
+  }
   const OutputOptions options{*format, !args.output.no_header, use_color(), false, args.underlying};
   std::vector<std::string> symbols;
   for (const auto& symbol : request->query.symbols) {
     symbols.push_back(symbol.str());
   }
-  print_indicators(std::cout, *response, symbols, reply.body, options);
+  print_indicators(std::cout, *response, symbols,
+                   paged ? api::indicators_to_json(*response) : reply.body, options);
+  for (std::size_t i = 0; i < response->items.size(); ++i) {
+    if (response->next_urls[i]) {
+      const auto shown = std::to_string(response->items[i].values.size());
+      const std::string symbol = i < symbols.size() ? symbols[i] : response->items[i].symbol;
+      note(symbol + ": more values exist; showing " + shown
+           + (args.limit ? " (drop --limit to see every value of a --from/--to window)"
+                         : " (pass --limit N, or a window with --from/--to)"));
+    }
+  }
   const bool none_known = std::none_of(response->items.begin(), response->items.end(),
                                       [](const auto& item) { return item.known; });
   if (none_known && explain_if_empty(*transport)) {
@@ -82,7 +110,8 @@ Action setup_indicator(CLI::App& command, GlobalFlags& flags, query::Indicator i
   command.add_option("--order", args->order, "Order by date")
     ->check(CLI::IsMember({"asc", "desc"}, CLI::ignore_case))
     ->default_str("desc");
-  command.add_option("--limit", args->limit, "At most N values per symbol (default 10)")
+  command.add_option("--limit", args->limit,
+                     "At most N values per symbol (default: all of a --from/--to range, else 10)")
     ->check(CLI::Range(std::int64_t{1}, std::int64_t{5000}))
     ->type_name("N");
   command.add_option("--from", args->from, "Values on or after DATE (timestamp.gte)")->type_name("DATE");

@@ -109,6 +109,29 @@ Result<bool> follow_bar_pages(Transport& transport, api::BarsResponse& response,
   return paged;
 }
 
+Result<bool>
+follow_indicator_pages(Transport& transport, api::IndicatorResponse& response, std::size_t index) {
+  bool paged = false;
+  while (response.next_urls[index]) {
+    const auto reply = transport.get(*response.next_urls[index]);
+    if (reply.status != 200) {
+      return make_error(ErrorCode::internal, "paging " + *response.next_urls[index] + ": HTTP "
+                                               + std::to_string(reply.status));
+    }
+    auto page = api::indicators_from_json(reply.body);
+    if (!page) {
+      return page.error();
+    }
+    auto& values = response.items[index].values;
+    values.insert(values.end(), page->items.front().values.begin(),
+                  page->items.front().values.end());
+    response.next_urls[index] = page->next_urls.front();
+    response.items[index].has_more = page->items.front().has_more;
+    paged = true;
+  }
+  return paged;
+}
+
 RemoteOptions default_remote_options() {
   return RemoteOptions{};
 }

@@ -61,6 +61,11 @@ Result<Window> resolve_window(Transport& transport,
 // bars; return whether there was a next page. A page that is not a 200 bars body fails.
 Result<bool> follow_bar_pages(Transport& transport, api::BarsResponse& response, std::size_t index);
 
+// Follow the next_url of item `index` of `response` until its range is exhausted, appending the
+// values (D9); return whether there was a next page. A page that is not a 200 indicator body fails.
+Result<bool>
+follow_indicator_pages(Transport& transport, api::IndicatorResponse& response, std::size_t index);
+
 // Return the usual remote options (retries, timeouts) from the environment-free defaults.
 RemoteOptions default_remote_options();
 

@@ -255,7 +255,8 @@ void print_indicators(std::ostream& out,
   const std::string adjusted = response.adjusted ? "true" : "false";
   if (options.format == Format::csv) {
     if (options.header) {
-      out << "symbol,date,timestamp,value" << (underlying ? ",series_type,adjusted" : "") << '\n';
+      // The bars' vocabulary (issue 12): trade_date and t, whatever the API calls the instant.
+      out << "symbol,trade_date,t,value" << (underlying ? ",series_type,adjusted" : "") << '\n';
     }
     for (std::size_t i = 0; i < response.items.size(); ++i) {
       for (const auto& value : response.items[i].values) {
