@@ -235,7 +235,7 @@ async function validateDocument(text) {
       "contains @NAME@ or )openapi_json\" (breaks the configure_file embedding)",
     );
   });
-  await check("openapi.json describes the served operations", () => {
+  await check("openapi.json describes the served operations", async () => {
     const expected = {
       [BARS]: ["get", "head"],
       [EMA]: ["get", "head"],
@@ -273,6 +273,30 @@ async function validateDocument(text) {
           && schema("expand_underlying").default === false && schema("adjusted").default === true
           && schema("timespan").default === "day", `${p}: defaults of order/series_type/expand_underlying/adjusted/timespan`);
       }
+    }
+    // D11 (issue 12): what generated clients and validating proxies need.
+    assert(!("jsonSchemaDialect" in document), "a redundant jsonSchemaDialect");
+    for (const builtin of ["Date", "Symbol", "Error", "Object", "Array", "Number", "String"]) {
+      assert(!(builtin in document.components.schemas), `schema ${builtin} shadows a built-in`);
+    }
+    for (const p of [BARS, EMA, RSI, SMA]) {
+      const symbol = [...(document.paths[p].parameters ?? []), ...(document.paths[p].get.parameters ?? [])]
+        .map((x) => deref(document, x, "").node)
+        .find((x) => x.name === "symbol");
+      assert(symbol.style === "form" && symbol.explode === false && symbol.schema.type === "array",
+        `${p}: symbol is not an array serialised comma-separated`);
+    }
+    const timeBound = document.components.schemas.TimeBound;
+    const { default: Ajv2020 } = await import("ajv/dist/2020.js");
+    const { default: addFormats } = await import("ajv-formats");
+    const plain = new Ajv2020({ strict: false });
+    addFormats(plain);
+    const validTime = plain.compile(timeBound);
+    for (const value of ["2024-01-02", 1704124800000, -28800000, "0001-01-01"]) {
+      assert(validTime(value), `TimeBound refuses ${JSON.stringify(value)}`);
+    }
+    for (const value of ["0000-01-01", "2024-1-02", "1704124800000x", 1.5]) {
+      assert(!validTime(value), `TimeBound allows ${JSON.stringify(value)}`);
     }
     const scheme = document.components?.securitySchemes?.bearerAuth;
     assert(scheme?.type === "http" && scheme?.scheme === "bearer", "no HTTP bearer scheme");
