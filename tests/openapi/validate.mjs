@@ -539,6 +539,66 @@ function checkValues(values, { name, order = "desc", limit = 10, accept = () => 
 
 const stamps = (values) => values.map((v) => v.timestamp);
 
+// Return the values a generated client may send for a parameter whose schema is `schema` (D11):
+// every enumeration value, both booleans, the bounds and default of an integer, both forms of a
+// time bound, and for the symbol list 1 to maxItems symbols (the first known to the store).
+function schemaValues(document, name, schema) {
+  const node = deref(document, schema, "").node;
+  if (node.type === "array") {
+    const symbols = ["600519.SH", ...Array.from({ length: node.maxItems - 1 },
+      (_, i) => `6010${String(i).padStart(2, "0")}.SH`)];
+    return Array.from({ length: node.maxItems }, (_, n) => symbols.slice(0, n + 1).join(","));
+  }
+  if (node.enum) {
+    return node.enum.map(String);
+  }
+  if (node.type === "boolean") {
+    return ["true", "false"];
+  }
+  if (node.type === "integer") {
+    return [...new Set([node.minimum, node.maximum, node.default].filter((v) => v !== undefined))]
+      .map(String);
+  }
+  if (node.oneOf) { // a time bound: a date, or integer milliseconds
+    return name === "timestamp.lt" || name === "timestamp.lte"
+      ? ["2025-10-23", String(Date.UTC(2025, 9, 23) - 8 * 3_600_000)]
+      : ["2024-01-02", String(Date.UTC(2024, 0, 2) - 8 * 3_600_000)];
+  }
+  throw new Error(`no values for parameter ${name}`);
+}
+
+// D11: "every value its schema allows, in an otherwise valid request, is accepted": one request per
+// value of every query parameter of the bars and indicator operations, built from the document's
+// schemas, each answered 200 and validated against the documented response.
+async function schemaTable(req, document, { base, open }) {
+  const operations = [
+    [BARS, "/v1/ohlc/range/1/day/2024-01-02/2025-10-23", "symbol=600519.SH"],
+    [EMA, EMA, "symbol=600519.SH"],
+    [RSI, RSI, "symbol=600519.SH"],
+    [SMA, SMA, "symbol=600519.SH"],
+  ];
+  let requests = 0;
+  for (const [template, target, baseQuery] of operations) {
+    const item = document.paths[template];
+    const params = [...(item.parameters ?? []), ...(item.get.parameters ?? [])]
+      .map((x) => deref(document, x, "").node)
+      .filter((x) => x.in === "query");
+    for (const param of params) {
+      for (const value of schemaValues(document, param.name, param.schema)) {
+        const query = param.name === "symbol"
+          ? `symbol=${value}`
+          : `${baseQuery}&${param.name}=${encodeURIComponent(value)}`;
+        await req({ base, name: `D11 table: ${template} ${param.name}=${value.slice(0, 40)}`,
+          key: open, status: 200, path: `${target}?${query}` });
+        requests += 1;
+      }
+    }
+  }
+  await check("D11 table: every parameter's schema values were sent", () => {
+    assert(requests > 80, `only ${requests} requests`);
+  });
+}
+
 async function indicatorChecks(req, { base, pro, basic, free, broke, revoked }) {
   const dates = tradeDates("bancob_600519.SH.csv");
   const latest = tOf(dates[dates.length - 1]); // 2025-10-23, as_of
@@ -985,6 +1045,7 @@ async function main() {
   await req({ base, name: "HEAD 200 /v1/openapi.json", method: "HEAD", status: 200, path: "/v1/openapi.json" });
 
   await indicatorChecks(req, { base, pro, basic, free, broke, revoked });
+  await schemaTable(req, document, { base, open: await key("open", "pro") });
 
   // An empty store: as_of is null.
   const emptyDb = path.join(workDir, "empty", "ashare.db");
