@@ -3,6 +3,9 @@
 // every documented (path, method, status) must validate against the document's schemas and carry
 // its required headers. The indicator endpoints (EMA, RSI, SMA) are exercised in both response
 // forms, with every filter, parameter error, plan limit and status they can answer (issue 3).
+// D11 (issue 12): a request per value of every parameter's schema is accepted, and a TypeScript
+// client generated from the document (openapi-typescript, openapi-fetch) compiles with --strict
+// and calls every operation (client/calls.ts).
 //
 // Usage: node tests/openapi/validate.mjs ASHARE_BIN   (or ASHARE_BIN=... node validate.mjs)
 // Needs the pinned modules: npm ci --prefix tests/openapi
@@ -10,7 +13,8 @@
 // bounded; the servers are stopped (SIGTERM) and the directory removed whatever happens.
 
 import { execFile, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync,
+  writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -599,6 +603,36 @@ async function schemaTable(req, document, { base, open }) {
   });
 }
 
+// D11: a client generated from the document by a standard generator (openapi-typescript types
+// with openapi-fetch, pinned in package.json) compiles with `tsc --strict` and calls every
+// operation against the real server (client/calls.ts).
+async function generatedClient({ base, open }) {
+  await check("D11: a generated TypeScript client compiles and calls every operation", async () => {
+    const dir = path.join(workDir, "client");
+    mkdirSync(dir);
+    symlinkSync(path.join(HERE, "node_modules"), path.join(dir, "node_modules"));
+    writeFileSync(path.join(dir, "package.json"), '{ "type": "module" }\n');
+    copyFileSync(path.join(HERE, "client", "calls.ts"), path.join(dir, "calls.ts"));
+    const node = async (script, args) => {
+      try {
+        const { stdout } = await promisify(execFile)(process.execPath, [script, ...args], {
+          cwd: dir, timeout: COMMAND_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 });
+        return stdout;
+      } catch (error) {
+        throw new Error(`${path.basename(script)} failed: ${error.stdout ?? ""}${error.stderr ?? error.message}`);
+      }
+    };
+    const modules = path.join(HERE, "node_modules");
+    await node(path.join(modules, "openapi-typescript", "bin", "cli.js"),
+      [DOC_PATH, "--output", path.join(dir, "api.d.ts")]);
+    await node(path.join(modules, "typescript", "bin", "tsc"),
+      ["--strict", "--noUncheckedIndexedAccess", "--target", "es2022", "--module", "nodenext",
+        "--moduleResolution", "nodenext", "--outDir", dir, path.join(dir, "calls.ts")]);
+    const out = await node(path.join(dir, "calls.js"), [base, open.value]);
+    assert(out.includes("every operation answered as documented"), `the client said: ${out}`);
+  });
+}
+
 async function indicatorChecks(req, { base, pro, basic, free, broke, revoked }) {
   const dates = tradeDates("bancob_600519.SH.csv");
   const latest = tOf(dates[dates.length - 1]); // 2025-10-23, as_of
@@ -1045,7 +1079,9 @@ async function main() {
   await req({ base, name: "HEAD 200 /v1/openapi.json", method: "HEAD", status: 200, path: "/v1/openapi.json" });
 
   await indicatorChecks(req, { base, pro, basic, free, broke, revoked });
-  await schemaTable(req, document, { base, open: await key("open", "pro") });
+  const open = await key("open", "pro");
+  await schemaTable(req, document, { base, open });
+  await generatedClient({ base, open });
 
   // An empty store: as_of is null.
   const emptyDb = path.join(workDir, "empty", "ashare.db");
