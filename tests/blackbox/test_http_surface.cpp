@@ -268,8 +268,12 @@ TEST_CASE("serve: one access-log line per request on stderr, and a clean stop on
   store.import({fixture("bancob_600519.SH.csv")});
   const auto key = store.create_key("pro", 5, "log");
   ServerProcess server(store);
+  // Issue 12: %0A must not forge a line, nor %00 write a NUL: the log holds the path as sent (and
+  // escapes any raw control byte, test_server_access_log.cpp).
   const std::vector<std::pair<std::string, std::string>> requests{
-      {"GET", k_one}, {"POST", "/healthz"}, {"GET", "/nowhere"}, {"HEAD", "/healthz"}};
+      {"GET", k_one},        {"POST", "/healthz"},
+      {"GET", "/nowhere"},   {"HEAD", "/healthz"},
+      {"GET", "/x%0AGET%20/forged%20200%201us%20id"}, {"GET", "/y%00z%1B[31m"}};
   std::vector<Reply> replies;
   for (const auto& [method, target] : requests) {
     replies.push_back(request(server.port(), target, key.plaintext, method));
@@ -279,9 +283,16 @@ TEST_CASE("serve: one access-log line per request on stderr, and a clean stop on
         == "listening on http://127.0.0.1:" + std::to_string(server.port()) + "\n");
   const auto lines = split_lines(server.process().stderr_text());
   REQUIRE(lines.size() == requests.size());
+  const auto log = server.process().stderr_text();
+  CHECK(log.find('\0') == std::string::npos);
+  CHECK(log.find('\x1b') == std::string::npos);
+  CHECK(log.find("\nGET /forged") == std::string::npos);
   const std::vector<std::string> expected{"GET /v1/ohlc/range/1/day/2024-01-02/2024-01-05 200",
                                           "POST /healthz 405", "GET /nowhere 404",
-                                          "HEAD /healthz 200"};
+                                          "HEAD /healthz 200",
+                                          // The path as sent, never decoded: nothing to forge with.
+                                          "GET /x%0AGET%20/forged%20200%201us%20id 404",
+                                          "GET /y%00z%1B[31m 404"};
   // Workers log after answering, so the lines may come in any order: match them by request id.
   std::map<std::string, std::vector<std::string>> by_id;
   for (const auto& line : lines) {
