@@ -89,7 +89,13 @@ Result<Window> resolve_window(Transport& transport,
   return window;
 }
 
-Result<bool> follow_bar_pages(Transport& transport, api::BarsResponse& response, std::size_t index) {
+namespace {
+
+// Follow item `index`'s next_url through its pages, parsing each with `parse` and appending its
+// single item to the item with `append`: bars and indicator values page alike (D8, D9).
+template <class Response, class Parse, class Append>
+Result<bool> follow_pages(
+  Transport& transport, Response& response, std::size_t index, Parse parse, Append append) {
   bool paged = false;
   while (response.next_urls[index]) {
     const auto reply = transport.get(*response.next_urls[index]);
@@ -97,39 +103,34 @@ Result<bool> follow_bar_pages(Transport& transport, api::BarsResponse& response,
       return make_error(ErrorCode::internal, "paging " + *response.next_urls[index] + ": HTTP "
                                                + std::to_string(reply.status));
     }
-    auto page = api::bars_from_json(reply.body);
+    auto page = parse(reply.body);
     if (!page) {
       return page.error();
     }
-    auto& bars = response.items[index].bars;
-    bars.insert(bars.end(), page->items.front().bars.begin(), page->items.front().bars.end());
+    append(response.items[index], page->items.front());
     response.next_urls[index] = page->next_urls.front();
     paged = true;
   }
   return paged;
 }
 
+} // namespace
+
+Result<bool> follow_bar_pages(Transport& transport, api::BarsResponse& response, std::size_t index) {
+  return follow_pages(transport, response, index, api::bars_from_json,
+                      [](query::SymbolBars& item, const query::SymbolBars& page) {
+                        item.bars.insert(item.bars.end(), page.bars.begin(), page.bars.end());
+                      });
+}
+
 Result<bool>
 follow_indicator_pages(Transport& transport, api::IndicatorResponse& response, std::size_t index) {
-  bool paged = false;
-  while (response.next_urls[index]) {
-    const auto reply = transport.get(*response.next_urls[index]);
-    if (reply.status != 200) {
-      return make_error(ErrorCode::internal, "paging " + *response.next_urls[index] + ": HTTP "
-                                               + std::to_string(reply.status));
-    }
-    auto page = api::indicators_from_json(reply.body);
-    if (!page) {
-      return page.error();
-    }
-    auto& values = response.items[index].values;
-    values.insert(values.end(), page->items.front().values.begin(),
-                  page->items.front().values.end());
-    response.next_urls[index] = page->next_urls.front();
-    response.items[index].has_more = page->items.front().has_more;
-    paged = true;
-  }
-  return paged;
+  return follow_pages(transport, response, index, api::indicators_from_json,
+                      [](query::SymbolValues& item, const query::SymbolValues& page) {
+                        item.values.insert(item.values.end(), page.values.begin(),
+                                           page.values.end());
+                        item.has_more = page.has_more;
+                      });
 }
 
 RemoteOptions default_remote_options() {
