@@ -89,6 +89,21 @@ TEST_CASE("D2: t is the date's midnight at UTC+8 in Unix milliseconds") {
   }
 }
 
+TEST_CASE("domain::Date::write_t_ms writes t_ms(), write_iso what parses back (issue 11, P5)") {
+  for (auto day = date("1900-01-01"); day < date("2100-01-01"); day = day.plus_days(7)) {
+    char text[20];
+    const std::string written(text, day.write_t_ms(text));
+    CAPTURE(day.iso());
+    REQUIRE(written == std::to_string(day.t_ms()));
+    REQUIRE(date(day.iso()) == day); // and write_iso's digits read back
+  }
+  for (const auto* iso : {"0001-01-01", "1969-12-31", "1970-01-01", "1970-01-02", "9999-12-31"}) {
+    char text[20];
+    CAPTURE(std::string_view(iso));
+    CHECK(std::string(text, date(iso).write_t_ms(text)) == std::to_string(date(iso).t_ms()));
+  }
+}
+
 TEST_CASE("domain::Date::containing_instant") {
   const Date day = date("2024-01-02");
   const std::int64_t t = 1704124800000;

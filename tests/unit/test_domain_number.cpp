@@ -198,6 +198,43 @@ TEST_CASE("D12: domain::append_number writes whole 1/10000s as to_chars does (is
   }
 }
 
+TEST_CASE("D12: domain::write_ten_thousandths writes what write_number writes of the double "
+          "(issue 11, P5)") {
+  const auto from_whole = [](std::int64_t whole) {
+    char text[domain::k_max_number_chars];
+    return std::string(text, domain::write_ten_thousandths(text, whole));
+  };
+  const auto from_double = [](std::int64_t whole) {
+    return domain::format_number(static_cast<double>(whole) / 10000);
+  };
+  SUBCASE("edges") {
+    for (const std::int64_t whole :
+         {INT64_C(0), INT64_C(1), INT64_C(-1), INT64_C(10), INT64_C(100), INT64_C(1000),
+          INT64_C(9999), INT64_C(10000), INT64_C(10001), INT64_C(16509200), INT64_C(-10500),
+          INT64_C(999999999999999), INT64_C(-999999999999999), INT64_C(1000000000000000),
+          INT64_C(-1000000000000000), INT64_C(9007199254740993), INT64_C(123456789012345678),
+          std::numeric_limits<std::int64_t>::max(),
+          std::numeric_limits<std::int64_t>::min() + 1}) {
+      CAPTURE(whole);
+      CHECK(from_whole(whole) == from_double(whole));
+    }
+    CHECK(from_whole(16509200) == "1650.92");
+    CHECK(from_whole(-10500) == "-1.05");
+    CHECK(from_whole(0) == "0");
+  }
+  SUBCASE("random whole numbers of every magnitude") {
+    std::mt19937_64 random(20261124);
+    for (int i = 0; i < 200'000; ++i) {
+      auto whole = static_cast<std::int64_t>(random() >> (random() % 64));
+      if (random() % 2 != 0) {
+        whole = -whole;
+      }
+      CAPTURE(whole);
+      REQUIRE(from_whole(whole) == from_double(whole));
+    }
+  }
+}
+
 TEST_CASE("domain::append_integer") {
   std::string out;
   domain::append_integer(out, 0);

@@ -28,15 +28,50 @@ bool same_bits(const domain::Bar& a, const domain::Bar& b) {
          && bits(a.factor) == bits(b.factor);
 }
 
-void check_round_trip(const std::vector<domain::Bar>& bars) {
+// Check that `exact` holds the numbers of `bar` as whole 1/10000s where it holds them, and return
+// how many of its four prices it holds.
+int check_exact(const domain::Bar& bar, const domain::BarTenThousandths& exact) {
+  int prices = 0;
+  const auto check = [](double value, std::int64_t whole) {
+    if (whole == domain::BarTenThousandths::k_not_whole) {
+      return 0;
+    }
+    CAPTURE(value);
+    CAPTURE(whole);
+    CHECK(std::bit_cast<std::uint64_t>(static_cast<double>(whole) / 10000)
+          == std::bit_cast<std::uint64_t>(value));
+    return 1;
+  };
+  prices += check(bar.open, exact.open) + check(bar.high, exact.high) + check(bar.low, exact.low)
+            + check(bar.close, exact.close);
+  check(bar.turnover, exact.turnover);
+  check(bar.change_pct, exact.change_pct);
+  check(bar.factor, exact.factor);
+  return prices;
+}
+
+// Check that `bars` read back bit for bit, with their numbers as whole 1/10000s; return how many
+// prices were whole.
+std::size_t check_round_trip(const std::vector<domain::Bar>& bars) {
   const auto compact = query::CompactBars::encode(bars);
   CHECK(compact.size() == bars.size());
   const auto back = compact.decode_all();
   REQUIRE(back.size() == bars.size());
+  std::vector<domain::Bar> ranged;
+  std::vector<domain::BarTenThousandths> exact;
+  if (!bars.empty()) {
+    compact.decode_range(bars.front().trade_date, bars.back().trade_date, ranged, &exact);
+  }
+  REQUIRE(ranged.size() == bars.size());
+  REQUIRE(exact.size() == bars.size());
+  std::size_t whole_prices = 0;
   for (std::size_t i = 0; i < bars.size(); ++i) {
     CAPTURE(i);
     CHECK(same_bits(back[i], bars[i]));
+    CHECK(same_bits(ranged[i], bars[i]));
+    whole_prices += static_cast<std::size_t>(check_exact(bars[i], exact[i]));
   }
+  return whole_prices;
 }
 
 std::vector<domain::Bar> fixture_bars(const char* file, const char* symbol) {
@@ -98,7 +133,8 @@ TEST_CASE("query::CompactBars: every bar reads back bit for bit (D12)") {
       CAPTURE(symbol);
       const auto bars = fixture_bars(file, symbol);
       REQUIRE(bars.size() > 100);
-      check_round_trip(bars);
+      // Vendors' prices have 2 or 3 decimals: all of them written from their digits.
+      CHECK(check_round_trip(bars) == 4 * bars.size());
       const auto compact = query::CompactBars::encode(bars);
       CHECK(compact.bytes() < bars.size() * sizeof(domain::Bar) / 3);
       MESSAGE(std::string(symbol) << ": " << static_cast<double>(compact.bytes()) / static_cast<double>(bars.size())
@@ -106,7 +142,10 @@ TEST_CASE("query::CompactBars: every bar reads back bit for bit (D12)") {
     }
   }
   SUBCASE("values that are not whole 1/10000s, far dates, changing factors") {
-    check_round_trip(awkward_bars());
+    const auto bars = awkward_bars();
+    const auto whole_prices = check_round_trip(bars);
+    CHECK(whole_prices > 0);
+    CHECK(whole_prices < 4 * bars.size()); // the specials are not
   }
   SUBCASE("no bars, one bar, exactly one block and one more") {
     const auto bars = awkward_bars();
@@ -118,26 +157,53 @@ TEST_CASE("query::CompactBars: every bar reads back bit for bit (D12)") {
   }
 }
 
-TEST_CASE("query::CompactBars::load_bars reads what BarStore::load_bars reads") {
+TEST_CASE("query::CompactBars::read_window answers what query::read_window over "
+          "BarStore::load_bars answers, with whole 1/10000s beside (D8, issue 11 P5)") {
   test::TempDir dir;
   store::BarStore store(dir / "ashare.db");
-  test::import_fixture(store, "bancob_600519.SH.csv");
-  const auto compact = query::CompactBars::encode(query::load_all_bars(store, "600519.SH"));
+  test::import_fixture(store, "bancob_600519.SH.csv"); // factors step 4 times
+  const std::string symbol = "600519.SH";
+  const auto all = query::load_all_bars(store, symbol);
+  const double latest_factor = all.back().factor;
+  const auto compact = query::CompactBars::encode(all);
   std::mt19937_64 random(3);
   const auto first = date("2018-01-01");
-  for (int i = 0; i < 300; ++i) {
-    const auto from = first.plus_days(static_cast<int>(random() % 3400));
-    const auto to = from.plus_days(static_cast<int>(random() % 800) - 30); // some inverted
-    const auto order = random() % 2 == 0 ? domain::SortOrder::asc : domain::SortOrder::desc;
-    const std::int64_t limit = i % 3 == 0 ? 5000 : static_cast<std::int64_t>(random() % 300);
-    CAPTURE(from.iso());
-    CAPTURE(to.iso());
-    CAPTURE(limit);
-    const auto expected = store.load_bars("600519.SH", from, to, order, limit);
-    const auto got = compact.load_bars(from, to, order, limit);
-    REQUIRE(got.size() == expected.size());
-    for (std::size_t k = 0; k < got.size(); ++k) {
-      CHECK(same_bits(got[k], expected[k]));
+  for (int i = 0; i < 400; ++i) {
+    query::BarQuery query;
+    query.symbols = {*domain::parse_symbol(symbol)};
+    query.from = first.plus_days(static_cast<int>(random() % 3400));
+    query.to = query.from.plus_days(static_cast<int>(random() % 800) - 30); // some inverted
+    query.sort = random() % 2 == 0 ? domain::SortOrder::asc : domain::SortOrder::desc;
+    query.limit = i % 3 == 0 ? 5000 : static_cast<std::int64_t>(random() % 300);
+    query.adjusted = random() % 2 == 0;
+    query.include_summary = random() % 2 == 0;
+    CAPTURE(query.from.iso());
+    CAPTURE(query.to.iso());
+    CAPTURE(query.limit);
+    CAPTURE(query.adjusted);
+    const auto expected = query::read_window(
+      symbol,
+      [&](domain::Date from, domain::Date to, domain::SortOrder order, std::int64_t limit) {
+        return store.load_bars(symbol, from, to, order, limit);
+      },
+      query, latest_factor);
+    const auto got = compact.read_window(symbol, query, latest_factor);
+    CHECK(got.item.symbol == symbol);
+    CHECK(got.item.known);
+    CHECK(got.item.has_more == expected.has_more);
+    REQUIRE(got.item.bars.size() == expected.bars.size());
+    REQUIRE(got.exact.size() == expected.bars.size());
+    for (std::size_t k = 0; k < got.item.bars.size(); ++k) {
+      CHECK(same_bits(got.item.bars[k], expected.bars[k]));
+      // D8's adjusted prices are always whole 1/10000s, and so are this vendor's raw ones.
+      CHECK(check_exact(got.item.bars[k], got.exact[k]) == 4);
+    }
+    REQUIRE(got.item.summary.has_value() == expected.summary.has_value());
+    if (expected.summary) {
+      CHECK(got.item.summary->bars_count == expected.summary->bars_count);
+      CHECK(got.item.summary->open_first == expected.summary->open_first);
+      CHECK(got.item.summary->close_last == expected.summary->close_last);
+      CHECK(got.item.summary->return_pct == expected.summary->return_pct);
     }
   }
 }

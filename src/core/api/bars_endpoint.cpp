@@ -45,6 +45,7 @@ public:
     const auto& symbols = m_request.query.symbols;
     std::vector<query::SymbolBars> items;
     std::vector<std::vector<std::string_view>> bar_json(symbols.size());
+    std::vector<std::vector<domain::BarTenThousandths>> bar_exact(symbols.size());
     std::vector<std::shared_ptr<const void>> keep_alive;
     for (std::size_t i = 0; i < symbols.size(); ++i) {
       const auto* info = catalog.find(symbols[i].str());
@@ -60,13 +61,10 @@ public:
           continue;
         } else if (history.compact) {
           // Decoded and written per request (issue 11, P5), as a read of the store would be.
-          items.push_back(query::read_window(
-            info->symbol,
-            [&bars = *history.compact](domain::Date from, domain::Date to, domain::SortOrder order,
-                                       std::int64_t limit) {
-              return bars.load_bars(from, to, order, limit);
-            },
-            m_request.query, info->latest_factor));
+          auto window =
+            history.compact->read_window(info->symbol, m_request.query, info->latest_factor);
+          items.push_back(std::move(window.item));
+          bar_exact[i] = std::move(window.exact);
           continue;
         }
         if (!view.may_wait()) {
@@ -84,6 +82,7 @@ public:
     dataset.source = catalog.source_of(symbols); // D8: the source of the symbols served
     auto response = make_bars_response(m_request, request_id, dataset, std::move(items));
     response.bar_json = std::move(bar_json);
+    response.bar_exact = std::move(bar_exact);
     response.keep_alive = std::move(keep_alive);
     return response;
   }

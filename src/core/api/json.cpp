@@ -30,47 +30,59 @@ void write_optional_number(JsonWriter& json, const std::optional<double>& value)
 constexpr std::size_t k_bar_members_chars = 160 + 2 * 20 + 7 * domain::k_max_number_chars;
 
 // Write the members of `bar` ("trade_date":... to "factor":...) at `out`, which has room for
-// k_bar_members_chars, and return their end. Written whole, then appended once: a window of a
-// compact history is written per request (issue 11, P5), where appending member by member to the
-// response cost about twice as much.
-char* write_bar_members(char* out, const domain::Bar& bar) {
+// k_bar_members_chars, and return their end; its numbers from `exact` where they are whole
+// 1/10000s. Written whole, then appended once: a window of a compact history is written per
+// request (issue 11, P5), where appending member by member to the response cost about twice as
+// much.
+char* write_bar_members(char* out,
+                        const domain::Bar& bar,
+                        const domain::BarTenThousandths& exact = {}) {
   const auto name = [&out](std::string_view text) { out = std::copy(text.begin(), text.end(), out); };
   const auto integer = [&out](std::int64_t value) { out = std::to_chars(out, out + 20, value).ptr; };
+  const auto number = [&out](double value, std::int64_t whole) {
+    out = whole != domain::BarTenThousandths::k_not_whole ? domain::write_ten_thousandths(out, whole)
+                                                         : domain::write_number(out, value);
+  };
   name("\"trade_date\":\"");
   bar.trade_date.write_iso(out);
   out += 10;
   name("\",\"t\":");
-  integer(bar.trade_date.t_ms());
+  out = bar.trade_date.write_t_ms(out);
   name(",\"open\":");
-  out = domain::write_number(out, bar.open);
+  number(bar.open, exact.open);
   name(",\"high\":");
-  out = domain::write_number(out, bar.high);
+  number(bar.high, exact.high);
   name(",\"low\":");
-  out = domain::write_number(out, bar.low);
+  number(bar.low, exact.low);
   name(",\"close\":");
-  out = domain::write_number(out, bar.close);
+  number(bar.close, exact.close);
   name(",\"volume\":");
   integer(bar.volume);
   name(",\"turnover\":");
-  out = domain::write_number(out, bar.turnover);
+  number(bar.turnover, exact.turnover);
   name(",\"change_pct\":");
-  out = domain::write_number(out, bar.change_pct);
+  number(bar.change_pct, exact.change_pct);
   name(",\"factor\":");
-  return domain::write_number(out, bar.factor);
+  number(bar.factor, exact.factor);
+  return out;
 }
 
-void write_bar(JsonWriter& json, const domain::Bar& bar) {
+void write_bar(JsonWriter& json,
+               const domain::Bar& bar,
+               const domain::BarTenThousandths& exact = {}) {
   char text[k_bar_members_chars + 2];
   text[0] = '{';
-  char* end = write_bar_members(text + 1, bar);
+  char* end = write_bar_members(text + 1, bar, exact);
   *end++ = '}';
   json.raw(std::string_view(text, static_cast<std::size_t>(end - text)));
 }
 
-// Write `bars`, or `rendered` (their JSON, already written) when it has one entry per bar.
+// Write `bars`, or `rendered` (their JSON, already written) when it has pieces, or `bars` with
+// `exact` (their numbers as whole 1/10000s) when it has one entry per bar.
 void write_bars(JsonWriter& json,
                 const std::vector<domain::Bar>& bars,
-                std::span<const std::string_view> rendered = {}) {
+                std::span<const std::string_view> rendered,
+                std::span<const domain::BarTenThousandths> exact) {
   json.begin_array();
   if (!rendered.empty()) {
     // Pieces of already written bars, joined by commas (api/history_cache).
@@ -78,8 +90,27 @@ void write_bars(JsonWriter& json,
       json.raw(text);
     }
   } else {
-    for (const auto& bar : bars) {
-      write_bar(json, bar);
+    // Many bars written into one buffer, joined by commas, and appended at once: appending each
+    // bar cost a tenth of writing a compact history's window per request (issue 11, P5).
+    char buffer[16 * 1024];
+    static_assert(sizeof buffer >= 2 * (k_bar_members_chars + 3));
+    char* end = buffer;
+    const domain::BarTenThousandths not_whole;
+    const bool has_exact = exact.size() == bars.size();
+    for (std::size_t i = 0; i < bars.size(); ++i) {
+      if (static_cast<std::size_t>(buffer + sizeof buffer - end) < k_bar_members_chars + 3) {
+        json.raw(std::string_view(buffer, static_cast<std::size_t>(end - buffer)));
+        end = buffer;
+      }
+      if (end != buffer) {
+        *end++ = ',';
+      }
+      *end++ = '{';
+      end = write_bar_members(end, bars[i], has_exact ? exact[i] : not_whole);
+      *end++ = '}';
+    }
+    if (end != buffer) {
+      json.raw(std::string_view(buffer, static_cast<std::size_t>(end - buffer)));
     }
   }
   json.end_array();
@@ -88,6 +119,18 @@ void write_bars(JsonWriter& json,
 std::span<const std::string_view> rendered_bars(const BarsResponse& response, std::size_t item) {
   return item < response.bar_json.size() ? std::span<const std::string_view>(response.bar_json[item])
                                          : std::span<const std::string_view>();
+}
+
+std::span<const domain::BarTenThousandths> exact_bars(const BarsResponse& response,
+                                                      std::size_t item) {
+  return item < response.bar_exact.size()
+             ? std::span<const domain::BarTenThousandths>(response.bar_exact[item])
+             : std::span<const domain::BarTenThousandths>();
+}
+
+// Write the bars of item `i` of `response`, from what it holds of them.
+void write_item_bars(JsonWriter& json, const BarsResponse& response, std::size_t i) {
+  write_bars(json, response.items[i].bars, rendered_bars(response, i), exact_bars(response, i));
 }
 
 void write_summary(JsonWriter& json, const query::Summary& summary) {
@@ -117,17 +160,18 @@ void write_error_object(JsonWriter& json, const Error& error) {
 }
 
 void write_symbol_result(JsonWriter& json,
-                         const query::SymbolBars& item,
-                         std::span<const std::string_view> rendered,
-                         const std::optional<std::string>& next_url,
+                         const BarsResponse& response,
+                         std::size_t i,
                          const std::optional<Error>& error) {
+  const auto& item = response.items[i];
+  const auto& next_url = response.next_urls[i];
   json.begin_object();
   json.key("symbol");
   json.string(item.symbol);
   json.key("resultsCount");
   json.integer(static_cast<std::int64_t>(item.bars.size()));
   json.key("ohlc");
-  write_bars(json, item.bars, rendered);
+  write_item_bars(json, response, i);
   if (item.summary) {
     json.key("summary");
     write_summary(json, *item.summary);
@@ -317,7 +361,7 @@ std::string bars_to_json(const BarsResponse& response, std::optional<std::int64_
     json.key("resultsCount");
     json.integer(static_cast<std::int64_t>(item.bars.size()));
     json.key("ohlc");
-    write_bars(json, item.bars, rendered_bars(response, 0));
+    write_item_bars(json, response, 0);
     if (item.summary) {
       json.key("summary");
       write_summary(json, *item.summary);
@@ -332,8 +376,7 @@ std::string bars_to_json(const BarsResponse& response, std::optional<std::int64_
     json.key("results");
     json.begin_array();
     for (std::size_t i = 0; i < response.items.size(); ++i) {
-      write_symbol_result(json, response.items[i], rendered_bars(response, i), response.next_urls[i],
-                          item_error(response, i));
+      write_symbol_result(json, response, i, item_error(response, i));
     }
     json.end_array();
   }

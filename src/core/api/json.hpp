@@ -34,6 +34,9 @@ struct BarsResponse {
   // by commas; an item without pieces is written from its bars. `keep_alive` owns the text.
   std::vector<std::vector<std::string_view>> bar_json;
   std::vector<std::shared_ptr<const void>> keep_alive;
+  // Optional, per item: its bars' numbers as whole 1/10000s, one per bar (a compact history's
+  // window, query::ExactWindow), written from their digits; else from the bars' doubles.
+  std::vector<std::vector<domain::BarTenThousandths>> bar_exact;
 };
 
 // Return `bar` as the JSON object the bars endpoint writes for it.

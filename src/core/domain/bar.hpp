@@ -5,6 +5,7 @@
 #include "core/domain/date.hpp"
 
 #include <cstdint>
+#include <limits>
 
 namespace ashare::domain {
 
@@ -20,6 +21,21 @@ struct Bar {
   double factor = 1;       // cumulative adjustment factor (Tushare adj_factor convention)
 
   bool operator==(const Bar&) const = default;
+};
+
+// The numbers of a bar that the store may hold as whole 1/10000s (store/stored_number), as those
+// whole numbers: what a writer prints from their digits, without a double's round trip (issue 11,
+// P5). k_not_whole for a number that is not one (then its double is the only form).
+struct BarTenThousandths {
+  static constexpr std::int64_t k_not_whole = std::numeric_limits<std::int64_t>::min();
+
+  std::int64_t open = k_not_whole;
+  std::int64_t high = k_not_whole;
+  std::int64_t low = k_not_whole;
+  std::int64_t close = k_not_whole;
+  std::int64_t turnover = k_not_whole;
+  std::int64_t change_pct = k_not_whole;
+  std::int64_t factor = k_not_whole;
 };
 
 // Return the change_pct the store derives for a bar closing at `close` with `factor` after a bar

@@ -1,5 +1,9 @@
 #include "core/domain/date.hpp"
 
+#include <array>
+#include <charconv>
+#include <cstring>
+
 namespace ashare::domain {
 namespace {
 
@@ -20,11 +24,20 @@ int digits_value(std::string_view text) {
   return value;
 }
 
-void write_digits(char* out, int value, int width) {
-  for (int i = width - 1; i >= 0; --i) {
-    out[i] = static_cast<char>('0' + value % 10);
-    value /= 10;
+// "00" to "99": two digits a copy. A compact history's window writes a date a bar per request
+// (issue 11, P5).
+constexpr auto k_digit_pairs = [] {
+  std::array<char, 200> pairs{};
+  for (int i = 0; i < 100; ++i) {
+    pairs[static_cast<std::size_t>(2 * i)] = static_cast<char>('0' + i / 10);
+    pairs[static_cast<std::size_t>(2 * i + 1)] = static_cast<char>('0' + i % 10);
   }
+  return pairs;
+}();
+
+// Write `value` (0 to 99) as two digits.
+void write_pair(char* out, unsigned value) {
+  std::memcpy(out, &k_digit_pairs[2 * value], 2);
 }
 
 } // namespace
@@ -63,11 +76,13 @@ std::int64_t Date::yyyymmdd() const {
 
 void Date::write_iso(char* out) const {
   const auto date = ymd();
-  write_digits(out, static_cast<int>(date.year()), 4);
+  const auto year = static_cast<unsigned>(static_cast<int>(date.year())); // 0001 to 9999 (D2)
+  write_pair(out, year / 100 % 100);
+  write_pair(out + 2, year % 100);
   out[4] = '-';
-  write_digits(out + 5, static_cast<int>(static_cast<unsigned>(date.month())), 2);
+  write_pair(out + 5, static_cast<unsigned>(date.month()));
   out[7] = '-';
-  write_digits(out + 8, static_cast<int>(static_cast<unsigned>(date.day())), 2);
+  write_pair(out + 8, static_cast<unsigned>(date.day()));
 }
 
 std::string Date::iso() const {
@@ -79,6 +94,19 @@ std::string Date::iso() const {
 std::int64_t Date::t_ms() const {
   return static_cast<std::int64_t>(m_days.time_since_epoch().count()) * k_ms_per_day
          - k_utc8_offset_ms;
+}
+
+char* Date::write_t_ms(char* out) const {
+  // 00:00 in UTC+8 is a whole number of 100,000 ms since the epoch (86,400,000 * days -
+  // 28,800,000): its last five digits are zeros, and the rest take half the time to write (a
+  // compact history's window writes one a bar per request, issue 11, P5).
+  static_assert(k_ms_per_day % 100'000 == 0 && k_utc8_offset_ms % 100'000 == 0);
+  const std::int64_t hundred_thousands =
+    static_cast<std::int64_t>(m_days.time_since_epoch().count()) * (k_ms_per_day / 100'000)
+    - k_utc8_offset_ms / 100'000; // never 0: 288 is no multiple of 864
+  out = std::to_chars(out, out + 20, hundred_thousands).ptr;
+  std::memcpy(out, "00000", 5);
+  return out + 5;
 }
 
 Date Date::minus_years(int years) const {

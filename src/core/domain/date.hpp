@@ -42,6 +42,9 @@ public:
   // Return `t` of D2: the date's midnight at UTC+8 in Unix milliseconds (2024-01-02 -> 1704124800000).
   std::int64_t t_ms() const;
 
+  // Write t_ms() in decimal at `out`, which has room for 20 characters, and return the end.
+  char* write_t_ms(char* out) const;
+
   Date plus_days(int days) const { return Date{m_days + std::chrono::days{days}}; }
 
   // Return the same month and day `years` earlier; 29 February falls back to 28 February (D6).

@@ -233,23 +233,13 @@ bool is_nearest_to_ten_thousandths(double value, std::int64_t whole) {
   return difference >= -312 && difference <= 312;
 }
 
-// Write `value` to `out` when it is the double nearest to k/10000 for a whole nonzero k with
-// |k| < 10^15, and return the end; else nullptr. Such a decimal has at most 15 significant
-// digits, so no other decimal of as few digits rounds to the same double (DBL_DIG): its own
-// digits are the shortest round-trip ones that to_chars would find, and writing k with a decimal
-// point is several times faster (issue 11, P5: a bar's JSON holds seven such numbers). Prices,
-// turnover and change_pct mostly are such values (store/stored_number), and D8's adjusted prices
-// always are.
-char* write_ten_thousandths(char* out, double value) {
-  constexpr double k_scale = 10000;
-  const double scaled = value * k_scale;
-  if (!(std::fabs(scaled) < 1e15)) {
-    return nullptr;
-  }
-  const auto whole = static_cast<std::int64_t>(scaled < 0 ? scaled - 0.5 : scaled + 0.5);
-  if (whole == 0 || !is_nearest_to_ten_thousandths(value, whole)) {
-    return nullptr;
-  }
+// The whole numbers of 1/10000s written from their digits: below 10^15 in magnitude, each is
+// the double nearest to it divided by 10000 with its shortest round-trip digits (see below).
+constexpr std::int64_t k_ten_thousandths_written = 1'000'000'000'000'000;
+
+// Write `whole`/10000 (|whole| < k_ten_thousandths_written) from its digits: "0" for 0.
+char* write_whole_ten_thousandths(char* out, std::int64_t whole) {
+  assert(whole > -k_ten_thousandths_written && whole < k_ten_thousandths_written);
   const auto magnitude = static_cast<std::uint64_t>(whole < 0 ? -whole : whole);
   if (whole < 0) {
     *out++ = '-';
@@ -271,7 +261,34 @@ char* write_ten_thousandths(char* out, double value) {
   return out + 5 - zeros;
 }
 
+// Write `value` to `out` when it is the double nearest to k/10000 for a whole nonzero k with
+// |k| < 10^15, and return the end; else nullptr. Such a decimal has at most 15 significant
+// digits, so no other decimal of as few digits rounds to the same double (DBL_DIG): its own
+// digits are the shortest round-trip ones that to_chars would find, and writing k with a decimal
+// point is several times faster (issue 11, P5: a bar's JSON holds seven such numbers). Prices,
+// turnover and change_pct mostly are such values (store/stored_number), and D8's adjusted prices
+// always are.
+char* write_if_ten_thousandths(char* out, double value) {
+  constexpr double k_scale = 10000;
+  const double scaled = value * k_scale;
+  if (!(std::fabs(scaled) < static_cast<double>(k_ten_thousandths_written))) {
+    return nullptr;
+  }
+  const auto whole = static_cast<std::int64_t>(scaled < 0 ? scaled - 0.5 : scaled + 0.5);
+  if (whole == 0 || !is_nearest_to_ten_thousandths(value, whole)) {
+    return nullptr;
+  }
+  return write_whole_ten_thousandths(out, whole);
+}
+
 } // namespace
+
+char* write_ten_thousandths(char* out, std::int64_t whole) {
+  if (whole > -k_ten_thousandths_written && whole < k_ten_thousandths_written) {
+    return write_whole_ten_thousandths(out, whole);
+  }
+  return write_number(out, static_cast<double>(whole) / 10000);
+}
 
 char* write_number(char* out, double value) {
   assert(std::isfinite(value));
@@ -279,7 +296,7 @@ char* write_number(char* out, double value) {
     *out++ = '0'; // also for -0.0
     return out;
   }
-  if (char* end = write_ten_thousandths(out, value)) {
+  if (char* end = write_if_ten_thousandths(out, value)) {
     return end;
   }
   // Fixed notation of the largest double takes 309 characters, of the smallest 326.

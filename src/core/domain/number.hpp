@@ -52,6 +52,11 @@ inline constexpr std::size_t k_max_number_chars = 400;
 // return its end.
 char* write_number(char* out, double value);
 
+// Write what write_number(static_cast<double>(whole) / 10000) writes, for a whole number of
+// 1/10000s (store/stored_number): below 10^15 in magnitude straight from its digits, without a
+// double's round trip (issue 11, P5: a compact history's bars are written so per request).
+char* write_ten_thousandths(char* out, std::int64_t whole);
+
 // Append the integer `value` to `out`.
 void append_integer(std::string& out, std::int64_t value);
 

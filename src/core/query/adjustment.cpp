@@ -27,14 +27,33 @@ double round4(double x) {
   return round_half_away(x * 10000) / 10000;
 }
 
+AdjustedPrice adjust_price(double price, double factor, double latest_factor) {
+  // D8: evaluate price * factor first, then divide; precomputing factor / latest_factor changes
+  // the result on decimal ties. As round4(), keeping the whole number it divides.
+  const double whole = round_half_away(adjusted_price(price, factor, latest_factor) * 10000);
+  return AdjustedPrice{whole / 10000, std::fabs(whole) < 1e15
+                                          ? static_cast<std::int64_t>(whole)
+                                          : domain::BarTenThousandths::k_not_whole};
+}
+
+void adjust_forward(domain::Bar& bar, domain::BarTenThousandths& exact, double latest_factor) {
+  const auto adjust = [&](double& price, std::int64_t& ten_thousandths) {
+    const auto adjusted = adjust_price(price, bar.factor, latest_factor);
+    price = adjusted.value;
+    ten_thousandths = adjusted.ten_thousandths;
+  };
+  adjust(bar.open, exact.open);
+  adjust(bar.high, exact.high);
+  adjust(bar.low, exact.low);
+  adjust(bar.close, exact.close);
+}
+
 domain::Bar adjust_forward(const domain::Bar& raw, double latest_factor) {
   domain::Bar out = raw;
-  // D8: evaluate price * factor first, then divide; precomputing factor / latest_factor changes
-  // the result on decimal ties.
-  out.open = round4(adjusted_price(raw.open, raw.factor, latest_factor));
-  out.high = round4(adjusted_price(raw.high, raw.factor, latest_factor));
-  out.low = round4(adjusted_price(raw.low, raw.factor, latest_factor));
-  out.close = round4(adjusted_price(raw.close, raw.factor, latest_factor));
+  out.open = adjust_price(raw.open, raw.factor, latest_factor).value;
+  out.high = adjust_price(raw.high, raw.factor, latest_factor).value;
+  out.low = adjust_price(raw.low, raw.factor, latest_factor).value;
+  out.close = adjust_price(raw.close, raw.factor, latest_factor).value;
   return out;
 }
 

@@ -13,6 +13,21 @@ namespace ashare::query {
 // zero, on the double as given).
 double round4(double x);
 
+// A price forward-adjusted as D8 says: its double, and the whole number of 1/10000s that double is
+// nearest to (domain::BarTenThousandths::k_not_whole when that is 10^15 or more in magnitude).
+struct AdjustedPrice {
+  double value = 0;
+  std::int64_t ten_thousandths = 0;
+};
+
+// Return `price` of a bar with `factor` forward-adjusted to `latest_factor`:
+// round4(price * factor / latest_factor), evaluated left to right.
+AdjustedPrice adjust_price(double price, double factor, double latest_factor);
+
+// Forward-adjust `bar` and `exact` (its numbers as whole 1/10000s) to `latest_factor` in place,
+// as adjust_forward() does.
+void adjust_forward(domain::Bar& bar, domain::BarTenThousandths& exact, double latest_factor);
+
 // Return `raw` with open, high, low and close forward-adjusted to `latest_factor`, each computed
 // left to right as round4(price * factor / latest_factor). Volume, turnover, change_pct and factor
 // are unchanged.

@@ -38,6 +38,12 @@ struct SymbolBars {
   std::optional<Summary> summary;
 };
 
+// An item with its bars' numbers as whole 1/10000s beside them, one per bar (CompactBars).
+struct ExactWindow {
+  SymbolBars item;
+  std::vector<domain::BarTenThousandths> exact;
+};
+
 // Which bars of a symbol's ascending bars a window returns.
 struct WindowPick {
   std::size_t first = 0; // index of the earliest returned bar

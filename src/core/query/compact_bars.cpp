@@ -1,5 +1,6 @@
 #include "core/query/compact_bars.hpp"
 
+#include "core/query/adjustment.hpp"
 #include "core/store/stored_number.hpp"
 
 #include <algorithm>
@@ -151,7 +152,7 @@ public:
   // Return whether a bar is left.
   bool more() const { return m_index < m_bars.m_size; }
 
-  // Return the next bar. Requires more().
+  // Return the next bar. Requires more(). exact() then holds its numbers as whole 1/10000s.
   domain::Bar next() {
     if (m_index % k_block_bars == 0) {
       m_day = m_bars.m_blocks[m_index / k_block_bars].first_day;
@@ -165,26 +166,32 @@ public:
     bar.trade_date = date_of(m_day);
     if ((head & k_factor_follows) != 0) {
       m_factor = raw_double();
+      m_exact.factor =
+        store::find_scaled(m_factor).value_or(domain::BarTenThousandths::k_not_whole);
     }
     bar.factor = m_factor;
     const std::uint8_t exceptions = (head & k_exceptions_follow) != 0 ? *m_at++ : 0;
     // As encode(): open against close, high above the greater and low below the lesser.
-    const std::int64_t close = number(exceptions, Field::close, bar.close, m_close, m_price_unit);
+    auto& exact = m_exact;
+    const std::int64_t close =
+      number(exceptions, Field::close, bar.close, exact.close, m_close, m_price_unit);
     m_close = close;
-    const std::int64_t open = number(exceptions, Field::open, bar.open, close, m_price_unit);
-    number(exceptions, Field::high, bar.high, std::max(open, close), m_price_unit);
-    number(exceptions, Field::low, bar.low, std::min(open, close), -m_price_unit);
+    const std::int64_t open =
+      number(exceptions, Field::open, bar.open, exact.open, close, m_price_unit);
+    number(exceptions, Field::high, bar.high, exact.high, std::max(open, close), m_price_unit);
+    number(exceptions, Field::low, bar.low, exact.low, std::min(open, close), -m_price_unit);
     bar.volume = signed_varint() * m_volume_unit;
-    number(exceptions, Field::turnover, bar.turnover, expected_turnover(bar, m_turnover_unit),
-           m_turnover_unit);
+    number(exceptions, Field::turnover, bar.turnover, exact.turnover,
+           expected_turnover(bar, m_turnover_unit), m_turnover_unit);
     if (m_index % k_block_bars == 1) {
       m_previous_close = k_no_close; // a block's first bar is read without the one before
     }
     if ((head & k_change_derived) != 0) {
       bar.change_pct = domain::derived_change_pct(bar.close, bar.factor, m_previous_close,
                                                   m_previous_factor);
+      exact.change_pct = domain::BarTenThousandths::k_not_whole; // written as its double
     } else {
-      number(exceptions, Field::change_pct, bar.change_pct,
+      number(exceptions, Field::change_pct, bar.change_pct, exact.change_pct,
              expected_change_pct(bar.close, m_previous_close, m_change_unit), m_change_unit);
     }
     m_previous_close = bar.close;
@@ -192,17 +199,26 @@ public:
     return bar;
   }
 
+  // Return the numbers of the bar next() returned last as whole 1/10000s.
+  const domain::BarTenThousandths& exact() const { return m_exact; }
+
 private:
-  // Read `field` into `value`: a double when `exceptions` has it, else `base` plus a signed
-  // varint times `unit`. Return its units: `base` for a double.
-  std::int64_t
-  number(std::uint8_t exceptions, Field field, double& value, std::int64_t base, std::int64_t unit) {
+  // Read `field` into `value` and `whole`: a double (not whole) when `exceptions` has it, else
+  // `base` plus a signed varint times `unit`. Return its units: `base` for a double.
+  std::int64_t number(std::uint8_t exceptions,
+                      Field field,
+                      double& value,
+                      std::int64_t& whole,
+                      std::int64_t base,
+                      std::int64_t unit) {
     if ((exceptions & field) != 0) {
       value = raw_double();
+      whole = domain::BarTenThousandths::k_not_whole;
       return base;
     }
     const std::int64_t units = base + signed_varint() * unit;
     value = store::from_scaled(units);
+    whole = units;
     return units;
   }
   std::uint64_t varint() {
@@ -235,6 +251,7 @@ private:
   double m_factor = 1;
   double m_previous_close = k_no_close; // of the previous bar in this block
   double m_previous_factor = 1;
+  domain::BarTenThousandths m_exact;
 };
 
 CompactBars CompactBars::encode(std::span<const domain::Bar> ascending) {
@@ -330,7 +347,8 @@ std::size_t CompactBars::bytes() const {
 
 void CompactBars::decode_range(domain::Date from,
                                domain::Date to,
-                               std::vector<domain::Bar>& out) const {
+                               std::vector<domain::Bar>& out,
+                               std::vector<domain::BarTenThousandths>* exact) const {
   if (m_size == 0 || to < from) {
     return;
   }
@@ -348,25 +366,51 @@ void CompactBars::decode_range(domain::Date from,
     }
     if (!(bar.trade_date < from)) {
       out.push_back(bar);
+      if (exact != nullptr) {
+        exact->push_back(decoder.exact());
+      }
     }
   }
 }
 
-std::vector<domain::Bar> CompactBars::load_bars(domain::Date from,
-                                                domain::Date to,
-                                                domain::SortOrder order,
-                                                std::int64_t limit) const {
-  std::vector<domain::Bar> bars;
-  if (!(to < from)) { // at most a bar a day: reserved, so that decoding never moves them
-    bars.reserve(std::min<std::size_t>(m_size, static_cast<std::size_t>((to.days() - from.days()).count()) + 1));
+std::size_t CompactBars::most_bars(domain::Date from, domain::Date to) const {
+  return to < from ? 0
+                   : std::min<std::size_t>(
+                       m_size, static_cast<std::size_t>((to.days() - from.days()).count()) + 1);
+}
+
+ExactWindow CompactBars::read_window(std::string symbol,
+                                     const BarQuery& query,
+                                     double latest_factor) const {
+  ExactWindow window;
+  auto& bars = window.item.bars;
+  auto& exact = window.exact;
+  bars.reserve(most_bars(query.from, query.to)); // so that decoding never moves them
+  exact.reserve(bars.capacity());
+  decode_range(query.from, query.to, bars, &exact);
+  // As query::read_window(): D8's window of the ascending bars, sorted, then adjusted.
+  const auto pick = pick_window(bars, query);
+  const auto keep = [&pick, &query](auto& items) {
+    items.erase(items.begin() + static_cast<std::ptrdiff_t>(pick.end), items.end());
+    items.erase(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(pick.first));
+    if (query.sort == domain::SortOrder::desc) {
+      std::reverse(items.begin(), items.end());
+    }
+  };
+  keep(bars);
+  keep(exact);
+  if (query.adjusted) {
+    for (std::size_t i = 0; i < bars.size(); ++i) {
+      adjust_forward(bars[i], exact[i], latest_factor);
+    }
   }
-  decode_range(from, to, bars);
-  const auto keep = static_cast<std::size_t>(std::clamp<std::int64_t>(limit, 0, static_cast<std::int64_t>(bars.size())));
-  if (order == domain::SortOrder::desc) {
-    std::reverse(bars.begin(), bars.end());
+  window.item.symbol = std::move(symbol);
+  window.item.known = true;
+  window.item.has_more = pick.has_more;
+  if (query.include_summary) {
+    window.item.summary = summarize(bars, query.from, query.to);
   }
-  bars.resize(keep);
-  return bars;
+  return window;
 }
 
 std::vector<domain::Bar> CompactBars::decode_all() const {

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "core/domain/bar.hpp"
+#include "core/query/bar_query.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -34,18 +35,26 @@ public:
   // Return the bytes allocated for the bars, this object included.
   std::size_t bytes() const;
 
-  // Append to `out` the bars with trade_date in [from, to], ascending.
-  void decode_range(domain::Date from, domain::Date to, std::vector<domain::Bar>& out) const;
+  // Append to `out` the bars with trade_date in [from, to], ascending, and to `exact` (when not
+  // null) their numbers as whole 1/10000s, one per bar.
+  void decode_range(domain::Date from,
+                    domain::Date to,
+                    std::vector<domain::Bar>& out,
+                    std::vector<domain::BarTenThousandths>* exact = nullptr) const;
 
-  // Return up to `limit` bars with trade_date in [from, to] ordered by `order` (for desc, the
-  // latest), as BarStore::load_bars reads them: a query::BarReader over these bars.
-  std::vector<domain::Bar>
-  load_bars(domain::Date from, domain::Date to, domain::SortOrder order, std::int64_t limit) const;
+  // Return the item of `symbol` that `query` asks, as query::read_window() over a store's
+  // BarStore::load_bars returns it (adjusted to `latest_factor` when asked), with its bars' numbers as whole 1/10000s
+  // beside them: a window written as JSON per request without a double's round trip (issue 11,
+  // P5).
+  ExactWindow read_window(std::string symbol, const BarQuery& query, double latest_factor) const;
 
   // Return every bar, ascending.
   std::vector<domain::Bar> decode_all() const;
 
 private:
+  // Return the most bars [from, to] can hold: at most one a day.
+  std::size_t most_bars(domain::Date from, domain::Date to) const;
+
   struct Block {
     std::int32_t first_day = 0;  // days since 1970-01-01 of the block's first bar
     std::uint32_t offset = 0;    // where its first bar starts in m_stream

@@ -1,0 +1,161 @@
+// P5's steady load in process (issue 11): the server's work for a one-year bars request answered
+// from a compact history (query/compact_bars: the window decoded, adjusted and written as JSON
+// per request) against the same request answered from a rendered one (api/history_cache: the
+// window's JSON already written, joined). Both over the same 3,000 bars, generated as
+// bench/market_data.py generates them (prices of 2 decimals, volumes in lots, factors that step),
+// in the same run; only the ratio matters. The end-to-end figure is P5 in bench/market_vs_small.py,
+// where the kernel's share of each request is the same on both sides.
+//
+// Usage: ashare_bench_compact_window [ROUNDS [DAYS]]   (default 20000 rounds, 3000 days)
+#include "core/api/history_cache.hpp"
+#include "core/api/json.hpp"
+#include "core/query/bar_query.hpp"
+#include "core/query/compact_bars.hpp"
+#include "core/query/history.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace ashare;
+using Clock = std::chrono::steady_clock;
+
+double round_to(double value, double unit) {
+  return std::round(value / unit) * unit;
+}
+
+// Return `days` weekday bars ending on 2024-12-31, as bench/market_data.py writes one symbol.
+std::vector<domain::Bar> market_bars(int days) {
+  std::vector<domain::Date> calendar;
+  for (auto day = domain::Date::from_ymd(2024, 12, 31).value(); static_cast<int>(calendar.size()) < days;
+       day = day.plus_days(-1)) {
+    const auto weekday = std::chrono::weekday{day.days()};
+    if (weekday != std::chrono::Saturday && weekday != std::chrono::Sunday) {
+      calendar.push_back(day);
+    }
+  }
+  std::reverse(calendar.begin(), calendar.end());
+  std::mt19937_64 random(20261123);
+  std::normal_distribution<double> gauss(0, 1);
+  std::uniform_real_distribution<double> uniform(0, 1);
+  std::lognormal_distribution<double> lots(11, 0.8);
+  double price = 120, factor = 1, previous = 0;
+  std::vector<domain::Bar> bars;
+  for (const auto day : calendar) {
+    if (uniform(random) < 0.01) {
+      continue; // suspended
+    }
+    const std::chrono::year_month_day ymd{day.days()};
+    if (ymd.month() == std::chrono::June && ymd.day() <= std::chrono::day(7)
+        && uniform(random) < 0.25) {
+      const double step = 1 + 0.005 + uniform(random) * 0.025;
+      factor = round_to(factor * step, 0.001);
+      price /= step;
+    }
+    const double open = round_to(price * (1 + gauss(random) * 0.005), 0.01);
+    const double close = round_to(std::max(0.5, price * (1 + gauss(random) * 0.02)), 0.01);
+    const double high = round_to(std::max(open, close) * (1 + std::fabs(gauss(random)) * 0.006), 0.01);
+    const double low = round_to(std::min(open, close) * (1 - std::fabs(gauss(random)) * 0.006), 0.01);
+    const auto volume = static_cast<std::int64_t>(lots(random)) * 100;
+    const double turnover = round_to(static_cast<double>(volume) * (open + close) / 2, 0.01);
+    const double change = previous == 0 ? 0 : round_to((close / previous - 1) * 100, 0.0001);
+    bars.push_back(domain::Bar{day, open, high, low, close, volume, turnover, change, factor});
+    previous = close;
+    price = close;
+  }
+  return bars;
+}
+
+// Return the microseconds per request of `answer` over `rounds` random one-year windows.
+template <typename Answer>
+double time_us(const std::vector<domain::Bar>& bars, int rounds, Answer&& answer) {
+  std::mt19937 random(5);
+  std::uniform_int_distribution<std::size_t> pick(250, bars.size() - 1);
+  std::size_t bytes = 0;
+  const auto start = Clock::now();
+  for (int i = 0; i < rounds; ++i) {
+    const auto to = bars[pick(random)].trade_date;
+    query::BarQuery query;
+    query.symbols = {*domain::parse_symbol("600000.SH")};
+    query.from = to.plus_days(-365);
+    query.to = to;
+    query.limit = 5000;
+    bytes += answer(query);
+  }
+  const auto elapsed = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+  return bytes > 0 ? elapsed / rounds : 0;
+}
+
+std::string respond(const query::BarQuery& query,
+                    query::SymbolBars item,
+                    std::vector<std::string_view> bar_json = {},
+                    std::vector<domain::BarTenThousandths> exact = {}) {
+  api::BarsResponse response;
+  response.single = true;
+  response.adjusted = query.adjusted;
+  response.from = query.from;
+  response.to = query.to;
+  response.items.push_back(std::move(item));
+  response.next_urls.resize(1);
+  response.bar_json.push_back(std::move(bar_json));
+  response.bar_exact.push_back(std::move(exact));
+  return api::bars_to_json(response, std::nullopt);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  const int rounds = argc > 1 ? std::atoi(argv[1]) : 20000;
+  const int days = argc > 2 ? std::atoi(argv[2]) : 3000;
+  const auto bars = market_bars(days);
+  const double latest_factor = bars.back().factor;
+  const auto compact = query::CompactBars::encode(bars);
+  const auto rendered = api::render_history(query::make_history(bars, latest_factor));
+  // As api/bars_endpoint answers from each.
+  const auto compact_answer = [&](const query::BarQuery& query) {
+    auto window = compact.read_window("600000.SH", query, latest_factor);
+    return respond(query, std::move(window.item), {}, std::move(window.exact));
+  };
+  const auto from_compact = [&](const query::BarQuery& query) {
+    return compact_answer(query).size();
+  };
+  const auto from_rendered = [&](const query::BarQuery& query) {
+    std::vector<std::string_view> bar_json;
+    auto item = api::select_bars(*rendered, "600000.SH", query, bar_json);
+    return respond(query, std::move(item), std::move(bar_json)).size();
+  };
+  // The same answer both ways, or the figures mean nothing.
+  query::BarQuery check;
+  check.symbols = {*domain::parse_symbol("600000.SH")};
+  check.from = bars.front().trade_date;
+  check.to = bars.back().trade_date;
+  check.limit = 5000;
+  for (const bool adjusted : {true, false}) {
+    check.adjusted = adjusted;
+    std::vector<std::string_view> bar_json;
+    auto item = api::select_bars(*rendered, "600000.SH", check, bar_json);
+    if (compact_answer(check) != respond(check, std::move(item), std::move(bar_json))) {
+      std::fprintf(stderr, "the compact and rendered answers differ (adjusted %d)\n", adjusted);
+      return 1;
+    }
+  }
+  std::vector<double> compact_us, rendered_us;
+  for (int round = 0; round < 5; ++round) { // alternating
+    compact_us.push_back(time_us(bars, rounds / 5, from_compact));
+    rendered_us.push_back(time_us(bars, rounds / 5, from_rendered));
+  }
+  std::sort(compact_us.begin(), compact_us.end());
+  std::sort(rendered_us.begin(), rendered_us.end());
+  const double c = compact_us[2], r = rendered_us[2];
+  std::printf("P5w one-year window from a compact history: %7.1f us, from a rendered one: %7.1f us,"
+              " difference %.1f us (%d bars, %zu compact bytes)\n",
+              c, r, c - r, static_cast<int>(bars.size()), compact.bytes());
+  return 0;
+}
