@@ -27,8 +27,11 @@ namespace {
 using namespace ashare;
 using Clock = std::chrono::steady_clock;
 
-double round_to(double value, double unit) {
-  return std::round(value / unit) * unit;
+// Return `value` rounded to `decimals` places: the double nearest to that decimal, as a vendor's
+// text parses (multiplying by 0.01 instead would give neighbouring doubles that no file holds).
+double round_to(double value, int decimals) {
+  const double scale = std::pow(10.0, decimals);
+  return std::round(value * scale) / scale;
 }
 
 // Return `days` weekday bars ending on 2024-12-31, as bench/market_data.py writes one symbol.
@@ -56,16 +59,16 @@ std::vector<domain::Bar> market_bars(int days) {
     if (ymd.month() == std::chrono::June && ymd.day() <= std::chrono::day(7)
         && uniform(random) < 0.25) {
       const double step = 1 + 0.005 + uniform(random) * 0.025;
-      factor = round_to(factor * step, 0.001);
+      factor = round_to(factor * step, 3);
       price /= step;
     }
-    const double open = round_to(price * (1 + gauss(random) * 0.005), 0.01);
-    const double close = round_to(std::max(0.5, price * (1 + gauss(random) * 0.02)), 0.01);
-    const double high = round_to(std::max(open, close) * (1 + std::fabs(gauss(random)) * 0.006), 0.01);
-    const double low = round_to(std::min(open, close) * (1 - std::fabs(gauss(random)) * 0.006), 0.01);
+    const double open = round_to(price * (1 + gauss(random) * 0.005), 2);
+    const double close = round_to(std::max(0.5, price * (1 + gauss(random) * 0.02)), 2);
+    const double high = round_to(std::max(open, close) * (1 + std::fabs(gauss(random)) * 0.006), 2);
+    const double low = round_to(std::min(open, close) * (1 - std::fabs(gauss(random)) * 0.006), 2);
     const auto volume = static_cast<std::int64_t>(lots(random)) * 100;
-    const double turnover = round_to(static_cast<double>(volume) * (open + close) / 2, 0.01);
-    const double change = previous == 0 ? 0 : round_to((close / previous - 1) * 100, 0.0001);
+    const double turnover = round_to(static_cast<double>(volume) * (open + close) / 2, 2);
+    const double change = previous == 0 ? 0 : round_to((close / previous - 1) * 100, 4);
     bars.push_back(domain::Bar{day, open, high, low, close, volume, turnover, change, factor});
     previous = close;
     price = close;

@@ -1,6 +1,7 @@
 #include "core/domain/date.hpp"
 
-#include <array>
+#include "core/domain/digit_pairs.hpp"
+
 #include <charconv>
 #include <cstring>
 
@@ -22,22 +23,6 @@ int digits_value(std::string_view text) {
     value = value * 10 + (c - '0');
   }
   return value;
-}
-
-// "00" to "99": two digits a copy. A compact history's window writes a date a bar per request
-// (issue 11, P5).
-constexpr auto k_digit_pairs = [] {
-  std::array<char, 200> pairs{};
-  for (int i = 0; i < 100; ++i) {
-    pairs[static_cast<std::size_t>(2 * i)] = static_cast<char>('0' + i / 10);
-    pairs[static_cast<std::size_t>(2 * i + 1)] = static_cast<char>('0' + i % 10);
-  }
-  return pairs;
-}();
-
-// Write `value` (0 to 99) as two digits.
-void write_pair(char* out, unsigned value) {
-  std::memcpy(out, &k_digit_pairs[2 * value], 2);
 }
 
 } // namespace
@@ -77,12 +62,12 @@ std::int64_t Date::yyyymmdd() const {
 void Date::write_iso(char* out) const {
   const auto date = ymd();
   const auto year = static_cast<unsigned>(static_cast<int>(date.year())); // 0001 to 9999 (D2)
-  write_pair(out, year / 100 % 100);
-  write_pair(out + 2, year % 100);
+  write_digit_pair(out, year / 100 % 100);
+  write_digit_pair(out + 2, year % 100);
   out[4] = '-';
-  write_pair(out + 5, static_cast<unsigned>(date.month()));
+  write_digit_pair(out + 5, static_cast<unsigned>(date.month()));
   out[7] = '-';
-  write_pair(out + 8, static_cast<unsigned>(date.day()));
+  write_digit_pair(out + 8, static_cast<unsigned>(date.day()));
 }
 
 std::string Date::iso() const {
@@ -104,7 +89,22 @@ char* Date::write_t_ms(char* out) const {
   const std::int64_t hundred_thousands =
     static_cast<std::int64_t>(m_days.time_since_epoch().count()) * (k_ms_per_day / 100'000)
     - k_utc8_offset_ms / 100'000; // never 0: 288 is no multiple of 864
-  out = std::to_chars(out, out + 20, hundred_thousands).ptr;
+  if (hundred_thousands >= 1'000'000 && hundred_thousands < 100'000'000) {
+    // 1973-03-03 to 5138-11-16: seven or eight digits, written without a loop.
+    const auto value = static_cast<unsigned>(hundred_thousands);
+    if (value >= 10'000'000) {
+      write_digit_pair(out, value / 1'000'000);
+      out += 2;
+    } else {
+      *out++ = static_cast<char>('0' + value / 1'000'000);
+    }
+    write_digit_pair(out, value / 10'000 % 100);
+    write_digit_pair(out + 2, value / 100 % 100);
+    write_digit_pair(out + 4, value % 100);
+    out += 6;
+  } else {
+    out = std::to_chars(out, out + 20, hundred_thousands).ptr;
+  }
   std::memcpy(out, "00000", 5);
   return out + 5;
 }
