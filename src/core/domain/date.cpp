@@ -1,6 +1,6 @@
 #include "core/domain/date.hpp"
 
-#include "core/domain/digit_pairs.hpp"
+#include "core/domain/decimal_digits.hpp"
 
 #include <charconv>
 #include <cstring>

@@ -1,6 +1,6 @@
 #include "core/domain/number.hpp"
 
-#include "core/domain/digit_pairs.hpp"
+#include "core/domain/decimal_digits.hpp"
 
 #include <algorithm>
 #include <array>
@@ -236,61 +236,6 @@ bool is_nearest_to_ten_thousandths(double value, std::int64_t whole) {
   return difference >= -312 && difference <= 312;
 }
 
-// Return how many decimal digits `value` has (1 for 0).
-int decimal_digits(std::uint64_t value) {
-  static constexpr std::array<std::uint64_t, 20> k_powers = [] {
-    std::array<std::uint64_t, 20> powers{};
-    powers[0] = 1;
-    for (std::size_t i = 1; i < powers.size(); ++i) {
-      powers[i] = powers[i - 1] * 10;
-    }
-    return powers;
-  }();
-  // log10(2) is about 1233/4096: from the bit width, the digits or one fewer. `value | 1` counts
-  // 0 as 1 and no other value differently (the powers of ten from 10 on are even).
-  const auto odd = value | 1;
-  const int guess = (std::bit_width(odd) * 1233) >> 12;
-  return guess + (odd >= k_powers[static_cast<std::size_t>(guess)] ? 1 : 0);
-}
-
-// The whole numbers of 1/10000s written from their digits: below 10^15 in magnitude, each is
-// the double nearest to it divided by 10000 with its shortest round-trip digits (see below).
-constexpr std::int64_t k_ten_thousandths_written = 1'000'000'000'000'000;
-
-// Write `whole`/10000 (|whole| < k_ten_thousandths_written) from its digits: "0" for 0.
-char* write_whole_ten_thousandths(char* out, std::int64_t whole) {
-  assert(whole > -k_ten_thousandths_written && whole < k_ten_thousandths_written);
-  const auto magnitude = static_cast<std::uint64_t>(whole < 0 ? -whole : whole);
-  if (whole < 0) {
-    *out++ = '-';
-  }
-  // The whole part (below 10^11; "0" below 1), two digits at a time from its last.
-  std::uint64_t integer = magnitude / 10000;
-  out += decimal_digits(integer);
-  char* at = out;
-  for (; integer >= 100; integer /= 100) {
-    at -= 2;
-    write_digit_pair(at, static_cast<unsigned>(integer % 100));
-  }
-  if (integer >= 10) {
-    write_digit_pair(at - 2, static_cast<unsigned>(integer));
-  } else {
-    at[-1] = static_cast<char>('0' + integer);
-  }
-  const auto fraction = static_cast<unsigned>(magnitude % 10000);
-  if (fraction == 0) {
-    return out;
-  }
-  // All four digits, then the trailing zeros dropped, counted without a loop or a branch: their
-  // number is as good as random, and mispredicted branches cost more than the arithmetic.
-  out[0] = '.';
-  write_digit_pair(out + 1, fraction / 100);
-  write_digit_pair(out + 3, fraction % 100);
-  const int zeros = static_cast<int>(fraction % 10 == 0) + static_cast<int>(fraction % 100 == 0)
-                    + static_cast<int>(fraction % 1000 == 0);
-  return out + 5 - zeros;
-}
-
 // Write `value` to `out` when it is the double nearest to k/10000 for a whole nonzero k with
 // |k| < 10^15, and return the end; else nullptr. Such a decimal has at most 15 significant
 // digits, so no other decimal of as few digits rounds to the same double (DBL_DIG): its own
@@ -312,13 +257,6 @@ char* write_if_ten_thousandths(char* out, double value) {
 }
 
 } // namespace
-
-char* write_ten_thousandths(char* out, std::int64_t whole) {
-  if (whole > -k_ten_thousandths_written && whole < k_ten_thousandths_written) {
-    return write_whole_ten_thousandths(out, whole);
-  }
-  return write_number(out, static_cast<double>(whole) / 10000);
-}
 
 char* write_number(char* out, double value) {
   assert(std::isfinite(value));

@@ -2,6 +2,8 @@
 // parsed double), and doubles written with the shortest round-trip digits, never in exponent form.
 #pragma once
 
+#include "core/domain/decimal_digits.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -55,7 +57,12 @@ char* write_number(char* out, double value);
 // Write what write_number(static_cast<double>(whole) / 10000) writes, for a whole number of
 // 1/10000s (store/stored_number): below 10^15 in magnitude straight from its digits, without a
 // double's round trip (issue 11, P5: a compact history's bars are written so per request).
-char* write_ten_thousandths(char* out, std::int64_t whole);
+inline char* write_ten_thousandths(char* out, std::int64_t whole) {
+  if (whole > -k_ten_thousandths_written && whole < k_ten_thousandths_written) {
+    return write_whole_ten_thousandths(out, whole);
+  }
+  return write_number(out, static_cast<double>(whole) / 10000);
+}
 
 // Append the integer `value` to `out`.
 void append_integer(std::string& out, std::int64_t value);

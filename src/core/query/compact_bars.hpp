@@ -52,9 +52,6 @@ public:
   std::vector<domain::Bar> decode_all() const;
 
 private:
-  // Ask the CPU to load the bytes of the blocks from `first_block` to the one holding `to`.
-  void prefetch_blocks(std::size_t first_block, domain::Date to) const;
-
   // Return the most bars [from, to] can hold: at most one a day.
   std::size_t most_bars(domain::Date from, domain::Date to) const;
 
