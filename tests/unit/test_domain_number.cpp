@@ -1,7 +1,9 @@
 #include "core/domain/number.hpp"
+#include "core/domain/decimal_digits.hpp"
 
 #include <doctest/doctest.h>
 
+#include <array>
 #include <bit>
 #include <charconv>
 #include <cmath>
@@ -244,6 +246,33 @@ TEST_CASE("domain::append_integer") {
   out += ',';
   domain::append_integer(out, std::numeric_limits<std::int64_t>::min());
   CHECK(out == "0,3935445,-9223372036854775808");
+}
+
+TEST_CASE("issue 11: domain::write_integer writes what std::to_string writes") {
+  // Every digit count, both signs and the extremes, as the bars' volume is written (P5).
+  std::vector<std::int64_t> values{0, std::numeric_limits<std::int64_t>::min(),
+                                   std::numeric_limits<std::int64_t>::max()};
+  for (std::int64_t power = 1; power <= std::numeric_limits<std::int64_t>::max() / 10; power *= 10) {
+    for (const std::int64_t value : {power - 1, power, power + 1, 10 * power - 1}) {
+      values.push_back(value);
+      values.push_back(-value);
+    }
+  }
+  std::mt19937_64 random(11);
+  for (int i = 0; i < 10000; ++i) {
+    values.push_back(static_cast<std::int64_t>(random() >> (random() % 64)));
+  }
+  for (const auto value : values) {
+    std::array<char, 20> text{};
+    char* end = domain::write_integer(text.data(), value);
+    CHECK(std::string(text.data(), end) == std::to_string(value));
+  }
+  for (std::uint64_t value : {std::uint64_t{0}, std::uint64_t{9}, std::uint64_t{10},
+                              std::numeric_limits<std::uint64_t>::max()}) {
+    std::array<char, 20> text{};
+    char* end = domain::write_unsigned(text.data(), value);
+    CHECK(std::string(text.data(), end) == std::to_string(value));
+  }
 }
 
 TEST_CASE("issue 11: parse_double and parse_plain_integer answer as parse_decimal does") {

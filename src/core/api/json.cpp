@@ -1,5 +1,6 @@
 #include "core/api/json.hpp"
 
+#include "core/api/day_members.hpp"
 #include "core/api/json_writer.hpp"
 #include "core/api/request_checks.hpp"
 #include "core/domain/number.hpp"
@@ -29,7 +30,8 @@ void write_optional_number(JsonWriter& json, const std::optional<double>& value)
 
 // The most characters write_bar_members() writes: member names, a date, two integers and seven
 // numbers.
-constexpr std::size_t k_bar_members_chars = 160 + 2 * 20 + 7 * domain::k_max_number_chars;
+constexpr std::size_t k_bar_members_chars =
+  k_day_members_room + 160 + 20 + 7 * domain::k_max_number_chars;
 
 // The text of the whole factor written last. A history's factor changes a few times in years, so
 // the bars of a window mostly repeat it: copied, it costs a sixth of writing it (issue 11, P5).
@@ -50,16 +52,12 @@ char* write_bar_members(char* out,
                         const domain::BarTenThousandths& exact,
                         FactorText& factor) {
   const auto name = [&out](std::string_view text) { out = std::copy(text.begin(), text.end(), out); };
-  const auto integer = [&out](std::int64_t value) { out = std::to_chars(out, out + 20, value).ptr; };
+  const auto integer = [&out](std::int64_t value) { out = domain::write_integer(out, value); };
   const auto number = [&out](double value, std::int64_t whole) {
     out = whole != domain::BarTenThousandths::k_not_whole ? domain::write_ten_thousandths(out, whole)
                                                          : domain::write_number(out, value);
   };
-  name("\"trade_date\":\"");
-  bar.trade_date.write_iso(out);
-  out += 10;
-  name("\",\"t\":");
-  out = bar.trade_date.write_t_ms(out);
+  out = write_day_members(out, bar.trade_date);
   name(",\"open\":");
   number(bar.open, exact.open);
   name(",\"high\":");

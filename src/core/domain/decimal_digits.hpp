@@ -45,6 +45,31 @@ inline int decimal_digits(std::uint64_t value) {
   return guess + (odd >= k_powers_of_ten[static_cast<std::size_t>(guess)] ? 1 : 0);
 }
 
+// Write `value` in decimal at `out`, two digits at a time from its last, and return the end.
+inline char* write_unsigned(char* out, std::uint64_t value) {
+  out += decimal_digits(value);
+  char* at = out;
+  for (; value >= 100; value /= 100) {
+    at -= 2;
+    write_digit_pair(at, static_cast<unsigned>(value % 100));
+  }
+  if (value >= 10) {
+    write_digit_pair(at - 2, static_cast<unsigned>(value));
+  } else {
+    at[-1] = static_cast<char>('0' + value);
+  }
+  return out;
+}
+
+// Write `value` in decimal at `out`, which has room for 20 characters, and return the end.
+inline char* write_integer(char* out, std::int64_t value) {
+  *out = '-'; // kept only when negative
+  out += value < 0 ? 1 : 0;
+  // The magnitude of the most negative value, too, as unsigned arithmetic wraps.
+  const auto magnitude = value < 0 ? 0 - static_cast<std::uint64_t>(value) : static_cast<std::uint64_t>(value);
+  return write_unsigned(out, magnitude);
+}
+
 // The whole numbers of 1/10000s written from their digits: below 10^15 in magnitude, each
 // divided by 10000 has at most 15 significant digits, so no other decimal of as few digits
 // rounds to the same double (DBL_DIG): its own digits are the shortest round-trip ones, those
@@ -57,19 +82,7 @@ inline char* write_whole_ten_thousandths(char* out, std::int64_t whole) {
   const auto magnitude = static_cast<std::uint64_t>(whole < 0 ? -whole : whole);
   *out = '-'; // kept only when negative: a change_pct's sign is as good as random
   out += whole < 0 ? 1 : 0;
-  // The whole part (below 10^11; "0" below 1), two digits at a time from its last.
-  std::uint64_t integer = magnitude / 10000;
-  out += decimal_digits(integer);
-  char* at = out;
-  for (; integer >= 100; integer /= 100) {
-    at -= 2;
-    write_digit_pair(at, static_cast<unsigned>(integer % 100));
-  }
-  if (integer >= 10) {
-    write_digit_pair(at - 2, static_cast<unsigned>(integer));
-  } else {
-    at[-1] = static_cast<char>('0' + integer);
-  }
+  out = write_unsigned(out, magnitude / 10000); // "0" below 1
   const auto fraction = static_cast<unsigned>(magnitude % 10000);
   if (fraction == 0) {
     return out;
