@@ -225,6 +225,24 @@ TEST_CASE("D12: domain::write_ten_thousandths writes what to_chars writes of the
     CHECK(from_whole(-10500) == "-1.05");
     CHECK(from_whole(0) == "0");
   }
+  SUBCASE("every fraction and every whole part below 10000 (the texts copied from tables)") {
+    for (std::int64_t fraction = 0; fraction < 10000; ++fraction) {
+      for (const std::int64_t part : {0, 7, 42, 999, 9999, 10000, 123456}) {
+        for (const std::int64_t sign : {1, -1}) {
+          const std::int64_t whole = sign * (part * 10000 + fraction);
+          CAPTURE(whole);
+          REQUIRE(from_whole(whole) == from_double(whole));
+        }
+      }
+    }
+    for (std::int64_t part = 0; part < 10000; ++part) {
+      for (const std::int64_t fraction : {0, 1, 10, 5000, 9999}) {
+        const std::int64_t whole = part * 10000 + fraction;
+        CAPTURE(whole);
+        REQUIRE(from_whole(whole) == from_double(whole));
+      }
+    }
+  }
   SUBCASE("random whole numbers of every magnitude") {
     std::mt19937_64 random(20261124);
     for (int i = 0; i < 200'000; ++i) {

@@ -70,31 +70,62 @@ inline char* write_integer(char* out, std::int64_t value) {
   return write_unsigned(out, magnitude);
 }
 
+// The text of each fraction 0/10000 to 9999/10000 as write_whole_ten_thousandths() writes it:
+// ".dddd" without trailing zeros, nothing for 0; its length in the last of its eight bytes.
+inline constexpr auto k_fraction_texts = [] {
+  std::array<std::array<char, 8>, 10000> texts{};
+  for (std::size_t fraction = 1; fraction < texts.size(); ++fraction) {
+    auto& text = texts[fraction];
+    text[0] = '.';
+    std::size_t length = 1;
+    for (std::size_t rest = fraction, power = 1000; rest != 0; rest %= power, power /= 10) {
+      text[length++] = static_cast<char>('0' + rest / power);
+    }
+    text.back() = static_cast<char>(length);
+  }
+  return texts;
+}();
+
+// The text of each whole number below 10000, and in the last of its eight bytes its length.
+inline constexpr auto k_small_whole_texts = [] {
+  std::array<std::array<char, 8>, 10000> texts{};
+  for (std::size_t value = 0; value < texts.size(); ++value) {
+    auto& text = texts[value];
+    const std::size_t length = value < 10 ? 1 : value < 100 ? 2 : value < 1000 ? 3 : 4;
+    for (std::size_t i = length, rest = value; i-- > 0; rest /= 10) {
+      text[i] = static_cast<char>('0' + rest % 10);
+    }
+    text.back() = static_cast<char>(length);
+  }
+  return texts;
+}();
+
 // The whole numbers of 1/10000s written from their digits: below 10^15 in magnitude, each
 // divided by 10000 has at most 15 significant digits, so no other decimal of as few digits
 // rounds to the same double (DBL_DIG): its own digits are the shortest round-trip ones, those
 // std::to_chars writes of the double (D12).
 inline constexpr std::int64_t k_ten_thousandths_written = 1'000'000'000'000'000;
 
-// Write `whole`/10000 (|whole| < k_ten_thousandths_written) from its digits: "0" for 0.
+// Write `whole`/10000 (|whole| < k_ten_thousandths_written) from its digits at `out`, which has
+// room for 20 characters (the fraction is copied as eight), and return the end: "0" for 0.
 inline char* write_whole_ten_thousandths(char* out, std::int64_t whole) {
   assert(whole > -k_ten_thousandths_written && whole < k_ten_thousandths_written);
   const auto magnitude = static_cast<std::uint64_t>(whole < 0 ? -whole : whole);
   *out = '-'; // kept only when negative: a change_pct's sign is as good as random
   out += whole < 0 ? 1 : 0;
-  out = write_unsigned(out, magnitude / 10000); // "0" below 1
-  const auto fraction = static_cast<unsigned>(magnitude % 10000);
-  if (fraction == 0) {
-    return out;
+  const auto integer = magnitude / 10000; // "0" below 1
+  if (integer < k_small_whole_texts.size()) { // every price below 10,000 yuan
+    const auto& text = k_small_whole_texts[integer];
+    std::memcpy(out, text.data(), text.size());
+    out += text.back();
+  } else {
+    out = write_unsigned(out, integer);
   }
-  // All four digits, then the trailing zeros dropped, counted without a loop or a branch: their
-  // number is as good as random, and mispredicted branches cost more than the arithmetic.
-  out[0] = '.';
-  write_digit_pair(out + 1, fraction / 100);
-  write_digit_pair(out + 3, fraction % 100);
-  const int zeros = static_cast<int>(fraction % 10 == 0) + static_cast<int>(fraction % 100 == 0)
-                    + static_cast<int>(fraction % 1000 == 0);
-  return out + 5 - zeros;
+  // The fraction's text from a table: its digits and their number vary from bar to bar, and a
+  // copy of eight bytes costs less than writing them (issue 11, P5).
+  const auto& fraction = k_fraction_texts[magnitude % 10000];
+  std::memcpy(out, fraction.data(), fraction.size());
+  return out + fraction.back();
 }
 
 } // namespace ashare::domain

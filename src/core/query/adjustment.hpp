@@ -4,6 +4,8 @@
 
 #include "core/domain/bar.hpp"
 
+#include <cmath>
+#include <cstdint>
 #include <span>
 #include <vector>
 
@@ -20,9 +22,6 @@ struct AdjustedPrice {
   std::int64_t ten_thousandths = 0;
 };
 
-// Return `price` of a bar with `factor` forward-adjusted to `latest_factor`:
-// round4(price * factor / latest_factor), evaluated left to right.
-AdjustedPrice adjust_price(double price, double factor, double latest_factor);
 
 // Forward-adjust `bar` and `exact` (its numbers as whole 1/10000s) to `latest_factor` in place,
 // as adjust_forward() does.
@@ -40,6 +39,32 @@ void forward_adjust(std::span<domain::Bar> bars, double latest_factor);
 // Return the unrounded forward-adjusted `price` of a bar with `factor` (D9 series).
 inline double adjusted_price(double price, double factor, double latest_factor) {
   return price * factor / latest_factor;
+}
+
+// Return std::round(x) (half away from zero, the sign of zero kept) without a libm call: a window
+// of a compact history is adjusted per request, four prices a bar (issue 11, P5). Below 2^52 the
+// truncation and the fraction x - t are exact; from 2^52 on every double is whole already.
+inline double round_half_away(double x) {
+  if (!(std::fabs(x) < 4503599627370496.0)) {
+    return x; // whole, infinite or NaN
+  }
+  const auto t = static_cast<double>(static_cast<std::int64_t>(x));
+  // Without a branch: whether a price's fraction reaches one half is as good as random, and a
+  // mispredicted branch per price cost more than the rest of the rounding.
+  const auto away = static_cast<double>(std::fabs(x - t) >= 0.5);
+  return std::copysign(t + std::copysign(away, x), x);
+}
+
+// Return `price` of a bar with `factor` forward-adjusted to `latest_factor`:
+// round4(price * factor / latest_factor), evaluated left to right. Inline, as a compact history's
+// window adjusts four prices a bar per request (issue 11, P5).
+inline AdjustedPrice adjust_price(double price, double factor, double latest_factor) {
+  // D8: evaluate price * factor first, then divide; precomputing factor / latest_factor changes
+  // the result on decimal ties. As round4(), keeping the whole number it divides.
+  const double whole = round_half_away(adjusted_price(price, factor, latest_factor) * 10000);
+  return AdjustedPrice{whole / 10000, std::fabs(whole) < 1e15
+                                          ? static_cast<std::int64_t>(whole)
+                                          : domain::BarTenThousandths::k_not_whole};
 }
 
 } // namespace ashare::query
