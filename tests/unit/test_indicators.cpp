@@ -1,6 +1,7 @@
 #include "core/indicators/ema.hpp"
 #include "core/indicators/rsi.hpp"
 #include "core/indicators/sma.hpp"
+#include "indicator_fixtures.hpp"
 
 #include <doctest/doctest.h>
 
@@ -19,13 +20,9 @@
 #include <vector>
 
 using namespace ashare;
+using namespace ashare::indicator_fixtures;
 
 namespace {
-
-constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-
-// The largest relative difference from TA-Lib's value that D9 and issue 3 accept.
-constexpr double k_max_relative_error = 1e-9;
 
 bool all_nan(const std::vector<double>& values) {
   return std::all_of(values.begin(), values.end(), [](double x) { return std::isnan(x); });
@@ -47,117 +44,9 @@ std::vector<double> ramp(int count, double first, double step) {
   return out;
 }
 
-// The shortest text that reads back as `x`.
-std::string shortest(double x) {
-  std::array<char, 32> buffer{};
-  const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), x);
-  return {buffer.data(), result.ptr};
-}
+// --- TA-Lib's values of SMA, EMA and RSI (indicator_fixtures.hpp) -------------------------------
 
-// --- Fixtures: tests/data/*.csv (canonical CSV) and tests/data/talib/*.csv (TA-Lib's values) ----
-
-std::filesystem::path data_dir() {
-  return ASHARE_TEST_DATA_DIR;
-}
-
-std::vector<std::string_view> split(std::string_view line) {
-  std::vector<std::string_view> fields;
-  for (;;) {
-    const auto comma = line.find(',');
-    fields.push_back(line.substr(0, comma));
-    if (comma == std::string_view::npos) {
-      return fields;
-    }
-    line.remove_prefix(comma + 1);
-  }
-}
-
-// The lines of a small CSV file, header first, without line ends or empty lines.
-std::vector<std::string> read_lines(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  REQUIRE_MESSAGE(in.good(), "cannot open " << path.string());
-  std::vector<std::string> lines;
-  for (std::string line; std::getline(in, line);) {
-    if (!line.empty() && line.back() == '\r') {
-      line.pop_back();
-    }
-    if (!line.empty()) {
-      lines.push_back(line);
-    }
-  }
-  REQUIRE_MESSAGE(!lines.empty(), path.string() << " is empty");
-  return lines;
-}
-
-double parse_double(std::string_view text) {
-  double x = nan;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
-  REQUIRE_MESSAGE((ec == std::errc{} && end == text.data() + text.size() && std::isfinite(x)),
-                  "not a number: '" << std::string(text) << "'");
-  return x;
-}
-
-constexpr std::array<std::string_view, 4> k_series_types{"open", "high", "low", "close"};
 constexpr std::array<int, 5> k_windows{2, 5, 14, 50, 200};
-
-enum class Mode { raw, adjusted };
-
-// One symbol's stored history in a canonical CSV fixture, ascending by trade_date, as D9 defines
-// the indicator input: each series_type raw, or forward-adjusted unrounded as
-// price * factor / F_latest (left to right in double; F_latest = the factor of the latest row).
-struct History {
-  std::string symbol;
-  std::vector<std::string> dates;
-  std::array<std::vector<double>, k_series_types.size()> series; // in k_series_types order
-};
-
-History load_history(const std::string& file, Mode mode) {
-  const auto lines = read_lines(data_dir() / file);
-  const auto header = split(lines.front());
-  const auto column = [&](std::string_view name) -> std::ptrdiff_t {
-    const auto it = std::find(header.begin(), header.end(), name);
-    return it == header.end() ? -1 : it - header.begin();
-  };
-  struct Row {
-    std::string symbol;
-    std::string date;
-    std::array<double, k_series_types.size()> prices{};
-    double factor = 1;
-  };
-  std::vector<Row> rows;
-  for (std::size_t i = 1; i < lines.size(); ++i) {
-    const auto fields = split(lines[i]);
-    REQUIRE(fields.size() == header.size());
-    const auto field = [&](std::string_view name) {
-      const auto at = column(name);
-      REQUIRE_MESSAGE(at >= 0, file << " has no column " << std::string(name));
-      return fields[static_cast<std::size_t>(at)];
-    };
-    Row row{std::string(field("symbol")), std::string(field("trade_date"))};
-    for (std::size_t t = 0; t < k_series_types.size(); ++t) {
-      row.prices[t] = parse_double(field(k_series_types[t]));
-    }
-    if (mode == Mode::adjusted) {
-      row.factor = parse_double(field("factor"));
-    }
-    rows.push_back(row);
-  }
-  std::stable_sort(rows.begin(), rows.end(),
-                   [](const Row& a, const Row& b) { return a.date < b.date; });
-
-  History history;
-  history.symbol = rows.front().symbol;
-  const double latest = rows.back().factor;
-  for (const auto& row : rows) {
-    REQUIRE(row.symbol == history.symbol);
-    history.dates.push_back(row.date);
-    for (std::size_t t = 0; t < k_series_types.size(); ++t) {
-      history.series[t].push_back(mode == Mode::adjusted ? row.prices[t] * row.factor / latest
-                                                         : row.prices[t]);
-    }
-  }
-  return history;
-}
 
 struct Indicator {
   std::string_view name;
@@ -178,74 +67,17 @@ void check_against_talib(const History& history, Mode mode, const Indicator& ind
   const auto fixture = history.symbol + (mode == Mode::raw ? "_raw_" : "_adjusted_")
                        + std::string(indicator.name) + ".csv";
   CAPTURE(fixture);
-  const auto lines = read_lines(data_dir() / "talib" / fixture);
-
+  const auto table = read_talib(fixture, history);
   std::vector<std::string> expected_header{"trade_date"};
-  for (const auto type : k_series_types) {
-    for (const int window : k_windows) {
-      expected_header.push_back(std::string(type) + "_" + std::to_string(window));
-    }
-  }
-  const auto header = split(lines.front());
-  REQUIRE(std::vector<std::string>(header.begin(), header.end()) == expected_header);
-  const auto n = history.dates.size();
-  REQUIRE(lines.size() - 1 == n);
-
-  std::vector<std::vector<std::string_view>> table;
-  std::size_t date_mismatches = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    table.push_back(split(lines[i + 1]));
-    REQUIRE(table.back().size() == expected_header.size());
-    date_mismatches += table.back()[0] == history.dates[i] ? 0 : 1;
-  }
-  CHECK(date_mismatches == 0);
-
-  double max_relative_error = 0;
-  std::size_t column = 1;
   for (std::size_t t = 0; t < k_series_types.size(); ++t) {
     for (const int window : k_windows) {
-      const auto series_name = expected_header[column];
-      CAPTURE(series_name);
-      const auto ours = indicator.compute(history.series[t], window);
-      REQUIRE(ours.size() == n);
-      const auto lookback = static_cast<std::size_t>(indicator.lookback(window));
-      std::size_t talib_values = 0;
-      std::size_t warm_up_problems = 0;
-      std::size_t value_problems = 0;
-      std::string first_problem;
-      for (std::size_t i = 0; i < n; ++i) {
-        const auto cell = table[i][column];
-        const auto note = [&](std::size_t& problems) {
-          if (problems++ == 0 && first_problem.empty()) {
-            first_problem = "index " + std::to_string(i) + " (" + history.dates[i] + "): ours "
-                            + shortest(ours[i]) + ", TA-Lib '" + std::string(cell) + "'";
-          }
-        };
-        if (i < lookback || cell.empty()) {
-          // Warm-up exactly up to the lookback: TA-Lib has no value there and ours is NaN.
-          if (i >= lookback || !cell.empty() || !std::isnan(ours[i])) {
-            note(warm_up_problems);
-          }
-          continue;
-        }
-        ++talib_values;
-        const double theirs = parse_double(cell);
-        const double error = std::abs(ours[i] - theirs);
-        const double relative = error == 0 ? 0 : error / std::abs(theirs);
-        if (!(relative <= k_max_relative_error)) {
-          note(value_problems);
-        } else {
-          max_relative_error = std::max(max_relative_error, relative);
-        }
-      }
-      CAPTURE(first_problem);
-      CHECK(warm_up_problems == 0);
-      CHECK(value_problems == 0);
-      CHECK(talib_values == (n > lookback ? n - lookback : 0));
-      ++column;
+      const auto name = std::string(k_series_types[t]) + "_" + std::to_string(window);
+      expected_header.push_back(name);
+      check_column(table, name, indicator.compute(history.series[t], window),
+                   static_cast<std::size_t>(indicator.lookback(window)));
     }
   }
-  CHECK(max_relative_error <= k_max_relative_error);
+  CHECK(table.header == expected_header);
 }
 
 void check_against_talib(const std::string& file, Mode mode) {

@@ -32,4 +32,21 @@ std::vector<double> ema(std::span<const double> values, int window) {
   return out;
 }
 
+std::vector<double> tdx_ema(std::span<const double> values, int window) {
+  assert(window >= 1);
+  std::vector<double> out(values.size());
+  if (values.empty()) {
+    return out;
+  }
+  const auto older = static_cast<double>(window - 1);
+  const auto divisor = static_cast<double>(window + 1);
+  double previous = values[0];
+  out[0] = previous;
+  for (std::size_t i = 1; i < values.size(); ++i) {
+    previous = (2 * values[i] + older * previous) / divisor;
+    out[i] = previous;
+  }
+  return out;
+}
+
 } // namespace ashare::indicators

@@ -1,6 +1,10 @@
 #include "core/indicators/rsi.hpp"
 
+#include "core/indicators/tdx_sma.hpp"
+
+#include <algorithm>
 #include <cassert>
+#include <cmath>
 #include <limits>
 
 namespace ashare::indicators {
@@ -49,6 +53,27 @@ std::vector<double> rsi(std::span<const double> values, int window) {
     gain /= period;
     loss /= period;
     out[i] = rsi_value(gain, loss);
+  }
+  return out;
+}
+
+std::vector<double> tdx_rsi(std::span<const double> values, int window) {
+  assert(window >= 1);
+  std::vector<double> out(values.size(), std::numeric_limits<double>::quiet_NaN());
+  if (values.size() < 2) {
+    return out;
+  }
+  std::vector<double> rises;
+  std::vector<double> moves;
+  for (std::size_t i = 1; i < values.size(); ++i) {
+    const double change = values[i] - values[i - 1];
+    rises.push_back(std::max(change, 0.0));
+    moves.push_back(std::fabs(change));
+  }
+  const auto rise = tdx_sma(rises, window, 1);
+  const auto move = tdx_sma(moves, window, 1);
+  for (std::size_t i = 0; i < rise.size(); ++i) {
+    out[i + 1] = move[i] == 0 ? 0.0 : rise[i] / move[i] * 100;
   }
   return out;
 }

@@ -158,5 +158,109 @@ function generate(M) {
   return written;
 }
 
+// D13: TA_MACD, TA_BBANDS (SMA middle), TA_ATR and TA_STOCH (SMA smoothing), each for several
+// parameter sets; MACD and BBANDS for every series_type, ATR and STOCH of high, low and close.
+// `args` are the options after the inputs; `outputs` how many output arrays the function writes.
+function callTalibMulti(M, fn, inputs, args, outputs) {
+  const n = inputs[0].length;
+  const inPtrs = inputs.map((input) => {
+    const ptr = M._malloc(n * 8);
+    M.HEAPF64.set(Float64Array.from(input), ptr / 8);
+    return ptr;
+  });
+  const outPtrs = Array.from({ length: outputs }, () => {
+    const ptr = M._malloc(n * 8);
+    M.HEAPF64.fill(Number.NaN, ptr / 8, ptr / 8 + n);
+    return ptr;
+  });
+  const intPtr = M._malloc(8); // outBegIdx, outNBElement
+  try {
+    M.HEAP32.fill(-1, intPtr / 4, intPtr / 4 + 2);
+    const values = [0, n - 1, ...inPtrs, ...args, intPtr, intPtr + 4, ...outPtrs];
+    const rc = M.ccall(fn, "number", values.map(() => "number"), values);
+    if (rc !== 0) fail(`${fn}(${args}): TA_RetCode ${rc}`);
+    const begIdx = M.HEAP32[intPtr / 4];
+    const nb = M.HEAP32[intPtr / 4 + 1];
+    return { begIdx, outputs: outPtrs.map((p) => Array.from(M.HEAPF64.subarray(p / 8, p / 8 + nb))) };
+  } finally {
+    M._free(intPtr);
+    [...outPtrs, ...inPtrs].forEach((p) => M._free(p));
+  }
+}
+
+const SMA_MA_TYPE = 0; // TA_MAType_SMA
+const D13 = {
+  macd: {
+    fn: "TA_MACD",
+    inputs: SERIES_TYPES.map((type) => ({ prefix: type, series: [type] })),
+    sets: [[12, 26, 9], [6, 13, 5], [2, 3, 2], [5, 50, 20]], // not signal 1: see README.md
+    args: (set) => set,
+    lookback: ([, slow, signal]) => slow - 1 + signal - 1,
+    outputs: ["macd", "signal", "hist"],
+  },
+  bbands: {
+    fn: "TA_BBANDS",
+    inputs: SERIES_TYPES.map((type) => ({ prefix: type, series: [type] })),
+    sets: [[20, 2], [5, 1.5], [2, 1], [50, 2.5]],
+    args: ([window, k]) => [window, k, k, SMA_MA_TYPE],
+    lookback: ([window]) => window - 1,
+    outputs: ["upper", "middle", "lower"],
+  },
+  atr: {
+    fn: "TA_ATR",
+    inputs: [{ prefix: "atr", series: ["high", "low", "close"] }],
+    sets: [[1], [2], [5], [14], [50]],
+    args: (set) => set,
+    lookback: ([window]) => window,
+    outputs: ["value"],
+  },
+  stoch: {
+    fn: "TA_STOCH",
+    inputs: [{ prefix: "stoch", series: ["high", "low", "close"] }],
+    sets: [[9, 3, 3], [5, 3, 3], [14, 1, 1], [1, 1, 1], [20, 5, 7]],
+    args: ([n, m1, m2]) => [n, m1, SMA_MA_TYPE, m2, SMA_MA_TYPE],
+    lookback: ([n, m1, m2]) => n - 1 + m1 - 1 + m2 - 1,
+    outputs: ["k", "d"],
+  },
+};
+
+function generateD13(M) {
+  const written = [];
+  for (const { file, modes } of INPUTS) {
+    const { rows } = readCanonical(join(dataDir, file));
+    const symbol = rows[0].symbol;
+    for (const mode of modes) {
+      for (const [name, ind] of Object.entries(D13)) {
+        const columns = [];
+        for (const { prefix, series } of ind.inputs) {
+          const inputs = series.map((type) => seriesOf(rows, type, mode));
+          for (const set of ind.sets) {
+            const lookback = ind.lookback(set);
+            const { begIdx, outputs } = callTalibMulti(M, ind.fn, inputs, ind.args(set),
+                                                       ind.outputs.length);
+            const expected = Math.max(0, rows.length - lookback);
+            if (expected > 0 && begIdx !== lookback) fail(`${ind.fn}(${set}): outBegIdx ${begIdx}`);
+            ind.outputs.forEach((output, o) => {
+              const values = outputs[o];
+              if (values.length !== expected) fail(`${ind.fn}(${set}): outNBElement ${values.length}`);
+              if (!values.every(Number.isFinite)) fail(`${ind.fn}(${set}): non-finite value`);
+              columns.push({ name: [prefix, ...set, output].join("_"), lookback, values });
+            });
+          }
+        }
+        const lines = [["trade_date", ...columns.map((c) => c.name)].join(",")];
+        rows.forEach((row, i) => {
+          const cells = columns.map((c) => (i < c.lookback ? "" : String(c.values[i - c.lookback])));
+          lines.push([row.trade_date, ...cells].join(","));
+        });
+        const out = `${symbol}_${mode}_${name}.csv`;
+        writeFileSync(join(here, out), lines.join("\n") + "\n");
+        written.push(out);
+      }
+    }
+  }
+  return written;
+}
+
 const M = await initTalib();
-for (const out of generate(M)) console.log(`wrote tests/data/talib/${out}`);
+for (const out of [...generate(M), ...generateD13(M)]) console.log(`wrote tests/data/talib/${out}`);
