@@ -33,7 +33,7 @@ _ashare() {
   local commands="bars ema rsi sma chart symbols info sync import remove keys serve"
   local output="--format --no-header"
   # Options that take a value, so that the value is not taken for the command or a positional.
-  local valued=" --db --keys-db --cache-db --base-url --api-key --ca-file --timeout --retries --config --from --to --sort --limit --window --series --order --at --format --symbols-file --plan --source --adj-factor --symbol --overlay --svg --width --height --listen --threads --max-connections --header-timeout --idle-timeout --write-timeout --drain-timeout --cache-budget --tls-cert --tls-key --credits --label "
+  local valued=" --db --keys-db --cache-db --base-url --api-key --ca-file --timeout --retries --config --from --to --sort --limit --window --series --convention --order --at --format --symbols-file --plan --source --adj-factor --symbol --overlay --svg --width --height --listen --threads --max-connections --header-timeout --idle-timeout --write-timeout --drain-timeout --cache-budget --tls-cert --tls-key --credits --label "
 
   # The command (and keys' subcommand), and how many positionals come before the current word.
   local command="" sub="" positionals=0 i
@@ -69,6 +69,7 @@ _ashare() {
       ;;
     --sort | --order) COMPREPLY=($(compgen -W "asc desc" -- "$cur")); return ;;
     --series) COMPREPLY=($(compgen -W "open high low close" -- "$cur")); return ;;
+    --convention) COMPREPLY=($(compgen -W "talib tdx" -- "$cur")); return ;;
     --plan) COMPREPLY=($(compgen -W "free basic pro" -- "$cur")); return ;;
     --overlay)
       COMPREPLY=($(compgen -W "sma: ema:" -- "$cur"))
@@ -86,8 +87,8 @@ _ashare() {
   case "$command" in
     "") COMPREPLY=($(compgen -W "$commands $global" -- "$cur")); return ;;
     bars) options="--from --to --raw --sort --limit --summary $output" ;;
-    ema | rsi | sma) options="--window --series --raw --order --limit --from --to --at --underlying $output" ;;
-    chart) options="--from --to --raw --overlay --svg --width --height" ;;
+    ema | rsi | sma) options="--window --series --convention --raw --order --limit --from --to --at --underlying $output" ;;
+    chart) options="--from --to --raw --overlay --convention --svg --width --height" ;;
     symbols) options="$output" ;;
     info) options="" ;;
     sync) options="--symbols-file --from --to --plan" ;;

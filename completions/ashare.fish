@@ -28,7 +28,7 @@ end
 # Succeed when no positional argument follows the subcommand yet (the first one is a symbol).
 function __ashare_first_positional
     set -l valued db keys-db cache-db base-url api-key ca-file timeout retries config from to \
-        sort limit window series order at format overlay svg width height
+        sort limit window series convention order at format overlay svg width height
     set -l tokens (commandline -opc)
     set -l seen 0
     set -l skip 0
@@ -91,6 +91,7 @@ complete -c ashare -n '__fish_seen_subcommand_from bars' -l sort -x -a 'asc desc
 complete -c ashare -n '__fish_seen_subcommand_from bars' -l summary -d 'Interval statistics'
 complete -c ashare -n '__fish_seen_subcommand_from ema rsi sma' -l window -x -d 'Window length'
 complete -c ashare -n '__fish_seen_subcommand_from ema rsi sma' -l series -x -a 'open high low close' -d 'Price series'
+complete -c ashare -n '__fish_seen_subcommand_from ema rsi sma chart' -l convention -x -a 'talib tdx' -d 'Whose formulas: TA-Lib or 通达信'
 complete -c ashare -n '__fish_seen_subcommand_from ema rsi sma' -l order -x -a 'asc desc' -d 'Order by date'
 complete -c ashare -n '__fish_seen_subcommand_from ema rsi sma' -l at -x -d 'The value of one day'
 complete -c ashare -n '__fish_seen_subcommand_from ema rsi sma' -l underlying -d 'Also print the series type and adjustment'

@@ -1,6 +1,8 @@
 #include "cli/config.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -23,6 +25,7 @@ constexpr std::array k_settings{
   Setting{&GlobalFlags::base_url, "ASHARE_BASE_URL", "base_url"},
   Setting{&GlobalFlags::api_key, "ASHARE_API_KEY", "api_key"},
   Setting{&GlobalFlags::format, "ASHARE_FORMAT", "format"},
+  Setting{&GlobalFlags::convention, "ASHARE_CONVENTION", "convention"},
   Setting{&GlobalFlags::plan, "ASHARE_PLAN", "plan"},
   Setting{&GlobalFlags::listen, "ASHARE_LISTEN", "listen"},
   Setting{&GlobalFlags::threads, "ASHARE_THREADS", "threads"},
@@ -194,6 +197,17 @@ Result<ConfigFile> load_config_file(const std::filesystem::path& path) {
   return file;
 }
 
+Result<std::string> parse_convention(const std::string& text) {
+  std::string lower = text;
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (lower == "talib" || lower == "tdx") {
+    return lower;
+  }
+  return make_error(ErrorCode::invalid_input,
+                    "invalid convention \"" + text + "\": expected talib or tdx");
+}
+
 Result<Format> parse_format(const std::string& text) {
   constexpr std::pair<std::string_view, Format> k_formats[] = {
     {"table", Format::table}, {"csv", Format::csv}, {"json", Format::json}, {"ndjson", Format::ndjson}};
@@ -222,6 +236,10 @@ Config resolve_config(const GlobalFlags& flags, const Environment& environment, 
   config.base_url = value(&GlobalFlags::base_url);
   config.api_key = value(&GlobalFlags::api_key);
   config.format = value(&GlobalFlags::format);
+  if (const auto convention = value(&GlobalFlags::convention)) {
+    auto parsed = parse_convention(*convention);
+    config.convention = parsed ? Result<std::optional<std::string>>(*parsed) : parsed.error();
+  }
   config.plan = value(&GlobalFlags::plan).value_or("free");
   if (config.format) {
     auto format = parse_format(*config.format);

@@ -24,6 +24,7 @@ struct GlobalFlags {
   std::optional<std::string> base_url;
   std::optional<std::string> api_key;
   std::optional<std::string> format;
+  std::optional<std::string> convention; // of the indicator commands and chart overlays (D13)
   std::optional<std::string> plan;
   std::optional<std::string> config; // --config FILE: another config file
   // `serve` (issue 9), checked by the command.
@@ -39,6 +40,10 @@ struct GlobalFlags {
 
 // The output formats of the query commands.
 enum class Format { table, csv, json, ndjson };
+
+// Parse a `convention` setting (talib or tdx, any letter case) to lower case; INVALID_INPUT
+// otherwise.
+Result<std::string> parse_convention(const std::string& text);
 
 // Parse a `format` setting (table, csv, json, ndjson); INVALID_INPUT otherwise.
 Result<Format> parse_format(const std::string& text);
@@ -75,6 +80,9 @@ struct Config {
   std::optional<std::string> base_url;   // remote mode when set
   std::optional<std::string> api_key;    // for the remote
   std::optional<std::string> format;     // table|csv|json|ndjson; nullopt: by terminal
+  // The indicators' convention, talib or tdx (D13), lower-case; nullopt: the API's default, talib.
+  // An invalid value is an error of the commands that read it, as `format`.
+  Result<std::optional<std::string>> convention = std::optional<std::string>{};
   std::string plan = "free";             // the remote key's plan: its defaults, reach, batches
   // `format` and `plan` parsed, once: an invalid value is an error of the commands that read it
   // (a bad ASHARE_FORMAT does not stop `serve`, `import` or `keys`).
@@ -95,7 +103,7 @@ Environment process_environment();
 std::filesystem::path config_file_path(const GlobalFlags& flags, const Environment& environment);
 
 // Parse config file `text` (named `path` in messages). Keys: db, keys_db, cache_db, base_url,
-// api_key, format, plan, and serve's listen, threads, max_connections, header_timeout,
+// api_key, format, convention, plan, and serve's listen, threads, max_connections, header_timeout,
 // idle_timeout, write_timeout, drain_timeout. An unknown key or a malformed line is INVALID_INPUT
 // "path:line: what".
 Result<ConfigFile> parse_config_file(std::string_view text, const std::string& path);
@@ -105,7 +113,8 @@ Result<ConfigFile> parse_config_file(std::string_view text, const std::string& p
 Result<ConfigFile> load_config_file(const std::filesystem::path& path);
 
 // Resolve every setting from `flags`, then `environment` (ASHARE_DB, ASHARE_KEYS_DB,
-// ASHARE_CACHE_DB, ASHARE_BASE_URL, ASHARE_API_KEY, ASHARE_FORMAT, ASHARE_PLAN, and ASHARE_LISTEN,
+// ASHARE_CACHE_DB, ASHARE_BASE_URL, ASHARE_API_KEY, ASHARE_FORMAT, ASHARE_CONVENTION, ASHARE_PLAN,
+// and ASHARE_LISTEN,
 // ASHARE_THREADS, ASHARE_MAX_CONNECTIONS, ASHARE_HEADER_TIMEOUT, ASHARE_IDLE_TIMEOUT,
 // ASHARE_WRITE_TIMEOUT, ASHARE_DRAIN_TIMEOUT for serve), then `file`, then the default: db
 // $XDG_DATA_HOME/ashare/ashare.db (XDG_DATA_HOME defaulting to ~/.local/share), keys_db and

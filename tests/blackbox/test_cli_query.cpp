@@ -601,6 +601,35 @@ TEST_CASE("cli query: indicators print every value of a window, and say when mor
   }
 }
 
+TEST_CASE("cli query: --convention, ASHARE_CONVENTION and the config file's convention (D13)") {
+  const Sandbox sandbox;
+  const std::string db = world().store.db().string();
+  const std::vector<std::string> ema{"--db",   db,           "ema",  "600519.SH",  "--window",
+                                     "12",     "--from",     "2024-06-03", "--to", "2024-06-28",
+                                     "--format", "csv"};
+  const auto talib = sandbox.run(ema);
+  const auto tdx = sandbox.run(concat(ema, {"--convention", "tdx"}));
+  INFO(describe(tdx));
+  REQUIRE(talib.status == 0);
+  REQUIRE(tdx.status == 0);
+  CHECK(split_lines(tdx.out).size() == split_lines(talib.out).size());
+  CHECK(split_lines(tdx.out)[0] == "symbol,trade_date,t,value");
+  CHECK(tdx.out != talib.out); // seeded differently: 通达信's EMA from the first bar
+  const auto remote_run = remote(
+    {"ema", "600519.SH", "--window", "12", "--from", "2024-06-03", "--to", "2024-06-28",
+     "--format", "csv", "--convention", "TDX"},
+    world().pro.plaintext);
+  INFO(describe(remote_run));
+  CHECK(remote_run.out == tdx.out);
+  CHECK(sandbox.run(ema, {"ASHARE_CONVENTION=tdx"}).out == tdx.out);
+  write_text(sandbox.xdg_config_file(), "convention = \"tdx\"\n", 0644);
+  CHECK(sandbox.run(ema).out == tdx.out);
+  CHECK(sandbox.run(concat(ema, {"--convention", "talib"})).out == talib.out); // flag over file
+  const auto bad = sandbox.run(concat(ema, {"--convention", "wilder"}));
+  CHECK(bad.status == 2);
+  CHECK(bad.err.find("convention \"wilder\"") != std::string::npos);
+}
+
 TEST_CASE("cli query: TO defaults to as_of and FROM to one year before TO") {
   struct Row {
     std::vector<std::string> implicit;
@@ -1033,8 +1062,8 @@ TEST_CASE("cli query: the config file, under the environment and the flags") {
     CHECK(run.err
           == "ashare: error: " + path.string()
                  + ":3: unknown key \"colour\" (known: db, keys_db, cache_db, base_url, api_key, "
-                   "format, plan, listen, threads, max_connections, header_timeout, idle_timeout, "
-         "write_timeout, drain_timeout, cache_budget)\n");
+                   "format, convention, plan, listen, threads, max_connections, header_timeout, "
+                   "idle_timeout, write_timeout, drain_timeout, cache_budget)\n");
   }
 }
 

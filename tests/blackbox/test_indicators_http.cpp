@@ -1017,3 +1017,48 @@ TEST_CASE("D7 indicators: 402 INSUFFICIENT_CREDITS charges nothing; check order 
     check_error(ind("sma", "symbol=600519.SH,600036.SH", broke), 403, "PLAN_LIMIT");
   }
 }
+
+TEST_CASE("D13 indicators: convention=tdx is 通达信's EMA and RSI; its SMA is TA-Lib's") {
+  // D13's recurrences, seeded with the first value, over the D9 adjusted closes of the fixture.
+  const auto close = moutai_series(true, &CsvBar::close);
+  const int n = 12;
+  std::vector<Point> ema{close.front()};
+  for (std::size_t i = 1; i < close.size(); ++i) {
+    ema.push_back(Point{close[i].t, (2 * close[i].value + (n - 1) * ema.back().value) / (n + 1)});
+  }
+  std::vector<Point> rsi;
+  double rise = 0, move = 0;
+  for (std::size_t i = 1; i < close.size(); ++i) {
+    const double change = close[i].value - close[i - 1].value;
+    rise = i == 1 ? std::max(change, 0.0) : (std::max(change, 0.0) + (n - 1) * rise) / n;
+    move = i == 1 ? std::abs(change) : (std::abs(change) + (n - 1) * move) / n;
+    rsi.push_back(Point{close[i].t, move == 0 ? 0.0 : rise / move * 100});
+  }
+  const std::string all = "symbol=600519.SH&window=12&order=asc&limit=5000";
+  check_matches(single_points(ind("ema", all + "&convention=tdx")), ema);
+  check_matches(single_points(ind("rsi", all + "&convention=TDX")), rsi);
+  CHECK(single_points(ind("sma", all + "&convention=Tdx"))
+        == single_points(ind("sma", all + "&convention=talib")));
+  SUBCASE("talib is the default, and differs from tdx") {
+    CHECK(single_points(ind("ema", all)) == single_points(ind("ema", all + "&convention=TALIB")));
+    CHECK(single_points(ind("ema", all)).size() == close.size() - (n - 1));
+  }
+  SUBCASE("next_url keeps the convention") {
+    const auto body = ok_body(ind("ema", "symbol=600519.SH&window=12&convention=tdx&limit=3"));
+    const std::string next = body["results"].value("next_url", "");
+    CHECK(next.find("convention=tdx") != std::string::npos);
+  }
+  SUBCASE("anything else is 400 INVALID_PARAMETER naming convention, checked after series_type") {
+    for (const std::string query : {"convention=wilder", "convention=", "convention=ta-lib"}) {
+      CAPTURE(query);
+      const auto reply = ind("rsi", "symbol=600519.SH&" + query);
+      check_error(reply, 400, "INVALID_PARAMETER");
+      CHECK(reply.json()["error"]["message"].get<std::string>().find("convention")
+            != std::string::npos);
+    }
+    const auto reply = ind("ema", "symbol=600519.SH&series_type=vwap&convention=x");
+    check_error(reply, 400, "INVALID_PARAMETER");
+    CHECK(reply.json()["error"]["message"].get<std::string>().find("series_type")
+          != std::string::npos);
+  }
+}

@@ -254,7 +254,7 @@ async function validateDocument(text) {
     );
     assert(document.paths[BARS].get.operationId === "getOhlcRange", "bars GET is not getOhlcRange");
     // The indicator operations and their parameters (SPEC sections 2-4, D4, D9).
-    const names = ["symbol", "timestamp", "timespan", "adjusted", "window", "series_type",
+    const names = ["symbol", "timestamp", "timespan", "adjusted", "window", "series_type", "convention",
       "expand_underlying", "order", "limit", "timestamp.gte", "timestamp.gt", "timestamp.lte",
       "timestamp.lt"].sort();
     for (const [p, name, window] of [[EMA, "Ema", 50], [RSI, "Rsi", 14], [SMA, "Sma", 50]]) {
@@ -276,6 +276,8 @@ async function validateDocument(text) {
         assert(schema("order").default === "desc" && schema("series_type").default === "close"
           && schema("expand_underlying").default === false && schema("adjusted").default === true
           && schema("timespan").default === "day", `${p}: defaults of order/series_type/expand_underlying/adjusted/timespan`);
+        assert(isDeepStrictEqual(schema("convention").enum, ["talib", "tdx"])
+          && schema("convention").default === "talib", `${p}: convention is not talib (default) or tdx (D13)`);
       }
     }
     // D11 (issue 12): what generated clients and validating proxies need.
@@ -672,7 +674,7 @@ async function indicatorChecks(req, { base, pro, basic, free, broke, revoked }) 
       } });
     await req({ base, name: `200 ${name} single, the defaults spelled out`, key: basic, status: 200,
       path: q(`symbol=600519.SH&timespan=day&adjusted=true&window=${n}&series_type=close`
-        + "&expand_underlying=false&order=desc&limit=10"),
+        + "&convention=talib&expand_underlying=false&order=desc&limit=10"),
       expect: (b) => assert(isDeepStrictEqual(single(b), defaults), "differs from the defaults") });
     await req({ base, name: `200 ${name} single, every parameter in another case`, key: pro, cost: 1, status: 200,
       path: q("symbol=600519.sh&timespan=DAY&adjusted=FALSE&window=5&series_type=High&expand_underlying=True"
@@ -796,7 +798,8 @@ async function indicatorChecks(req, { base, pro, basic, free, broke, revoked }) 
       ["INVALID_PARAMETER", "symbol=600519.SH&window=-3", /window "-3"/],
       ["INVALID_PARAMETER", "symbol=600519.SH&window=1.5", /window "1\.5"/],
       ["INVALID_PARAMETER", "symbol=600519.SH&window=", /window/],
-      ["INVALID_PARAMETER", "symbol=600519.SH&series_type=vwap&expand_underlying=x", /series_type "vwap"/],
+      ["INVALID_PARAMETER", "symbol=600519.SH&series_type=vwap&convention=x", /series_type "vwap"/],
+      ["INVALID_PARAMETER", "symbol=600519.SH&convention=wilder&expand_underlying=x", /convention "wilder"/],
       ["INVALID_PARAMETER", "symbol=600519.SH&expand_underlying=yes&order=x", /expand_underlying "yes"/],
       ["INVALID_PARAMETER", "symbol=600519.SH&order=up&limit=0", /order "up"/],
       ["INVALID_PARAMETER", "symbol=600519.SH&limit=0&timestamp=x", /limit "0"/],

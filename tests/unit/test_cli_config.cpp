@@ -350,8 +350,8 @@ TEST_CASE("cli::parse_config_file") {
     const Row rows[] = {
         {"# colour\ndb = \"x\"\ncolour = \"red\"\n",
          "/c/config.toml:3: unknown key \"colour\" (known: db, keys_db, cache_db, base_url, "
-         "api_key, format, plan, listen, threads, max_connections, header_timeout, idle_timeout, "
-         "write_timeout, drain_timeout, cache_budget)"},
+         "api_key, format, convention, plan, listen, threads, max_connections, header_timeout, "
+         "idle_timeout, write_timeout, drain_timeout, cache_budget)"},
         {"db = /a/b.db\n", "/c/config.toml:1: the value of \"db\" must be a quoted string"},
         {"\nplan = pro\n", "/c/config.toml:2: the value of \"plan\" must be a quoted string"},
         {"db = \"unterminated\n", "/c/config.toml:1: the value of \"db\" must be a quoted string"},
@@ -423,7 +423,28 @@ TEST_CASE("cli::load_config_file: an absent file is empty, a malformed one names
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.error().message
         == path.string()
-               + ":2: unknown key \"bogus\" (known: db, keys_db, cache_db, base_url, api_key, format, plan, "
-                 "listen, threads, max_connections, header_timeout, idle_timeout, write_timeout, "
-                 "drain_timeout, cache_budget)");
+               + ":2: unknown key \"bogus\" (known: db, keys_db, cache_db, base_url, api_key, "
+                 "format, convention, plan, listen, threads, max_connections, header_timeout, "
+                 "idle_timeout, write_timeout, drain_timeout, cache_budget)");
+}
+
+TEST_CASE("cli::resolve_config: convention, flag > environment > file, checked once (D13)") {
+  const auto convention_of = [](std::optional<std::string> flag, Variables variables,
+                                ConfigFile file) {
+    GlobalFlags flags;
+    flags.convention = std::move(flag);
+    variables.emplace("HOME", "/home/u");
+    return resolve_config(flags, environment_of(std::move(variables)), file).convention;
+  };
+  const auto unset = convention_of(std::nullopt, {}, {});
+  REQUIRE(unset);
+  CHECK_FALSE(unset->has_value()); // the API's default, talib
+  CHECK(*convention_of(std::nullopt, {}, {{"convention", "TDX"}}) == "tdx");
+  CHECK(*convention_of(std::nullopt, {{"ASHARE_CONVENTION", "talib"}}, {{"convention", "tdx"}})
+        == "talib");
+  CHECK(*convention_of("Tdx", {{"ASHARE_CONVENTION", "talib"}}, {}) == "tdx");
+  const auto bad = convention_of(std::nullopt, {{"ASHARE_CONVENTION", "wilder"}}, {});
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().message == "invalid convention \"wilder\": expected talib or tdx");
+  CHECK(parse_config_file("convention = \"tdx\"\n", "c.toml"));
 }

@@ -146,13 +146,14 @@ int fetch_bars(Transport& transport, const ChartArgs& args, const Window& window
 // a Free plan's history limit could refuse. Pages of indicator_page() values follow each other.
 int fetch_overlay(Transport& transport,
                   const ChartArgs& args,
+                  const std::optional<std::string>& convention,
                   const Window& window,
                   const OverlaySpec& spec,
                   ChartData& data) {
   const auto indicator = spec.indicator == "sma" ? query::Indicator::sma : query::Indicator::ema;
-  auto request = api::parse_indicator_form({indicator, args.symbol, spec.window, "close", !args.raw,
-                                            "asc", indicator_page(), {}, window.from, window.to,
-                                            false});
+  auto request =
+    api::parse_indicator_form({indicator, args.symbol, spec.window, "close", convention, !args.raw,
+                               "asc", indicator_page(), {}, window.from, window.to, false});
   if (!request) {
     return report_query_error(request.error(), transport);
   }
@@ -216,6 +217,9 @@ int run_chart(const ChartArgs& args, const Config& config) {
   if (const auto problem = usage_problem(args); !problem.empty()) {
     return fail(problem, k_exit_usage);
   }
+  if (!overlays.empty() && !config.convention) {
+    return fail(config.convention.error().message, k_exit_usage);
+  }
   auto transport = open_transport(config, config.remote);
   // TO defaults to as_of, FROM to six months before TO.
   const auto window = resolve_window(*transport, args.from, args.to, six_months_before);
@@ -230,7 +234,7 @@ int run_chart(const ChartArgs& args, const Config& config) {
     if (data.bars.empty()) {
       break;
     }
-    if (const int status = fetch_overlay(*transport, args, *window, spec, data);
+    if (const int status = fetch_overlay(*transport, args, *config.convention, *window, spec, data);
         status != k_exit_ok) {
       return status;
     }
@@ -240,7 +244,7 @@ int run_chart(const ChartArgs& args, const Config& config) {
 
 } // namespace
 
-Action setup_chart(CLI::App& command, GlobalFlags&) {
+Action setup_chart(CLI::App& command, GlobalFlags& flags) {
   auto args = std::make_shared<ChartArgs>();
   command.footer(k_footer);
   command.add_option("SYMBOL", args->symbol, "One symbol, e.g. 600519.SH")->required();
@@ -255,6 +259,9 @@ Action setup_chart(CLI::App& command, GlobalFlags&) {
           "--overlay", args->overlay,
           "Moving averages of the closes, comma-separated sma:N or ema:N, e.g. sma:20,ema:50")
       ->type_name("SPEC");
+  command.add_option("--convention", flags.convention,
+                     "The overlays' formulas: talib (default) or tdx, 通达信's (D13)")
+      ->type_name("NAME");
   command.add_option("--svg", args->svg, "Write the chart as a standalone SVG file instead")
       ->type_name("FILE");
   command

@@ -1,5 +1,5 @@
 // ashare ema|rsi|sma SYMBOL[,SYMBOL...]: indicator values from the local store or the remote, in
-// the API's semantics (D9). One file for the three commands: they differ only in the indicator.
+// the API's semantics (D9) and either convention (D13). One file for the three commands: they differ only in the indicator.
 #include "cli/commands/query_run.hpp"
 #include "core/api/indicator_request.hpp"
 #include "core/api/request_checks.hpp"
@@ -35,15 +35,18 @@ int run_indicator(const IndicatorArgs& args, const Config& config) {
   if (!format) {
     return fail(format.error().message, k_exit_usage);
   }
+  if (!config.convention) {
+    return fail(config.convention.error().message, k_exit_usage);
+  }
   auto transport = open_transport(config, config.remote);
   // Nothing cut silently (issue 12): with a window and no --limit, every value of the window, in
   // pages of the largest limit every plan allows (D6); else the API's limit (10 by default) and a
   // note when more exist.
   const bool whole_window = !args.limit && (args.from || args.to);
   const auto request = api::parse_indicator_form(
-    {args.indicator, args.symbols, args.window, args.series, !args.raw, args.order,
-     whole_window ? std::optional<std::int64_t>(k_page_limit) : args.limit, args.at, args.from,
-     args.to, args.underlying});
+    {args.indicator, args.symbols, args.window, args.series, *config.convention, !args.raw,
+     args.order, whole_window ? std::optional<std::int64_t>(k_page_limit) : args.limit, args.at,
+     args.from, args.to, args.underlying});
   if (!request) {
     return report_query_error(request.error(), *transport);
   }
@@ -106,6 +109,9 @@ Action setup_indicator(CLI::App& command, GlobalFlags& flags, query::Indicator i
   command.add_option("--series", args->series, "Price series")
     ->check(CLI::IsMember({"open", "high", "low", "close"}, CLI::ignore_case))
     ->default_str("close");
+  command.add_option("--convention", flags.convention,
+                     "Whose formulas: talib (default) or tdx, 通达信's (D13)")
+    ->type_name("NAME"); // checked with ASHARE_CONVENTION and the file's, as the API checks it
   command.add_flag("--raw", args->raw, "Compute over raw prices; default forward-adjusted (D9)");
   command.add_option("--order", args->order, "Order by date")
     ->check(CLI::IsMember({"asc", "desc"}, CLI::ignore_case))

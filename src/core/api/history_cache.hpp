@@ -49,6 +49,7 @@ public:
     int window = 0;
     store::PriceField field = store::PriceField::close;
     bool adjusted = true;
+    query::Convention convention = query::Convention::talib;
     friend bool operator==(const Key&, const Key&) = default;
   };
   static constexpr std::size_t k_max_series = 4;

@@ -38,7 +38,7 @@ public:
         if (const auto history = view.history(*info); history.rendered) {
           const auto& series = history.rendered->history.price_series(query.series_type);
           const auto values = history.rendered->indicators.find_or_compute(
-            {query.indicator, query.window, query.series_type, query.adjusted},
+            {query.indicator, query.window, query.series_type, query.adjusted, query.convention},
             [&] { return query::indicator_series(series, query, info->latest_factor); });
           items.push_back(query::select_values(info->symbol, series.dates, *values, query));
           continue;

@@ -74,6 +74,9 @@ QueryParams IndicatorRequest::to_params() const {
   if (query.series_type != store::PriceField::close) {
     params.set("series_type", store::price_field_name(query.series_type));
   }
+  if (query.convention == query::Convention::tdx) {
+    params.set("convention", "tdx");
+  }
   if (expand_underlying) {
     params.set("expand_underlying", "true");
   }
@@ -115,6 +118,9 @@ Result<IndicatorRequest> parse_indicator_form(const IndicatorForm& form) {
     params.set("window", std::to_string(*form.window));
   }
   params.set("series_type", form.series_type);
+  if (form.convention) {
+    params.set("convention", *form.convention);
+  }
   if (!form.adjusted) {
     params.set("adjusted", "false");
   }
@@ -213,6 +219,13 @@ Result<IndicatorRequest> parse_indicator_request(Indicator indicator, const Quer
     return field.error();
   }
   query.series_type = *field;
+
+  auto convention =
+    parse_enum_param("convention", params.find("convention"), {"talib", "tdx"}, "talib");
+  if (!convention) {
+    return convention.error();
+  }
+  query.convention = *convention == "tdx" ? query::Convention::tdx : query::Convention::talib;
 
   auto expand = parse_bool_param("expand_underlying", params.find("expand_underlying"), false);
   if (!expand) {

@@ -43,6 +43,7 @@ struct IndicatorForm {
   std::string symbols; // comma-separated
   std::optional<std::int64_t> window;
   std::string series_type = "close";
+  std::optional<std::string> convention; // talib|tdx; nullopt: talib
   bool adjusted = true;
   std::string order = "desc";
   std::optional<std::int64_t> limit;
@@ -74,7 +75,7 @@ std::string indicator_path(query::Indicator indicator);
 Result<std::int64_t> parse_time_param(std::string_view name, std::string_view text);
 
 // Validate `params` without touching the store. Checks, in order: `symbol`, `timespan`,
-// `adjusted`, `window`, `series_type`, `expand_underlying`, `order`, `limit`, `timestamp`,
+// `adjusted`, `window`, `series_type`, `convention`, `expand_underlying`, `order`, `limit`, `timestamp`,
 // `timestamp.gte`, `timestamp.gt`, `timestamp.lte`, `timestamp.lt`.
 Result<IndicatorRequest> parse_indicator_request(query::Indicator indicator,
                                                  const QueryParams& params);

@@ -15,14 +15,18 @@ bool TimeFilter::accepts(std::int64_t t) const {
          && (!lte || t <= *lte) && (!lt || t < *lt) && (!clip_gte || t >= *clip_gte);
 }
 
-std::vector<double> compute_indicator(Indicator indicator, std::span<const double> series, int window) {
+std::vector<double> compute_indicator(Indicator indicator,
+                                      Convention convention,
+                                      std::span<const double> series,
+                                      int window) {
+  const bool tdx = convention == Convention::tdx;
   switch (indicator) {
   case Indicator::ema:
-    return indicators::ema(series, window);
+    return tdx ? indicators::tdx_ema(series, window) : indicators::ema(series, window);
   case Indicator::rsi:
-    return indicators::rsi(series, window);
+    return tdx ? indicators::tdx_rsi(series, window) : indicators::rsi(series, window);
   case Indicator::sma:
-    return indicators::sma(series, window);
+    return indicators::sma(series, window); // D13: 通达信's MA is TA-Lib's SMA
   }
   return {};
 }
@@ -37,7 +41,7 @@ std::vector<double> indicator_series(const store::PriceSeries& series,
       prices[i] = adjusted_price(prices[i], series.factors[i], latest_factor);
     }
   }
-  return compute_indicator(query.indicator, prices, query.window);
+  return compute_indicator(query.indicator, query.convention, prices, query.window);
 }
 
 SymbolValues select_values(std::string symbol,

@@ -17,6 +17,9 @@ namespace ashare::query {
 
 enum class Indicator { ema, rsi, sma };
 
+// Whose arithmetic an indicator follows (D13): TA-Lib's (the default, D9) or 通达信's formulas.
+enum class Convention { talib, tdx };
+
 // Bounds on a value's timestamp `t` (Unix ms, D2); every set bound must hold.
 struct TimeFilter {
   std::optional<std::int64_t> day_t; // `timestamp`: the t of the trading day holding the instant
@@ -38,6 +41,7 @@ struct IndicatorQuery {
   int window = 50;
   store::PriceField series_type = store::PriceField::close;
   bool adjusted = true;
+  Convention convention = Convention::talib;
   domain::SortOrder order = domain::SortOrder::desc;
   std::int64_t limit = 10; // per symbol
   TimeFilter filter;
@@ -57,8 +61,12 @@ struct SymbolValues {
   bool has_more = false; // `limit` left values of the filtered range out (D9 next_url)
 };
 
-// Return the indicator of `indicator` over `series` with `window` (NaN during the warm-up).
-std::vector<double> compute_indicator(Indicator indicator, std::span<const double> series, int window);
+// Return the indicator of `indicator` in `convention` over `series` with `window` (NaN where it has
+// no value).
+std::vector<double> compute_indicator(Indicator indicator,
+                                      Convention convention,
+                                      std::span<const double> series,
+                                      int window);
 
 // Return the indicator `query` asks for over the whole of `series` (D9), adjusted to
 // `latest_factor` when query.adjusted: one value per date of `series` (NaN during the warm-up).
