@@ -751,7 +751,7 @@ TEST_CASE("D5 indicators: 401 UNAUTHORIZED for a missing, other-scheme, unknown 
 TEST_CASE("D10 indicators: 404 for unknown paths, 405 for other methods") {
   const auto port = shared().port();
   for (const std::string path :
-       {"/v1/indicators/macd", "/v1/indicators/sma/", "/v1/indicators/ema/", "/v1/indicators/rsi/",
+       {"/v1/indicators/cci", "/v1/indicators/sma/", "/v1/indicators/ema/", "/v1/indicators/rsi/",
         "/v1/indicators", "/v1/indicators/", "/v1/indicators/SMA", "/v1/indicators/sma/x",
         "/v2/indicators/sma"}) {
     for (const auto& key : {std::optional<std::string>(), std::optional(shared().pro.plaintext)}) {
@@ -930,7 +930,7 @@ TEST_CASE("D7 indicators: one credit per served symbol, X-Credits-Remaining, HEA
     CHECK(remaining(reply) == "5");
   }
   // 404 and 405 come before authentication.
-  CHECK_FALSE(get("/v1/indicators/macd?symbol=600519.SH", key).has_header("X-Credits-Remaining"));
+  CHECK_FALSE(get("/v1/indicators/cci?symbol=600519.SH", key).has_header("X-Credits-Remaining"));
   CHECK_FALSE(request(port, target("sma", "symbol=600519.SH"), key, "POST")
                   .has_header("X-Credits-Remaining"));
   CHECK(shared().store.listed_credits(created.id) == "5");

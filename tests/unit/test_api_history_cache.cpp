@@ -13,6 +13,8 @@
 #include "core/query/catalog.hpp"
 
 #include <doctest/doctest.h>
+
+#include <functional>
 #include <nlohmann/json.hpp>
 
 using namespace ashare;
@@ -498,22 +500,42 @@ TEST_CASE("issue 11: IndicatorSeriesMemo computes a key once and keeps the newes
   api::IndicatorSeriesMemo memo;
   int computed = 0;
   const auto series_of = [&](int window) {
-    return memo.find_or_compute({query::Indicator::rsi, window, store::PriceField::close, true},
-                                [&] {
-                                  ++computed;
-                                  return std::vector<double>{static_cast<double>(window)};
-                                });
+    query::IndicatorQuery query;
+    query.indicator = query::Indicator::rsi;
+    query.window = window;
+    return memo.find_or_compute(api::IndicatorSeriesMemo::key_of(query), [&] {
+      ++computed;
+      return query::IndicatorLines{{static_cast<double>(window)}, {}, {}};
+    });
   };
-  CHECK(series_of(14)->front() == 14);
-  CHECK(series_of(14)->front() == 14);
+  CHECK(series_of(14)->value.front() == 14);
+  CHECK(series_of(14)->value.front() == 14);
   CHECK(computed == 1);
   for (int window = 1; window <= 4; ++window) {
-    CHECK(series_of(window)->front() == window);
+    CHECK(series_of(window)->value.front() == window);
   }
   CHECK(computed == 5);
   CHECK(memo.size() == 4);
-  CHECK(series_of(14)->front() == 14); // let go for window 4: computed again
+  CHECK(series_of(14)->value.front() == 14); // let go for window 4: computed again
   CHECK(computed == 6);
-  CHECK(series_of(4)->front() == 4); // still kept
+  CHECK(series_of(4)->value.front() == 4); // still kept
   CHECK(computed == 6);
+}
+
+TEST_CASE("D13: IndicatorSeriesMemo keys tell every parameter and the convention apart") {
+  query::IndicatorQuery base;
+  base.indicator = query::Indicator::macd;
+  const auto key = api::IndicatorSeriesMemo::key_of(base);
+  for (const auto& change : std::vector<std::function<void(query::IndicatorQuery&)>>{
+         [](auto& q) { q.fast = 5; }, [](auto& q) { q.slow = 30; }, [](auto& q) { q.signal = 4; },
+         [](auto& q) { q.k = 2.5; }, [](auto& q) { q.n = 5; }, [](auto& q) { q.m1 = 2; },
+         [](auto& q) { q.m2 = 4; }, [](auto& q) { q.window = 7; },
+         [](auto& q) { q.convention = query::Convention::tdx; },
+         [](auto& q) { q.adjusted = false; },
+         [](auto& q) { q.series_type = store::PriceField::open; },
+         [](auto& q) { q.indicator = query::Indicator::kdj; }}) {
+    auto other = base;
+    change(other);
+    CHECK_FALSE(api::IndicatorSeriesMemo::key_of(other) == key);
+  }
 }

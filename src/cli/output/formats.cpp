@@ -247,7 +247,8 @@ void print_indicators(std::ostream& out,
   if (options.format == Format::ndjson) {
     for (std::size_t i = 0; i < response.items.size(); ++i) {
       for (const auto& value : response.items[i].values) {
-        out << api::value_to_ndjson(symbol_of(response, i, symbols), value, underlying) << '\n';
+        out << api::value_to_ndjson(symbol_of(response, i, symbols), response.indicator, value,
+                                       underlying) << '\n';
       }
     }
     return;

@@ -32,14 +32,20 @@ using PublicAnswer = std::optional<Response> (*)(StoreView& view, const Services
 using ParseRequest = Result<std::unique_ptr<EndpointRequest>> (*)(
   std::span<const std::string> captures, const QueryParams& params);
 
-enum class RouteId { healthz, openapi, bars, ema, rsi, sma };
+enum class RouteId { healthz, openapi, bars, indicator };
 
 struct Route {
   std::string_view pattern;   // '/'-separated; a "*" segment matches any non-empty segment
   RouteId id;
   PublicAnswer answer_public; // set for a public route
   ParseRequest parse;         // set for a data route, which needs a key
+  query::Indicator indicator = query::Indicator::sma; // of RouteId::indicator
 };
+
+template <query::Indicator indicator>
+constexpr Route indicator_route(std::string_view pattern) {
+  return Route{pattern, RouteId::indicator, nullptr, parse_indicator_endpoint<indicator>, indicator};
+}
 
 Response body_response(std::string body, int status = 200) {
   Response response;
@@ -66,12 +72,13 @@ constexpr std::array k_routes{
   Route{k_health_path, RouteId::healthz, answer_health, nullptr},
   Route{"/v1/openapi.json", RouteId::openapi, answer_openapi, nullptr},
   Route{"/v1/ohlc/range/*/*/*/*", RouteId::bars, nullptr, parse_bars_endpoint},
-  Route{"/v1/indicators/ema", RouteId::ema, nullptr,
-        parse_indicator_endpoint<query::Indicator::ema>},
-  Route{"/v1/indicators/rsi", RouteId::rsi, nullptr,
-        parse_indicator_endpoint<query::Indicator::rsi>},
-  Route{"/v1/indicators/sma", RouteId::sma, nullptr,
-        parse_indicator_endpoint<query::Indicator::sma>},
+  indicator_route<query::Indicator::ema>("/v1/indicators/ema"),
+  indicator_route<query::Indicator::rsi>("/v1/indicators/rsi"),
+  indicator_route<query::Indicator::sma>("/v1/indicators/sma"),
+  indicator_route<query::Indicator::macd>("/v1/indicators/macd"),
+  indicator_route<query::Indicator::bbands>("/v1/indicators/bbands"),
+  indicator_route<query::Indicator::atr>("/v1/indicators/atr"),
+  indicator_route<query::Indicator::kdj>("/v1/indicators/kdj"),
 };
 
 std::vector<std::string_view> split_path(std::string_view path) {
@@ -400,12 +407,8 @@ std::optional<Result<TypedRequest>> parse_typed_request(std::string_view path,
     return std::nullopt;
   case RouteId::bars:
     return typed(parse_bars_request({captures[0], captures[1], captures[2], captures[3]}, params));
-  case RouteId::ema:
-    return typed(parse_indicator_request(query::Indicator::ema, params));
-  case RouteId::rsi:
-    return typed(parse_indicator_request(query::Indicator::rsi, params));
-  case RouteId::sma:
-    return typed(parse_indicator_request(query::Indicator::sma, params));
+  case RouteId::indicator:
+    return typed(parse_indicator_request(route->indicator, params));
   }
   return std::nullopt;
 }

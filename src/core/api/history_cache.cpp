@@ -43,10 +43,16 @@ std::string_view BarsJson::joined(std::size_t first, std::size_t end) const {
   return std::string_view(json).substr(begin, ends[end - 1] - begin);
 }
 
-std::shared_ptr<const std::vector<double>>
+IndicatorSeriesMemo::Key IndicatorSeriesMemo::key_of(const query::IndicatorQuery& query) {
+  return Key{query.indicator, query.window, query.fast, query.slow,        query.signal, query.k,
+             query.n,         query.m1,     query.m2,   query.series_type, query.adjusted,
+             query.convention};
+}
+
+std::shared_ptr<const query::IndicatorLines>
 IndicatorSeriesMemo::find_or_compute(const Key& key,
-                                     const std::function<std::vector<double>()>& compute) const {
-  const auto find = [&]() -> std::shared_ptr<const std::vector<double>> {
+                                     const std::function<query::IndicatorLines()>& compute) const {
+  const auto find = [&]() -> std::shared_ptr<const query::IndicatorLines> {
     for (const auto& [kept, series] : m_series) {
       if (kept == key) {
         return series;
@@ -60,7 +66,7 @@ IndicatorSeriesMemo::find_or_compute(const Key& key,
       return series;
     }
   }
-  auto computed = std::make_shared<const std::vector<double>>(compute());
+  auto computed = std::make_shared<const query::IndicatorLines>(compute());
   std::lock_guard lock(m_mutex);
   if (auto series = find()) {
     return series; // another thread computed it meanwhile

@@ -44,26 +44,32 @@ struct BarsJson {
 // kept; the oldest goes first.
 class IndicatorSeriesMemo {
 public:
+  // What decides a series: the query without its symbols, filters, order and limit.
   struct Key {
     query::Indicator indicator = query::Indicator::sma;
     int window = 0;
+    int fast = 0, slow = 0, signal = 0;
+    double k = 0;
+    int n = 0, m1 = 0, m2 = 0;
     store::PriceField field = store::PriceField::close;
     bool adjusted = true;
     query::Convention convention = query::Convention::talib;
     friend bool operator==(const Key&, const Key&) = default;
   };
+  // Return the key of the series `query` reads.
+  static Key key_of(const query::IndicatorQuery& query);
   static constexpr std::size_t k_max_series = 4;
 
   // Return the series of `key`, computing it with `compute` (outside the lock) and keeping it
   // when it is not kept yet. Thread-safe.
-  std::shared_ptr<const std::vector<double>>
-  find_or_compute(const Key& key, const std::function<std::vector<double>()>& compute) const;
+  std::shared_ptr<const query::IndicatorLines>
+  find_or_compute(const Key& key, const std::function<query::IndicatorLines()>& compute) const;
 
   // Return the number of series kept.
   std::size_t size() const;
 
 private:
-  using Series = std::pair<Key, std::shared_ptr<const std::vector<double>>>;
+  using Series = std::pair<Key, std::shared_ptr<const query::IndicatorLines>>;
   mutable std::mutex m_mutex;
   mutable std::vector<Series> m_series; // oldest first
 };

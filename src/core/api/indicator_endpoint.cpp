@@ -8,6 +8,14 @@
 namespace ashare::api {
 namespace {
 
+query::IndicatorInputs inputs_of(const std::vector<store::PriceSeries>& series) {
+  query::IndicatorInputs out;
+  for (const auto& one : series) {
+    out.push_back(&one);
+  }
+  return out;
+}
+
 class IndicatorEndpointRequest final : public EndpointRequest {
 public:
   explicit IndicatorEndpointRequest(IndicatorRequest request) : m_request(std::move(request)) {}
@@ -34,19 +42,26 @@ public:
         items.push_back(query::SymbolValues{symbol.str(), false, {}, false});
         continue;
       }
+      const auto fields = query::input_fields(query);
       if (view.caches_histories()) {
         if (const auto history = view.history(*info); history.rendered) {
-          const auto& series = history.rendered->history.price_series(query.series_type);
-          const auto values = history.rendered->indicators.find_or_compute(
-            {query.indicator, query.window, query.series_type, query.adjusted, query.convention},
-            [&] { return query::indicator_series(series, query, info->latest_factor); });
-          items.push_back(query::select_values(info->symbol, series.dates, *values, query));
+          query::IndicatorInputs inputs;
+          for (const auto field : fields) {
+            inputs.push_back(&history.rendered->history.price_series(field));
+          }
+          const auto lines = history.rendered->indicators.find_or_compute(
+            IndicatorSeriesMemo::key_of(query),
+            [&] { return query::indicator_lines(inputs, query, info->latest_factor); });
+          items.push_back(query::select_values(info->symbol, inputs.front()->dates, *lines, query));
           continue;
         } else if (history.compact) {
-          const auto series =
-            query::price_series_of(history.compact->decode_all(), query.series_type);
+          const auto bars = history.compact->decode_all();
+          std::vector<store::PriceSeries> series;
+          for (const auto field : fields) {
+            series.push_back(query::price_series_of(bars, field));
+          }
           items.push_back(
-            query::values_from_series(info->symbol, series, query, info->latest_factor));
+            query::values_from_series(info->symbol, inputs_of(series), query, info->latest_factor));
           continue;
         }
         if (!view.may_wait()) {
@@ -54,11 +69,16 @@ public:
         }
       }
       // A one-shot command, or a symbol's first miss: read just its series.
-      const auto series = view.load_price_series(*info, query.series_type);
-      if (!series) {
-        return std::nullopt;
+      std::vector<store::PriceSeries> series;
+      for (const auto field : fields) {
+        auto one = view.load_price_series(*info, field);
+        if (!one) {
+          return std::nullopt;
+        }
+        series.push_back(std::move(*one));
       }
-      items.push_back(query::values_from_series(info->symbol, *series, query, info->latest_factor));
+      items.push_back(
+        query::values_from_series(info->symbol, inputs_of(series), query, info->latest_factor));
     }
     return Render([response = make_indicator_response(m_request, request_id, std::move(items))](
                       std::optional<std::int64_t>) { return indicators_to_json(response); });
@@ -87,6 +107,14 @@ template Result<std::unique_ptr<EndpointRequest>>
 parse_indicator_endpoint<query::Indicator::rsi>(std::span<const std::string>, const QueryParams&);
 template Result<std::unique_ptr<EndpointRequest>>
 parse_indicator_endpoint<query::Indicator::sma>(std::span<const std::string>, const QueryParams&);
+template Result<std::unique_ptr<EndpointRequest>>
+parse_indicator_endpoint<query::Indicator::macd>(std::span<const std::string>, const QueryParams&);
+template Result<std::unique_ptr<EndpointRequest>>
+parse_indicator_endpoint<query::Indicator::bbands>(std::span<const std::string>, const QueryParams&);
+template Result<std::unique_ptr<EndpointRequest>>
+parse_indicator_endpoint<query::Indicator::atr>(std::span<const std::string>, const QueryParams&);
+template Result<std::unique_ptr<EndpointRequest>>
+parse_indicator_endpoint<query::Indicator::kdj>(std::span<const std::string>, const QueryParams&);
 
 Status check_indicator_plan(IndicatorRequest& request,
                             const Caller& caller,
@@ -122,7 +150,10 @@ IndicatorResponse make_indicator_response(const IndicatorRequest& request,
   response.request_id = request_id;
   response.single = request.query.symbols.size() == 1;
   response.expand_underlying = request.expand_underlying;
-  response.series_type = std::string(store::price_field_name(request.query.series_type));
+  response.indicator = request.query.indicator;
+  response.series_type = reads_series_type(request.query.indicator)
+                           ? std::string(store::price_field_name(request.query.series_type))
+                           : std::string();
   response.adjusted = request.query.adjusted;
   response.items = std::move(items);
   for (const auto& item : response.items) {

@@ -1,11 +1,14 @@
 #include "core/api/indicator_request.hpp"
 
 #include "core/api/params.hpp"
+#include "core/domain/number.hpp"
 #include "core/domain/symbol.hpp"
 #include "core/store/bar_store.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <charconv>
+#include <tuple>
 
 namespace ashare::api {
 namespace {
@@ -50,7 +53,72 @@ std::string time_param_text(std::int64_t t) {
   return std::to_string(t);
 }
 
+// Parse integer parameter `name` (`min` to k_max_window, `fallback` when absent) into `out`.
+Status parse_period(const QueryParams& params, const char* name, std::int64_t min, int fallback,
+                    int& out) {
+  auto value = parse_int_param(name, params.find(name), min, k_max_window);
+  if (!value) {
+    return value.error();
+  }
+  out = static_cast<int>(value->value_or(fallback));
+  return Ok{};
+}
+
+// Parse the parameters of `indicator` itself into `query`, in the documented order (D9, D13):
+// `window` (EMA, RSI, SMA, ATR: 1-5000; BBANDS: 2-5000, then `k`), MACD's `fast`, `slow` (2-5000,
+// fast < slow) and `signal` (1-5000), KDJ's `n`, `m1` and `m2` (1-5000).
+Status parse_own_params(Indicator indicator, const QueryParams& params, query::IndicatorQuery& query) {
+  switch (indicator) {
+  case Indicator::macd: {
+    for (const auto& [name, min, fallback, out] :
+         {std::tuple{"fast", 2, 12, &query.fast}, std::tuple{"slow", 2, 26, &query.slow},
+          std::tuple{"signal", 1, 9, &query.signal}}) {
+      if (auto status = parse_period(params, name, min, fallback, *out); !status) {
+        return status;
+      }
+      if (out == &query.slow && query.fast >= query.slow) {
+        return make_error(ErrorCode::invalid_parameter,
+                          "invalid fast \"" + std::to_string(query.fast) + "\": expected less than slow ("
+                            + std::to_string(query.slow) + ")");
+      }
+    }
+    return Ok{};
+  }
+  case Indicator::bbands: {
+    if (auto status = parse_period(params, "window", 2, default_window(indicator), query.window);
+        !status) {
+      return status;
+    }
+    auto k = parse_decimal_param("k", params.find("k"), 10);
+    if (!k) {
+      return k.error();
+    }
+    query.k = k->value_or(2);
+    return Ok{};
+  }
+  case Indicator::kdj:
+    for (const auto& [name, fallback, out] :
+         {std::tuple{"n", 9, &query.n}, std::tuple{"m1", 3, &query.m1},
+          std::tuple{"m2", 3, &query.m2}}) {
+      if (auto status = parse_period(params, name, 1, fallback, *out); !status) {
+        return status;
+      }
+    }
+    return Ok{};
+  case Indicator::ema:
+  case Indicator::rsi:
+  case Indicator::sma:
+  case Indicator::atr:
+    break;
+  }
+  return parse_period(params, "window", 1, default_window(indicator), query.window);
+}
+
 } // namespace
+
+bool reads_series_type(Indicator indicator) {
+  return indicator != Indicator::atr && indicator != Indicator::kdj;
+}
 
 std::vector<std::pair<std::string, std::int64_t>> IndicatorRequest::lower_bounds() const {
   std::vector<std::pair<std::string, std::int64_t>> out;
@@ -68,10 +136,39 @@ QueryParams IndicatorRequest::to_params() const {
   if (!query.adjusted) {
     params.set("adjusted", "false");
   }
-  if (query.window != default_window(query.indicator)) {
-    params.set("window", std::to_string(query.window));
+  query::IndicatorQuery defaults; // the indicator's own parameters when none is given
+  [[maybe_unused]] const auto parsed = parse_own_params(query.indicator, QueryParams{}, defaults);
+  assert(parsed);
+  const auto set_period = [&params](const char* name, int value, int fallback) {
+    if (value != fallback) {
+      params.set(name, std::to_string(value));
+    }
+  };
+  switch (query.indicator) {
+  case Indicator::macd:
+    set_period("fast", query.fast, defaults.fast);
+    set_period("slow", query.slow, defaults.slow);
+    set_period("signal", query.signal, defaults.signal);
+    break;
+  case Indicator::kdj:
+    set_period("n", query.n, defaults.n);
+    set_period("m1", query.m1, defaults.m1);
+    set_period("m2", query.m2, defaults.m2);
+    break;
+  case Indicator::bbands:
+    set_period("window", query.window, defaults.window);
+    if (query.k != defaults.k) {
+      params.set("k", domain::format_number(query.k));
+    }
+    break;
+  case Indicator::ema:
+  case Indicator::rsi:
+  case Indicator::sma:
+  case Indicator::atr:
+    set_period("window", query.window, defaults.window);
+    break;
   }
-  if (query.series_type != store::PriceField::close) {
+  if (reads_series_type(query.indicator) && query.series_type != store::PriceField::close) {
     params.set("series_type", store::price_field_name(query.series_type));
   }
   if (query.convention == query::Convention::tdx) {
@@ -142,7 +239,19 @@ Result<IndicatorRequest> parse_indicator_form(const IndicatorForm& form) {
 }
 
 int default_window(Indicator indicator) {
-  return indicator == Indicator::rsi ? 14 : 50;
+  switch (indicator) {
+  case Indicator::rsi:
+  case Indicator::atr:
+    return 14;
+  case Indicator::bbands:
+    return 20;
+  case Indicator::ema:
+  case Indicator::sma:
+  case Indicator::macd:
+  case Indicator::kdj:
+    break;
+  }
+  return 50;
 }
 
 std::string_view indicator_name(Indicator indicator) {
@@ -153,6 +262,14 @@ std::string_view indicator_name(Indicator indicator) {
     return "rsi";
   case Indicator::sma:
     return "sma";
+  case Indicator::macd:
+    return "macd";
+  case Indicator::bbands:
+    return "bbands";
+  case Indicator::atr:
+    return "atr";
+  case Indicator::kdj:
+    return "kdj";
   }
   return "";
 }
@@ -203,22 +320,22 @@ Result<IndicatorRequest> parse_indicator_request(Indicator indicator, const Quer
   }
   query.adjusted = *adjusted;
 
-  auto window = parse_int_param("window", params.find("window"), 1, k_max_window);
-  if (!window) {
-    return window.error();
+  if (auto status = parse_own_params(indicator, params, query); !status) {
+    return status.error();
   }
-  query.window = static_cast<int>(window->value_or(default_window(indicator)));
 
-  auto series = parse_enum_param("series_type", params.find("series_type"),
-                                 {"open", "high", "low", "close"}, "close");
-  if (!series) {
-    return series.error();
+  if (reads_series_type(indicator)) {
+    auto series = parse_enum_param("series_type", params.find("series_type"),
+                                   {"open", "high", "low", "close"}, "close");
+    if (!series) {
+      return series.error();
+    }
+    auto field = to_price_field(*series);
+    if (!field) {
+      return field.error();
+    }
+    query.series_type = *field;
   }
-  auto field = to_price_field(*series);
-  if (!field) {
-    return field.error();
-  }
-  query.series_type = *field;
 
   auto convention =
     parse_enum_param("convention", params.find("convention"), {"talib", "tdx"}, "talib");

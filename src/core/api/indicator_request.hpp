@@ -62,10 +62,14 @@ next_url(const IndicatorRequest& request, const std::string& symbol, std::int64_
 // Return the request of `form`, or the error the API would answer it with.
 Result<IndicatorRequest> parse_indicator_form(const IndicatorForm& form);
 
-// Return the default window of `indicator` (SPEC: EMA 50, RSI 14, SMA 50).
+// Return whether `indicator` takes `series_type` (not ATR and KDJ, which read high, low and close).
+bool reads_series_type(query::Indicator indicator);
+
+// Return the default window of `indicator` (SPEC: EMA 50, RSI 14, SMA 50; D13: BBANDS 20, ATR 14;
+// 50 for the others, which have no window).
 int default_window(query::Indicator indicator);
 
-// Return the path name of `indicator` ("ema", "rsi", "sma").
+// Return the path name of `indicator` ("ema", "rsi", "sma", "macd", "bbands", "atr", "kdj").
 std::string_view indicator_name(query::Indicator indicator);
 
 // Return the path of the endpoint of `indicator`, e.g. "/v1/indicators/sma".
@@ -75,7 +79,9 @@ std::string indicator_path(query::Indicator indicator);
 Result<std::int64_t> parse_time_param(std::string_view name, std::string_view text);
 
 // Validate `params` without touching the store. Checks, in order: `symbol`, `timespan`,
-// `adjusted`, `window`, `series_type`, `convention`, `expand_underlying`, `order`, `limit`, `timestamp`,
+// `adjusted`, the indicator's own (`window`; MACD `fast`, `slow`, `signal`; BBANDS `window`, `k`;
+// KDJ `n`, `m1`, `m2`), `series_type` (not ATR and KDJ), `convention`, `expand_underlying`,
+// `order`, `limit`, `timestamp`,
 // `timestamp.gte`, `timestamp.gt`, `timestamp.lte`, `timestamp.lt`.
 Result<IndicatorRequest> parse_indicator_request(query::Indicator indicator,
                                                  const QueryParams& params);

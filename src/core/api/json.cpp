@@ -260,7 +260,21 @@ std::size_t estimated_size(const BarsResponse& response) {
   return 512 + 220 * bars;
 }
 
-void write_values(JsonWriter& json, const std::vector<query::IndicatorValue>& values) {
+// Write the fields of `value` beyond `value` itself that `names` (extra_value_names()) name.
+void write_extra_values(JsonWriter& json,
+                        const std::vector<std::string_view>& names,
+                        const query::IndicatorValue& value) {
+  const double extras[] = {value.second, value.third};
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    json.key(names[i]);
+    json.number(extras[i]);
+  }
+}
+
+void write_values(JsonWriter& json,
+                  query::Indicator indicator,
+                  const std::vector<query::IndicatorValue>& values) {
+  const auto names = query::extra_value_names(indicator);
   json.begin_array();
   for (const auto& value : values) {
     json.begin_object();
@@ -268,6 +282,7 @@ void write_values(JsonWriter& json, const std::vector<query::IndicatorValue>& va
     json.integer(value.timestamp);
     json.key("value");
     json.number(value.value);
+    write_extra_values(json, names, value);
     json.end_object();
   }
   json.end_array();
@@ -284,8 +299,10 @@ void write_next_url(JsonWriter& json, const IndicatorResponse& response, std::si
 void write_underlying(JsonWriter& json, const IndicatorResponse& response) {
   json.key("underlying");
   json.begin_object();
-  json.key("series_type");
-  json.string(response.series_type);
+  if (!response.series_type.empty()) {
+    json.key("series_type");
+    json.string(response.series_type);
+  }
   json.key("adjusted");
   json.boolean(response.adjusted);
   json.end_object();
@@ -304,7 +321,7 @@ std::string indicators_to_json(const IndicatorResponse& response) {
     json.key("results");
     json.begin_object();
     json.key("values");
-    write_values(json, response.items.front().values);
+    write_values(json, response.indicator, response.items.front().values);
     if (response.expand_underlying) {
       write_underlying(json, response);
     }
@@ -332,7 +349,7 @@ std::string indicators_to_json(const IndicatorResponse& response) {
     json.key("resultsCount");
     json.integer(static_cast<std::int64_t>(item.values.size()));
     json.key("values");
-    write_values(json, item.values);
+    write_values(json, response.indicator, item.values);
     if (response.expand_underlying) {
       write_underlying(json, response);
     }
@@ -432,6 +449,7 @@ std::string summary_to_ndjson(const std::string& symbol, const query::Summary& s
 }
 
 std::string value_to_ndjson(const std::string& symbol,
+                            query::Indicator indicator,
                             const query::IndicatorValue& value,
                             const IndicatorResponse* underlying) {
   JsonWriter json;
@@ -445,6 +463,7 @@ std::string value_to_ndjson(const std::string& symbol,
   json.integer(value.timestamp);
   json.key("value");
   json.number(value.value);
+  write_extra_values(json, query::extra_value_names(indicator), value);
   if (underlying != nullptr) {
     write_underlying(json, *underlying);
   }

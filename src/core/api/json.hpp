@@ -51,9 +51,10 @@ std::string bars_to_json(const BarsResponse& response, std::optional<std::int64_
 
 struct IndicatorResponse {
   std::string request_id;
+  query::Indicator indicator = query::Indicator::sma; // names the values' fields beyond `value`
   bool single = true; // single-symbol form: `results` is an object
   bool expand_underlying = false;
-  std::string series_type; // for `underlying`
+  std::string series_type; // for `underlying`; empty for ATR and KDJ, which read high, low, close
   bool adjusted = true;
   std::vector<query::SymbolValues> items;
   std::vector<std::optional<std::string>> next_urls; // one per item (D9)
@@ -66,7 +67,8 @@ std::string indicators_to_json(const IndicatorResponse& response);
 // what is missing when `body` is not one.
 Result<BarsResponse> bars_from_json(std::string_view body);
 
-// Parse an indicator response body back into an IndicatorResponse.
+// Parse an indicator response body back into an IndicatorResponse; its `indicator` is told from
+// the values' fields (signal: MACD, upper: BBANDS, d: KDJ), SMA when there are none.
 Result<IndicatorResponse> indicators_from_json(std::string_view body);
 
 // Parse an error envelope; nullopt when `body` is not one.
@@ -82,8 +84,9 @@ std::string bar_to_ndjson(const std::string& symbol, const domain::Bar& bar);
 std::string summary_to_ndjson(const std::string& symbol, const query::Summary& summary);
 
 // Return one ndjson line for indicator `value` of `symbol` (symbol, trade_date, t, value: the
-// bars' names), with `underlying` when set.
+// bars' names; then the fields of `indicator` beyond `value`), with `underlying` when set.
 std::string value_to_ndjson(const std::string& symbol,
+                            query::Indicator indicator,
                             const query::IndicatorValue& value,
                             const IndicatorResponse* underlying);
 

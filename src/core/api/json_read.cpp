@@ -107,11 +107,31 @@ Result<json> parse(std::string_view body) {
   return value;
 }
 
-std::vector<query::IndicatorValue> values_of(const json& value) {
+// The indicators whose values carry fields beyond `value` (D13), told by the first of them.
+constexpr std::pair<query::Indicator, const char*> k_extra_fields[] = {
+  {query::Indicator::macd, "signal"}, {query::Indicator::bbands, "upper"}, {query::Indicator::kdj, "d"}};
+
+// Return the indicator whose fields `item` (a value object) carries beyond `value`, if any.
+std::optional<query::Indicator> indicator_of_value(const json& item) {
+  for (const auto& [indicator, first] : k_extra_fields) {
+    if (item.contains(first)) {
+      return indicator;
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<query::IndicatorValue> values_of(const json& value, query::Indicator& indicator) {
   std::vector<query::IndicatorValue> out;
   for (const auto& item : value.value("values", json::array())) {
-    out.push_back(query::IndicatorValue{item.value("timestamp", std::int64_t{0}),
-                                        item.value("value", 0.0)});
+    query::IndicatorValue one{item.value("timestamp", std::int64_t{0}), item.value("value", 0.0)};
+    if (const auto with_extras = indicator_of_value(item)) {
+      indicator = *with_extras;
+      const auto names = query::extra_value_names(indicator);
+      one.second = item.value(std::string(names[0]), 0.0);
+      one.third = item.value(std::string(names[1]), 0.0);
+    }
+    out.push_back(one);
   }
   return out;
 }
@@ -186,7 +206,7 @@ Result<IndicatorResponse> indicators_from_json(std::string_view body) {
   };
   if (response.single) {
     read_underlying(results);
-    response.items.push_back(query::SymbolValues{"", true, values_of(results), false});
+    response.items.push_back(query::SymbolValues{"", true, values_of(results, response.indicator), false});
     read_next_url(results);
     return response;
   }
@@ -196,7 +216,7 @@ Result<IndicatorResponse> indicators_from_json(std::string_view body) {
   for (const auto& item : results) {
     read_underlying(item);
     response.items.push_back(query::SymbolValues{item.value("symbol", ""), !item.contains("error"),
-                                                 values_of(item), false});
+                                                 values_of(item, response.indicator), false});
     read_next_url(item);
   }
   return response;

@@ -82,4 +82,28 @@ Result<std::optional<std::int64_t>> parse_int_param(std::string_view name,
   return std::optional<std::int64_t>{number};
 }
 
+Result<std::optional<double>> parse_decimal_param(std::string_view name,
+                                                  std::optional<std::string_view> value,
+                                                  double max) {
+  if (!value) {
+    return std::optional<double>{};
+  }
+  const std::string_view text = *value;
+  const auto point = text.find('.');
+  const auto digits = [](std::string_view part) {
+    return !part.empty() && part.find_first_not_of("0123456789") == part.npos;
+  };
+  const bool plain = point == text.npos ? digits(text)
+                                        : digits(text.substr(0, point)) && digits(text.substr(point + 1));
+  double number = 0;
+  const auto [end, error] = plain ? std::from_chars(text.data(), text.data() + text.size(), number)
+                                  : std::from_chars_result{text.data(), std::errc::invalid_argument};
+  if (!plain || error != std::errc{} || end != text.data() + text.size() || !(number > 0)
+      || number > max) {
+    std::string shown(text.substr(0, 64)); // the value, cut short if it is long
+    return invalid(name, shown, "a decimal number greater than 0 and at most " + std::to_string(static_cast<int>(max)));
+  }
+  return std::optional<double>{number};
+}
+
 } // namespace ashare::api

@@ -1,5 +1,5 @@
-// The indicator query of SPEC sections 2-4 and D9: per symbol, the chosen price series of the
-// whole stored history (forward-adjusted unrounded, or raw), the indicator over all of it, and
+// The indicator query of SPEC sections 2-4, D9 and D13: per symbol, the price series it reads of
+// the whole stored history (forward-adjusted unrounded, or raw), the indicator over all of it, and
 // only then the time filters, the order and the limit, so a value never depends on the filters.
 #pragma once
 
@@ -9,13 +9,16 @@
 #include "core/store/bar_store.hpp"
 
 #include <cstdint>
+#include <limits>
+#include <span>
+#include <string_view>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace ashare::query {
 
-enum class Indicator { ema, rsi, sma };
+enum class Indicator { ema, rsi, sma, macd, bbands, atr, kdj };
 
 // Whose arithmetic an indicator follows (D13): TA-Lib's (the default, D9) or 通达信's formulas.
 enum class Convention { talib, tdx };
@@ -38,8 +41,11 @@ struct TimeFilter {
 struct IndicatorQuery {
   std::vector<domain::Symbol> symbols; // canonical, distinct, in request order
   Indicator indicator = Indicator::sma;
-  int window = 50;
-  store::PriceField series_type = store::PriceField::close;
+  int window = 50; // ema, rsi, sma, bbands, atr
+  int fast = 12, slow = 26, signal = 9; // macd
+  double k = 2; // bbands
+  int n = 9, m1 = 3, m2 = 3; // kdj
+  store::PriceField series_type = store::PriceField::close; // not atr, kdj: high, low and close
   bool adjusted = true;
   Convention convention = Convention::talib;
   domain::SortOrder order = domain::SortOrder::desc;
@@ -52,7 +58,27 @@ struct IndicatorQuery {
 struct IndicatorValue {
   std::int64_t timestamp = 0; // t of the trading day (D2)
   double value = 0;
+  // D13's other named fields, in extra_value_names() order: MACD signal and histogram, BBANDS
+  // upper and lower, KDJ d and j; NaN for the others.
+  double second = std::numeric_limits<double>::quiet_NaN();
+  double third = std::numeric_limits<double>::quiet_NaN();
 };
+
+// The lines an indicator computes, each aligned with the input dates (NaN where it has no value):
+// `value`, and for MACD, BBANDS and KDJ the two named beside it (empty for the others).
+struct IndicatorLines {
+  std::vector<double> value;
+  std::vector<double> second;
+  std::vector<double> third;
+};
+
+// Return the names of the value items' fields after `value` for `indicator` (D13): "signal",
+// "histogram" (MACD), "upper", "lower" (BBANDS), "d", "j" (KDJ); none for the others.
+std::vector<std::string_view> extra_value_names(Indicator indicator);
+
+// Return the price fields `query` reads, in the order indicator_lines() takes them: high, low
+// and close for ATR and KDJ, else its series_type.
+std::vector<store::PriceField> input_fields(const IndicatorQuery& query);
 
 struct SymbolValues {
   std::string symbol;
@@ -61,30 +87,33 @@ struct SymbolValues {
   bool has_more = false; // `limit` left values of the filtered range out (D9 next_url)
 };
 
-// Return the indicator of `indicator` in `convention` over `series` with `window` (NaN where it has
-// no value).
+// Return the one line of `indicator` (EMA, RSI or SMA) in `convention` over `series` with `window`
+// (NaN where it has no value).
 std::vector<double> compute_indicator(Indicator indicator,
                                       Convention convention,
                                       std::span<const double> series,
                                       int window);
 
-// Return the indicator `query` asks for over the whole of `series` (D9), adjusted to
-// `latest_factor` when query.adjusted: one value per date of `series` (NaN during the warm-up).
-std::vector<double> indicator_series(const store::PriceSeries& series,
-                                     const IndicatorQuery& query,
-                                     double latest_factor);
+// The price series of one symbol's whole history an indicator reads, in input_fields() order;
+// all of the same dates.
+using IndicatorInputs = std::vector<const store::PriceSeries*>;
 
-// Return the item of known symbol `symbol` from `values`, indicator_series() over the trading days
+// Return the indicator `query` asks for over the whole of `inputs` (D9, D13), each adjusted to
+// `latest_factor` when query.adjusted: one value per date (NaN where it has none).
+IndicatorLines
+indicator_lines(const IndicatorInputs& inputs, const IndicatorQuery& query, double latest_factor);
+
+// Return the item of known symbol `symbol` from `lines`, indicator_lines() over the trading days
 // `dates`: filtered, ordered and limited as `query` says.
 SymbolValues select_values(std::string symbol,
                            std::span<const domain::Date> dates,
-                           std::span<const double> values,
+                           const IndicatorLines& lines,
                            const IndicatorQuery& query);
 
-// Return the item of known symbol `symbol` from `series`, the symbol's whole history (D9):
-// select_values() of indicator_series(). Both the server and the remote-mode cache use it.
+// Return the item of known symbol `symbol` from `inputs`, the symbol's whole history (D9):
+// select_values() of indicator_lines(). Both the server and the remote-mode cache use it.
 SymbolValues values_from_series(std::string symbol,
-                                const store::PriceSeries& series,
+                                const IndicatorInputs& inputs,
                                 const IndicatorQuery& query,
                                 double latest_factor);
 

@@ -219,9 +219,15 @@ Reply CachedRemote::answer_indicator(api::IndicatorRequest request, const std::s
   request.query.limit = request.limit_or_default();
   std::vector<query::SymbolValues> items;
   for (std::size_t i = 0; i < symbols.size(); ++i) {
-    const auto series =
-        m_cache.load_price_series(m_settings.base_url, symbols[i].str(), request.query.series_type);
-    items.push_back(query::values_from_series(symbols[i].str(), series, request.query, anchors[i]));
+    std::vector<store::PriceSeries> series;
+    query::IndicatorInputs inputs;
+    for (const auto field : query::input_fields(request.query)) {
+      series.push_back(m_cache.load_price_series(m_settings.base_url, symbols[i].str(), field));
+    }
+    for (const auto& one : series) {
+      inputs.push_back(&one);
+    }
+    items.push_back(query::values_from_series(symbols[i].str(), inputs, request.query, anchors[i]));
   }
   const auto response =
       api::make_indicator_response(request, auth::generate_uuid(m_random), std::move(items));
