@@ -30,10 +30,10 @@ _ashare() {
   fi
 
   local global="--db --keys-db --cache-db --base-url --api-key --ca-file --timeout --retries --offline --refresh --config --help --version"
-  local commands="bars ema rsi sma chart symbols info sync import remove keys serve"
+  local commands="bars ema rsi sma macd bbands atr kdj chart symbols info sync import remove keys serve"
   local output="--format --no-header"
   # Options that take a value, so that the value is not taken for the command or a positional.
-  local valued=" --db --keys-db --cache-db --base-url --api-key --ca-file --timeout --retries --config --from --to --sort --limit --window --series --convention --order --at --format --symbols-file --plan --source --adj-factor --symbol --overlay --svg --width --height --listen --threads --max-connections --header-timeout --idle-timeout --write-timeout --drain-timeout --cache-budget --tls-cert --tls-key --credits --label "
+  local valued=" --db --keys-db --cache-db --base-url --api-key --ca-file --timeout --retries --config --from --to --sort --limit --window --fast --slow --signal --k --n --m1 --m2 --series --convention --order --at --format --symbols-file --plan --source --adj-factor --symbol --overlay --svg --width --height --listen --threads --max-connections --header-timeout --idle-timeout --write-timeout --drain-timeout --cache-budget --tls-cert --tls-key --credits --label "
 
   # The command (and keys' subcommand), and how many positionals come before the current word.
   local command="" sub="" positionals=0 i
@@ -79,7 +79,7 @@ _ashare() {
     --symbol) COMPREPLY=($(compgen -W "$(_ashare_symbols)" -- "$cur")); return ;;
     --db | --keys-db | --cache-db | --ca-file | --config | --tls-cert | --tls-key | --symbols-file | --adj-factor | --svg)
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    --base-url | --api-key | --timeout | --retries | --from | --to | --limit | --window | --at | --source | --width | --height | --listen | --threads | --max-connections | --header-timeout | --idle-timeout | --write-timeout | --drain-timeout | --cache-budget | --credits | --label)
+    --base-url | --api-key | --timeout | --retries | --from | --to | --limit | --window | --fast | --slow | --signal | --k | --n | --m1 | --m2 | --at | --source | --width | --height | --listen | --threads | --max-connections | --header-timeout | --idle-timeout | --write-timeout | --drain-timeout | --cache-budget | --credits | --label)
       return ;;
   esac
 
@@ -88,6 +88,10 @@ _ashare() {
     "") COMPREPLY=($(compgen -W "$commands $global" -- "$cur")); return ;;
     bars) options="--from --to --raw --sort --limit --summary $output" ;;
     ema | rsi | sma) options="--window --series --convention --raw --order --limit --from --to --at --underlying $output" ;;
+    macd) options="--fast --slow --signal --series --convention --raw --order --limit --from --to --at --underlying $output" ;;
+    bbands) options="--window --k --series --convention --raw --order --limit --from --to --at --underlying $output" ;;
+    atr) options="--window --convention --raw --order --limit --from --to --at --underlying $output" ;;
+    kdj) options="--n --m1 --m2 --convention --raw --order --limit --from --to --at --underlying $output" ;;
     chart) options="--from --to --raw --overlay --convention --svg --width --height" ;;
     symbols) options="$output" ;;
     info) options="" ;;
@@ -106,7 +110,7 @@ _ashare() {
     COMPREPLY=($(compgen -W "$options $global" -- "$cur"))
   elif [ "$command" = import ]; then
     COMPREPLY=($(compgen -f -- "$cur"))
-  elif [ "$command" = sync ] || { [ "$positionals" -eq 0 ] && [[ " bars ema rsi sma chart remove " == *" $command "* ]]; }; then
+  elif [ "$command" = sync ] || { [ "$positionals" -eq 0 ] && [[ " bars ema rsi sma macd bbands atr kdj chart remove " == *" $command "* ]]; }; then
     # Complete the last item of a comma-separated symbol list.
     local prefix="" last="$cur"
     if [[ "$cur" == *,* ]]; then

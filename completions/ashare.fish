@@ -1,8 +1,9 @@
 # fish completion for ashare: subcommands, options, enumerated values, files, and symbols from the
 # store, or in remote mode from the cache (asked of the binary: `ashare symbols --names`).
 
-set -l commands bars ema rsi sma chart symbols info sync import remove keys serve
-set -l query bars ema rsi sma
+set -l commands bars ema rsi sma macd bbands atr kdj chart symbols info sync import remove keys serve
+set -l query bars ema rsi sma macd bbands atr kdj
+set -l indicators ema rsi sma macd bbands atr kdj
 set -l keys_commands create list revoke credit
 
 # Print the symbols of the store (or cache) that the command line names, each with what is
@@ -67,6 +68,10 @@ complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a bars -d 'Pr
 complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a ema -d 'Print exponential moving average values'
 complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a rsi -d 'Print relative strength index values'
 complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a sma -d 'Print simple moving average values'
+complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a macd -d 'Print MACD line, signal line and histogram values'
+complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a bbands -d 'Print Bollinger band (BOLL) values'
+complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a atr -d 'Print average true range values'
+complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a kdj -d 'Print stochastic K, D and J values'
 complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a chart -d 'Draw a candlestick chart (terminal or SVG)'
 complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a symbols -d 'List the symbols of the local store'
 complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a info -d 'Show the store (or remote) and how current its data is'
@@ -80,7 +85,7 @@ complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a serve -d 'S
 complete -c ashare -n "__fish_seen_subcommand_from $query chart remove; and __ashare_first_positional" -a '(__ashare_symbols)'
 complete -c ashare -n '__fish_seen_subcommand_from sync' -a '(__ashare_symbols)'
 
-# Query commands: bars, ema, rsi, sma, symbols.
+# Query commands: bars, the indicators, symbols.
 complete -c ashare -n "__fish_seen_subcommand_from $query symbols" -l format -x -a 'table csv json ndjson' -d 'Output format'
 complete -c ashare -n "__fish_seen_subcommand_from $query symbols" -l no-header -d 'csv: leave out the header row'
 complete -c ashare -n "__fish_seen_subcommand_from $query chart sync" -l from -x -d 'First date (YYYY-MM-DD)'
@@ -89,12 +94,19 @@ complete -c ashare -n "__fish_seen_subcommand_from $query chart" -l raw -d 'Raw 
 complete -c ashare -n "__fish_seen_subcommand_from $query" -l limit -x -d 'At most N per symbol'
 complete -c ashare -n '__fish_seen_subcommand_from bars' -l sort -x -a 'asc desc' -d 'Order by date'
 complete -c ashare -n '__fish_seen_subcommand_from bars' -l summary -d 'Interval statistics'
-complete -c ashare -n '__fish_seen_subcommand_from ema rsi sma' -l window -x -d 'Window length'
-complete -c ashare -n '__fish_seen_subcommand_from ema rsi sma' -l series -x -a 'open high low close' -d 'Price series'
-complete -c ashare -n '__fish_seen_subcommand_from ema rsi sma chart' -l convention -x -a 'talib tdx' -d 'Whose formulas: TA-Lib or 通达信'
-complete -c ashare -n '__fish_seen_subcommand_from ema rsi sma' -l order -x -a 'asc desc' -d 'Order by date'
-complete -c ashare -n '__fish_seen_subcommand_from ema rsi sma' -l at -x -d 'The value of one day'
-complete -c ashare -n '__fish_seen_subcommand_from ema rsi sma' -l underlying -d 'Also print the series type and adjustment'
+complete -c ashare -n '__fish_seen_subcommand_from ema rsi sma bbands atr' -l window -x -d 'Window length'
+complete -c ashare -n '__fish_seen_subcommand_from macd' -l fast -x -d 'Fast EMA period, less than --slow'
+complete -c ashare -n '__fish_seen_subcommand_from macd' -l slow -x -d 'Slow EMA period'
+complete -c ashare -n '__fish_seen_subcommand_from macd' -l signal -x -d 'Signal line EMA period'
+complete -c ashare -n '__fish_seen_subcommand_from bbands' -l k -x -d 'Band width in standard deviations'
+complete -c ashare -n '__fish_seen_subcommand_from kdj' -l n -x -d 'Bars of the highest high and lowest low'
+complete -c ashare -n '__fish_seen_subcommand_from kdj' -l m1 -x -d 'Smoothing of K'
+complete -c ashare -n '__fish_seen_subcommand_from kdj' -l m2 -x -d 'Smoothing of D'
+complete -c ashare -n '__fish_seen_subcommand_from ema rsi sma macd bbands' -l series -x -a 'open high low close' -d 'Price series'
+complete -c ashare -n "__fish_seen_subcommand_from $indicators chart" -l convention -x -a 'talib tdx' -d 'Whose formulas: TA-Lib or 通达信'
+complete -c ashare -n "__fish_seen_subcommand_from $indicators" -l order -x -a 'asc desc' -d 'Order by date'
+complete -c ashare -n "__fish_seen_subcommand_from $indicators" -l at -x -d 'The value of one day'
+complete -c ashare -n "__fish_seen_subcommand_from $indicators" -l underlying -d 'Also print the series type and adjustment'
 
 # chart
 complete -c ashare -n '__fish_seen_subcommand_from chart' -l overlay -x -a 'sma: ema:' -d 'Moving averages: sma:N,ema:N'

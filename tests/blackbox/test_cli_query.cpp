@@ -630,6 +630,109 @@ TEST_CASE("cli query: --convention, ASHARE_CONVENTION and the config file's conv
   CHECK(bad.err.find("convention \"wilder\"") != std::string::npos);
 }
 
+TEST_CASE("cli query: macd, bbands, atr and kdj print their named values (D13)") {
+  struct Command {
+    std::vector<std::string> args; // the command, its symbol and its own options
+    std::string header;            // the CSV header
+    std::vector<std::string> names; // the JSON value fields, in CSV column order
+  };
+  const std::vector<Command> commands{
+    {{"macd", "600519.SH", "--fast", "6", "--slow", "13", "--signal", "5"},
+     "symbol,trade_date,t,value,signal,histogram",
+     {"value", "signal", "histogram"}},
+    {{"bbands", "600519.SH", "--window", "10", "--k", "1.5"},
+     "symbol,trade_date,t,value,upper,lower",
+     {"value", "upper", "lower"}},
+    {{"atr", "600036.SH", "--window", "5"}, "symbol,trade_date,t,value", {"value"}},
+    {{"kdj", "600036.SH", "--n", "5", "--m1", "2", "--m2", "4"},
+     "symbol,trade_date,t,value,d,j",
+     {"value", "d", "j"}},
+  };
+  const std::vector<std::string> window{"--from", "2024-03-01", "--to", "2024-06-28"};
+  for (const auto& command : commands) {
+    CAPTURE(command.args[0]);
+    for (const std::string convention : {"talib", "tdx"}) {
+      CAPTURE(convention);
+      const auto args = concat(concat(command.args, window), {"--convention", convention});
+      const auto csv = local(concat(args, {"--format", "csv"}));
+      const auto body = local(concat(args, {"--format", "json"}));
+      INFO(describe(csv));
+      REQUIRE(csv.status == 0);
+      REQUIRE(body.status == 0);
+      CHECK(csv.err.empty());
+      const auto lines = split_lines(csv.out);
+      REQUIRE(lines.size() > 70); // every value of four months, not the API's default 10
+      CHECK(lines[0] == command.header);
+      // Every CSV row is the JSON value it came from, to the last digit (D12).
+      const auto values = json::parse(body.out)["results"]["values"];
+      REQUIRE(values.size() == lines.size() - 1);
+      for (std::size_t i = 0; i < values.size(); ++i) {
+        CAPTURE(lines[i + 1]);
+        const auto t = values[i]["timestamp"].get<std::int64_t>();
+        const auto date = lines[i + 1].substr(command.args[1].size() + 1, 10);
+        CHECK(t_ms(date) == t);
+        CHECK(values[i].size() == 1 + command.names.size()); // timestamp and the named values
+        std::string expected = command.args[1] + "," + date + "," + std::to_string(t);
+        for (const auto& name : command.names) {
+          expected += "," + d12(values[i][name].get<double>());
+        }
+        CHECK(lines[i + 1] == expected);
+      }
+      // Remote mode prints the same, through the server and the client's cache.
+      const auto remote_run = remote(concat(args, {"--format", "csv"}), world().pro.plaintext);
+      INFO(describe(remote_run));
+      CHECK(remote_run.out == csv.out);
+    }
+    // The two conventions are different formulas (D13).
+    CHECK(local(concat(concat(command.args, window), {"--format", "csv"})).out
+          != local(concat(concat(command.args, window), {"--format", "csv", "--convention", "tdx"}))
+               .out);
+  }
+  SUBCASE("--underlying: ATR and KDJ have no series type") {
+    const auto atr = local({"atr", "600036.SH", "--limit", "2", "--underlying", "--format", "csv"});
+    REQUIRE(atr.status == 0);
+    CHECK(split_lines(atr.out)[0] == "symbol,trade_date,t,value,adjusted");
+    CHECK(split_lines(atr.out)[1].substr(split_lines(atr.out)[1].size() - 5) == ",true");
+    const auto bbands =
+      local({"bbands", "600519.SH", "--limit", "2", "--underlying", "--raw", "--format", "csv"});
+    REQUIRE(bbands.status == 0);
+    CHECK(split_lines(bbands.out)[0] == "symbol,trade_date,t,value,upper,lower,series_type,adjusted");
+    CHECK(split_lines(bbands.out)[1].find(",close,false") != std::string::npos);
+  }
+  SUBCASE("the table names every column") {
+    const auto run = local({"macd", "600519.SH", "--limit", "2", "--format", "table"});
+    REQUIRE(run.status == 0);
+    CHECK(split_lines(run.out)[0].find("VALUE") != std::string::npos);
+    CHECK(split_lines(run.out)[0].find("SIGNAL") != std::string::npos);
+    CHECK(split_lines(run.out)[0].find("HISTOGRAM") != std::string::npos);
+  }
+  SUBCASE("parameters out of range: usage errors, or the API's message") {
+    for (const auto& args : std::vector<std::vector<std::string>>{
+           {"macd", "600519.SH", "--fast", "1"},
+           {"macd", "600519.SH", "--signal", "0"},
+           {"bbands", "600519.SH", "--window", "1"},
+           {"kdj", "600519.SH", "--n", "0"},
+           {"atr", "600519.SH", "--window", "5001"},
+           {"atr", "600519.SH", "--series", "high"}, // ATR reads high, low and close
+           {"kdj", "600519.SH", "--window", "9"}}) {
+      CAPTURE(args);
+      const auto run = local(args);
+      CHECK(run.status == 2);
+      CHECK(run.out.empty());
+    }
+    const auto fast = local({"macd", "600519.SH", "--fast", "26"});
+    CHECK(fast.status == 1);
+    CHECK(fast.err
+          == "ashare: error: INVALID_PARAMETER: invalid fast \"26\": expected less than slow (26)\n");
+    for (const std::string k : {"0", "10.5", "1e1", ".5", "-1"}) {
+      CAPTURE(k);
+      const auto run = local({"bbands", "600519.SH", "--k", k});
+      CHECK(run.status == 1);
+      CHECK(run.err.find("INVALID_PARAMETER: invalid k \"" + k + "\"") != std::string::npos);
+    }
+  }
+}
+
 TEST_CASE("cli query: TO defaults to as_of and FROM to one year before TO") {
   struct Row {
     std::vector<std::string> implicit;

@@ -30,13 +30,16 @@ expect() { # expect "COMMAND LINE" "EXPECTED CANDIDATES" (descriptions left out,
   fi
 }
 
-expect "ashare b" "bars"
+expect "ashare b" "bars bbands"
 expect "ashare s" "serve sma symbols sync"
 expect "ashare keys " "create credit list revoke"
 expect "ashare bars --format " "csv json ndjson table"
 expect "ashare import --format " "akshare auto baostock canonical tdx tushare"
 expect "ashare rsi --series h" "high"
 expect "ashare sync --plan " "basic free pro"
+expect "ashare kdj --m" "--m1 --m2"
+expect "ashare a" "atr"
+expect "ashare macd --s" "--series --signal --slow"
 expect "ashare bars 600" "600036.SH 600519.SH"
 expect "ashare bars 600519.SH 2" ""
 expect "ashare sma 600519.SH,6000" "600519.SH,600036.SH"

@@ -78,7 +78,7 @@ expect() { # expect LINE EXPECTED
   fi
 }
 
-expect "ashare b" "bars"
+expect "ashare b" "bars bbands"
 expect "ashare keys " "create credit list revoke"
 expect "ashare bars --format " "csv json ndjson table"
 expect "ashare import --format " "akshare auto baostock canonical tdx tushare"
@@ -89,6 +89,8 @@ expect "ashare chart 600519" "600519.SH"
 expect "ashare sma 600519.SH,6000" "600519.SH,600036.SH"
 expect "ashare import --symbol 6005" "600519.SH"
 expect "ashare bars 600519.SH 2" ""
+expect "ashare bbands 6005" "600519.SH"
+expect "ashare kdj --m" "--m1 --m2"
 expect "ashare --db $work/one.db bars 6" "600519.SH"
 expect "ashare --base-url http://127.0.0.1:9 bars 6" ""
 expect "ashare bars --s" "--sort --summary"

@@ -31,7 +31,7 @@ def subcommands(text):
 
 
 def options(text):
-    return sorted(set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", text.split("Environment:")[0])))
+    return sorted(set(re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", text.split("Environment:")[0])))
 
 
 def option_pattern(option, fish):

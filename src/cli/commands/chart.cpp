@@ -152,8 +152,15 @@ int fetch_overlay(Transport& transport,
                   ChartData& data) {
   const auto indicator = spec.indicator == "sma" ? query::Indicator::sma : query::Indicator::ema;
   auto request =
-    api::parse_indicator_form({indicator, args.symbol, spec.window, "close", convention, !args.raw,
-                               "asc", indicator_page(), {}, window.from, window.to, false});
+    api::parse_indicator_form({.indicator = indicator,
+                               .symbols = args.symbol,
+                               .window = spec.window,
+                               .convention = convention,
+                               .adjusted = !args.raw,
+                               .order = "asc",
+                               .limit = indicator_page(),
+                               .from = window.from,
+                               .to = window.to});
   if (!request) {
     return report_query_error(request.error(), transport);
   }

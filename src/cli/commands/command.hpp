@@ -24,11 +24,15 @@ struct CommandSpec {
   Action (*setup)(CLI::App& command, GlobalFlags& flags);
 };
 
+Action setup_atr(CLI::App& command, GlobalFlags& flags);
 Action setup_bars(CLI::App& command, GlobalFlags& flags);
+Action setup_bbands(CLI::App& command, GlobalFlags& flags);
 Action setup_chart(CLI::App& command, GlobalFlags& flags);
 Action setup_ema(CLI::App& command, GlobalFlags& flags);
 Action setup_import(CLI::App& command, GlobalFlags& flags);
 Action setup_info(CLI::App& command, GlobalFlags& flags);
+Action setup_kdj(CLI::App& command, GlobalFlags& flags);
+Action setup_macd(CLI::App& command, GlobalFlags& flags);
 Action setup_remove(CLI::App& command, GlobalFlags& flags);
 Action setup_rsi(CLI::App& command, GlobalFlags& flags);
 Action setup_sma(CLI::App& command, GlobalFlags& flags);

@@ -3,6 +3,8 @@
 #include "core/domain/number.hpp"
 
 #include <algorithm>
+#include <array>
+#include <cctype>
 #include <cstdlib>
 #include <unistd.h>
 
@@ -18,6 +20,13 @@ std::size_t display_width(const std::string& text) {
 
 std::string number(double value) {
   return domain::format_number(value);
+}
+
+std::string upper_case(std::string_view text) {
+  std::string out(text);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  return out;
 }
 
 std::string optional_number(const std::optional<double>& value) {
@@ -254,18 +263,35 @@ void print_indicators(std::ostream& out,
     return;
   }
   const std::string adjusted = response.adjusted ? "true" : "false";
+  // MACD, BBANDS and KDJ carry named values beside `value` (D13); ATR and KDJ read high, low and
+  // close, so they have no series type to print.
+  const auto extras = query::extra_value_names(response.indicator);
+  const bool has_series = !response.series_type.empty();
+  const auto extra_values = [](const query::IndicatorValue& value) {
+    return std::array{value.second, value.third};
+  };
   if (options.format == Format::csv) {
     if (options.header) {
       // The bars' vocabulary (issue 12): trade_date and t, whatever the API calls the instant.
-      out << "symbol,trade_date,t,value" << (underlying ? ",series_type,adjusted" : "") << '\n';
+      out << "symbol,trade_date,t,value";
+      for (const auto name : extras) {
+        out << ',' << name;
+      }
+      if (underlying) {
+        out << (has_series ? ",series_type,adjusted" : ",adjusted");
+      }
+      out << '\n';
     }
     for (std::size_t i = 0; i < response.items.size(); ++i) {
       for (const auto& value : response.items[i].values) {
         out << symbol_of(response, i, symbols) << ','
             << domain::Date::containing_instant(value.timestamp).iso() << ',' << value.timestamp
             << ',' << number(value.value);
+        for (std::size_t e = 0; e < extras.size(); ++e) {
+          out << ',' << number(extra_values(value)[e]);
+        }
         if (underlying) {
-          out << ',' << response.series_type << ',' << adjusted;
+          out << ',' << (has_series ? response.series_type + "," : "") << adjusted;
         }
         out << '\n';
       }
@@ -273,8 +299,13 @@ void print_indicators(std::ostream& out,
     return;
   }
   std::vector<TableColumn> columns{{"SYMBOL"}, {"DATE"}, {"VALUE", Align::right}};
+  for (const auto name : extras) {
+    columns.push_back({upper_case(name), Align::right});
+  }
   if (underlying) {
-    columns.push_back({"SERIES"});
+    if (has_series) {
+      columns.push_back({"SERIES"});
+    }
     columns.push_back({"ADJUSTED"});
   }
   std::vector<std::vector<std::string>> rows;
@@ -283,8 +314,13 @@ void print_indicators(std::ostream& out,
       std::vector<std::string> row{symbol_of(response, i, symbols),
                                    domain::Date::containing_instant(value.timestamp).iso(),
                                    number(value.value)};
+      for (std::size_t e = 0; e < extras.size(); ++e) {
+        row.push_back(number(extra_values(value)[e]));
+      }
       if (underlying) {
-        row.push_back(response.series_type);
+        if (has_series) {
+          row.push_back(response.series_type);
+        }
         row.push_back(adjusted);
       }
       rows.push_back(std::move(row));

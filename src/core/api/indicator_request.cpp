@@ -211,10 +211,21 @@ next_url(const IndicatorRequest& request, const std::string& symbol, std::int64_
 Result<IndicatorRequest> parse_indicator_form(const IndicatorForm& form) {
   QueryParams params;
   params.set("symbol", form.symbols);
-  if (form.window) {
-    params.set("window", std::to_string(*form.window));
+  const std::pair<const char*, const std::optional<std::int64_t>*> periods[] = {
+      {"window", &form.window}, {"fast", &form.fast}, {"slow", &form.slow},
+      {"signal", &form.signal}, {"n", &form.n},       {"m1", &form.m1},
+      {"m2", &form.m2}};
+  for (const auto& [name, value] : periods) {
+    if (*value) {
+      params.set(name, std::to_string(**value));
+    }
   }
-  params.set("series_type", form.series_type);
+  if (form.k) {
+    params.set("k", *form.k);
+  }
+  if (reads_series_type(form.indicator)) {
+    params.set("series_type", form.series_type);
+  }
   if (form.convention) {
     params.set("convention", *form.convention);
   }

@@ -41,15 +41,18 @@ struct IndicatorRequest {
 struct IndicatorForm {
   query::Indicator indicator = query::Indicator::sma;
   std::string symbols; // comma-separated
-  std::optional<std::int64_t> window;
-  std::string series_type = "close";
-  std::optional<std::string> convention; // talib|tdx; nullopt: talib
+  std::optional<std::int64_t> window{};
+  std::optional<std::int64_t> fast{}, slow{}, signal{}; // MACD (D13); nullopt: the default
+  std::optional<std::string> k{};                      // BBANDS, as text: D13 accepts no exponent
+  std::optional<std::int64_t> n{}, m1{}, m2{};         // KDJ
+  std::string series_type = "close";                   // ignored by ATR and KDJ
+  std::optional<std::string> convention{};             // talib|tdx; nullopt: talib
   bool adjusted = true;
   std::string order = "desc";
-  std::optional<std::int64_t> limit;
-  std::optional<std::string> at;   // `timestamp`
-  std::optional<std::string> from; // `timestamp.gte`
-  std::optional<std::string> to;   // `timestamp.lte`
+  std::optional<std::int64_t> limit{};
+  std::optional<std::string> at{};   // `timestamp`
+  std::optional<std::string> from{}; // `timestamp.gte`
+  std::optional<std::string> to{};   // `timestamp.lte`
   bool expand_underlying = false;
 };
 

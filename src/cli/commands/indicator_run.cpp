@@ -1,0 +1,140 @@
+#include "cli/commands/indicator_run.hpp"
+
+#include "core/api/indicator_request.hpp"
+#include "core/api/request_checks.hpp"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <iostream>
+#include <memory>
+
+namespace ashare::cli {
+namespace {
+
+// The page size of a window printed whole: the largest `limit` every plan allows (D6, Free).
+constexpr std::int64_t k_page_limit = 500;
+
+} // namespace
+
+int run_indicator(const IndicatorArgs& args, const Config& config) {
+  auto format = choose_format(config.output_format);
+  if (!format) {
+    return fail(format.error().message, k_exit_usage);
+  }
+  if (!config.convention) {
+    return fail(config.convention.error().message, k_exit_usage);
+  }
+  auto transport = open_transport(config, config.remote);
+  // Nothing cut silently (issue 12): with a window and no --limit, every value of the window, in
+  // pages of the largest limit every plan allows (D6); else the API's limit (10 by default) and a
+  // note when more exist.
+  const bool whole_window = !args.limit && (args.from || args.to);
+  const auto request = api::parse_indicator_form(
+    {.indicator = args.indicator,
+     .symbols = args.symbols,
+     .window = args.window,
+     .fast = args.fast,
+     .slow = args.slow,
+     .signal = args.signal,
+     .k = args.k,
+     .n = args.n,
+     .m1 = args.m1,
+     .m2 = args.m2,
+     .series_type = args.series,
+     .convention = *config.convention,
+     .adjusted = !args.raw,
+     .order = args.order,
+     .limit = whole_window ? std::optional<std::int64_t>(k_page_limit) : args.limit,
+     .at = args.at,
+     .from = args.from,
+     .to = args.to,
+     .expand_underlying = args.underlying});
+  if (!request) {
+    return report_query_error(request.error(), *transport);
+  }
+  const auto reply = transport->get(request->to_target());
+  if (reply.status != 200) {
+    return report_query_error(reply, *transport);
+  }
+  auto response = api::indicators_from_json(reply.body);
+  if (!response) {
+    return fail(response.error().message);
+  }
+  bool paged = false;
+  if (whole_window) {
+    for (std::size_t i = 0; i < response->items.size(); ++i) {
+      auto more = follow_indicator_pages(*transport, *response, i);
+      if (!more) {
+        return fail(more.error().message);
+      }
+      paged = paged || *more;
+    }
+  }
+  const OutputOptions options{*format, !args.output.no_header, use_color(), false, args.underlying};
+  std::vector<std::string> symbols;
+  for (const auto& symbol : request->query.symbols) {
+    symbols.push_back(symbol.str());
+  }
+  print_indicators(std::cout, *response, symbols,
+                   paged ? api::indicators_to_json(*response) : reply.body, options);
+  for (std::size_t i = 0; i < response->items.size(); ++i) {
+    if (response->next_urls[i]) {
+      const auto shown = std::to_string(response->items[i].values.size());
+      const std::string symbol = i < symbols.size() ? symbols[i] : response->items[i].symbol;
+      note(symbol + ": more values exist; showing " + shown
+           + (args.limit ? " (drop --limit to see every value of a --from/--to window)"
+                         : " (pass --limit N, or a window with --from/--to)"));
+    }
+  }
+  const bool none_known = std::none_of(response->items.begin(), response->items.end(),
+                                      [](const auto& item) { return item.known; });
+  if (none_known && explain_if_empty(*transport)) {
+    return k_exit_error;
+  }
+  int status = k_exit_ok;
+  for (const auto& item : response->items) {
+    if (!item.known) {
+      status = fail_with(api::unknown_symbol(item.symbol));
+    }
+  }
+  return status;
+}
+
+void add_period_option(CLI::App& command,
+                       const std::string& name,
+                       std::optional<std::int64_t>& out,
+                       std::int64_t min,
+                       int fallback,
+                       const std::string& description) {
+  command.add_option(name, out, description)
+    ->check(CLI::Range(min, std::int64_t{5000}))
+    ->default_str(std::to_string(fallback))
+    ->type_name("N");
+}
+
+void add_indicator_options(CLI::App& command, GlobalFlags& flags, IndicatorArgs& args) {
+  command.add_option("SYMBOLS", args.symbols, "Symbols, comma-separated")->required();
+  if (api::reads_series_type(args.indicator)) {
+    command.add_option("--series", args.series, "Price series")
+      ->check(CLI::IsMember({"open", "high", "low", "close"}, CLI::ignore_case))
+      ->default_str("close");
+  }
+  command.add_option("--convention", flags.convention,
+                     "Whose formulas: talib (default) or tdx, 通达信's (D13)")
+    ->type_name("NAME"); // checked with ASHARE_CONVENTION and the file's, as the API checks it
+  command.add_flag("--raw", args.raw, "Compute over raw prices; default forward-adjusted (D9)");
+  command.add_option("--order", args.order, "Order by date")
+    ->check(CLI::IsMember({"asc", "desc"}, CLI::ignore_case))
+    ->default_str("desc");
+  command.add_option("--limit", args.limit,
+                     "At most N values per symbol (default: all of a --from/--to range, else 10)")
+    ->check(CLI::Range(std::int64_t{1}, std::int64_t{5000}))
+    ->type_name("N");
+  command.add_option("--from", args.from, "Values on or after DATE (timestamp.gte)")->type_name("DATE");
+  command.add_option("--to", args.to, "Values on or before DATE (timestamp.lte)")->type_name("DATE");
+  command.add_option("--at", args.at, "The value of one day (timestamp)")->type_name("DATE");
+  command.add_flag("--underlying", args.underlying, "Also print the series type and adjustment");
+  add_output_options(command, flags, args.output);
+}
+
+} // namespace ashare::cli
