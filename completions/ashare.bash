@@ -72,7 +72,13 @@ _ashare() {
     --convention) COMPREPLY=($(compgen -W "talib tdx" -- "$cur")); return ;;
     --plan) COMPREPLY=($(compgen -W "free basic pro" -- "$cur")); return ;;
     --overlay)
-      COMPREPLY=($(compgen -W "sma: ema:" -- "$cur"))
+      # The last item of a comma-separated list: its kind (parameters are the user's to type).
+      local done="" last="$cur"
+      if [[ "$cur" == *,* ]]; then
+        done="${cur%,*},"
+        last="${cur##*,}"
+      fi
+      COMPREPLY=($(compgen -P "$done" -W "sma: ema: bbands rsi atr macd kdj" -- "$last"))
       compopt -o nospace 2>/dev/null
       return
       ;;

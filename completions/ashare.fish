@@ -109,7 +109,7 @@ complete -c ashare -n "__fish_seen_subcommand_from $indicators" -l at -x -d 'The
 complete -c ashare -n "__fish_seen_subcommand_from $indicators" -l underlying -d 'Also print the series type and adjustment'
 
 # chart
-complete -c ashare -n '__fish_seen_subcommand_from chart' -l overlay -x -a 'sma: ema:' -d 'Moving averages: sma:N,ema:N'
+complete -c ashare -n '__fish_seen_subcommand_from chart' -l overlay -x -a 'sma: ema: bbands rsi atr macd kdj' -d 'Indicators: sma:N,bbands,macd'
 complete -c ashare -n '__fish_seen_subcommand_from chart' -l svg -r -F -d 'Write a standalone SVG file'
 complete -c ashare -n '__fish_seen_subcommand_from chart' -l width -x -d 'Columns, or pixels for SVG'
 complete -c ashare -n '__fish_seen_subcommand_from chart' -l height -x -d 'Rows, or pixels for SVG'

@@ -243,16 +243,26 @@ TEST_CASE("chart cli: TO defaults to as_of and FROM to six months before TO") {
 
 TEST_CASE("chart cli: usage errors exit 2") {
   TempDir home;
-  const std::string expected_tail =
-      "\": expected sma:N or ema:N with N from 1 to 5000, comma-separated (e.g. sma:20,ema:50)\n";
-  for (const std::string spec : {"rsi:14", "sma", "sma:0", "sma:20,", "ema:x"}) {
+  for (const std::string spec : {"boll:20", "sma", "sma:0", "sma:20,", "ema:x", "macd:26:12"}) {
     CAPTURE(spec);
     const auto result = local(home, {"chart", "600519.SH", "--overlay", spec});
     CHECK(result.status == 2);
     CHECK(result.out.empty());
   }
-  const auto bad = local(home, {"chart", "600519.SH", "--overlay", "sma:20,rsi:14"});
-  CHECK(bad.err == "ashare: error: invalid --overlay \"rsi:14" + expected_tail);
+  const auto bad = local(home, {"chart", "600519.SH", "--overlay", "sma:20,cci:14"});
+  CHECK(bad.err
+        == "ashare: error: invalid --overlay \"cci:14\": expected sma:N, ema:N, bbands[:N[:K]], "
+           "rsi[:N], atr[:N], macd[:FAST[:SLOW[:SIGNAL]]] or kdj[:N[:M1[:M2]]], comma-separated "
+           "(e.g. sma:20,bbands,macd)\n");
+  const auto slow = local(home, {"chart", "600519.SH", "--overlay", "macd:30"});
+  CHECK(slow.err
+        == "ashare: error: invalid --overlay \"macd:30\": invalid fast \"30\": expected less than "
+           "slow (26)\n");
+  // Each indicator pane needs a separator and three rows (D13 overlays).
+  const auto low = local(home, {"chart", "600519.SH", "--overlay", "macd,kdj", "--height", "17"});
+  CHECK(low.status == 2);
+  CHECK(low.err
+        == "ashare: error: the chart needs --width 30 and --height 18 at least (terminal cells)\n");
 
   const auto two = local(home, {"chart", "600519.SH,600036.SH"});
   CHECK(two.status == 2);
@@ -315,4 +325,79 @@ TEST_CASE("chart cli: a window without bars draws nothing and exits 0, as `bars`
   const auto facts = read_svg(svg);
   REQUIRE(facts.size() == 5);
   CHECK(facts[1] == "0");
+}
+
+namespace {
+
+// What python3's xml.etree reads of an SVG's indicators, one line each: "overlay LABEL" or "pane
+// LABEL", then the number of points of each of its polylines, space-separated.
+constexpr const char* k_indicator_reader = R"(import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+ns = '{http://www.w3.org/2000/svg}'
+for g in root.iter(ns + 'g'):
+    kind = g.get('class')
+    if kind in ('overlay', 'pane') and g.get('data-label'):
+        points = [str(len(p.get('points').split())) for p in g.iter(ns + 'polyline')]
+        print(kind, g.get('data-label') + ':', ' '.join(points))
+)";
+
+std::vector<std::string> concat(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+} // namespace
+
+TEST_CASE("chart cli: Bollinger bands over the candles, MACD and KDJ in panes below (D13)") {
+  TempDir home;
+  const auto dates = bar_dates(home, "2024-01-01", "2024-06-30");
+  const auto bars = std::to_string(std::count(dates.begin(), dates.end(), ',') + 1);
+  const std::vector<std::string> args{"chart", "600519.SH", "2024-01-01", "2024-06-30",
+                                      "--overlay", "bbands,macd:6:13:5,kdj"};
+  SUBCASE("SVG: one line per value of the window, as `ashare macd` prints them") {
+    const auto svg = home.path() / "out.svg";
+    const auto result = local(home, concat(args, {"--svg", svg.string()}));
+    REQUIRE_MESSAGE(result.status == 0, describe(result));
+    const auto read =
+      run_process({"/usr/bin/env", "python3", "-c", k_indicator_reader, svg.string()});
+    REQUIRE_MESSAGE(read.status == 0, read.err);
+    // The history before the window gives every bar of it a value (D9).
+    CHECK(split_lines(read.out)
+          == std::vector<std::string>{"overlay BOLL 20 2: " + bars + " " + bars + " " + bars,
+                                      "pane MACD 6 13 5: " + bars + " " + bars,
+                                      "pane KDJ 9 3 3: " + bars + " " + bars + " " + bars});
+    const auto macd = local(home, {"macd", "600519.SH", "--fast", "6", "--slow", "13", "--signal",
+                                   "5", "--from", "2024-01-01", "--to", "2024-06-30", "--format",
+                                   "csv"});
+    REQUIRE(macd.status == 0);
+    CHECK(std::to_string(split_lines(macd.out).size() - 1) == bars);
+  }
+  SUBCASE("terminal: the panes under the volume pane, each labelled, the size asked") {
+    const auto result = local(home, concat(args, {"--width", "120", "--height", "40"}));
+    REQUIRE_MESSAGE(result.status == 0, describe(result));
+    const auto lines = split_lines(result.out);
+    REQUIRE(lines.size() == 40);
+    CHECK(lines[0].find("• BOLL 20 2") != std::string::npos);
+    std::vector<std::size_t> separators;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      if (lines[i].starts_with("─ MACD 6 13 5 ─• DIF ─+ DEA ─")
+          || lines[i].starts_with("─ KDJ 9 3 3 ─• K ─+ D ─* J ─")) {
+        separators.push_back(i);
+      }
+      CHECK(columns_of(lines[i]) <= 120);
+    }
+    REQUIRE(separators.size() == 2);
+    CHECK(separators[0] < separators[1]);
+    // KDJ's ticks include 0 and 100 (J overshoots both), on the pane's axis.
+    std::string kdj_axis;
+    for (std::size_t i = separators[1] + 1; i + 2 < lines.size(); ++i) {
+      kdj_axis += lines[i] + "\n";
+    }
+    CHECK(kdj_axis.find("┤ 100") != std::string::npos);
+    CHECK(kdj_axis.find("┤ 0") != std::string::npos);
+    // Local and remote mode draw the same.
+    TempDir remote_home;
+    CHECK(remote(remote_home, concat(args, {"--width", "120", "--height", "40"})).out
+          == result.out);
+  }
 }

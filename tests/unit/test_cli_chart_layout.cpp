@@ -8,6 +8,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -373,4 +374,100 @@ TEST_CASE("cli::chart_title") {
   CHECK(chart_title(data, " · ") == "600519.SH · 2024-01-02 .. 2024-06-28 · raw prices");
   data.bars.clear();
   CHECK(chart_title(data) == "600519.SH  raw prices");
+}
+
+TEST_CASE("cli::layout_terminal: indicator panes below the volume pane") {
+  auto data = data_of(zigzag(60));
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  IndicatorPane macd{"MACD 12 26 9", {{"DIF", std::vector<double>(60, nan)}, {"DEA", {}}}};
+  macd.lines[1].values.assign(60, nan);
+  macd.histogram.assign(60, nan);
+  for (std::size_t i = 10; i < 60; ++i) {
+    macd.lines[0].values[i] = std::sin(static_cast<double>(i) / 5.0);
+    macd.lines[1].values[i] = 0.5 * std::sin(static_cast<double>(i - 2) / 5.0);
+    macd.histogram[i] = macd.lines[0].values[i] - macd.lines[1].values[i];
+  }
+  data.panes.push_back(macd);
+  data.panes.push_back({"RSI 14", {{"RSI 14", std::vector<double>(60, 55.0)}}});
+
+  SUBCASE("every pane and its separator add up to the size") {
+    for (const int rows : {min_terminal_rows(2), 30, 45}) {
+      CAPTURE(rows);
+      const auto layout = layout_terminal(data, {100, rows});
+      REQUIRE(layout.panes.size() == 2);
+      CHECK(layout.price_rows >= 4);
+      CHECK(layout.panes[0].rows >= 3);
+      CHECK(layout.panes[0].rows == layout.panes[1].rows);
+      CHECK(layout.price_rows + layout.volume_rows + 2 * (1 + layout.panes[0].rows) + 4 == rows);
+    }
+    CHECK(min_terminal_rows(0) == k_min_terminal_rows);
+    CHECK(min_terminal_rows(2) == k_min_terminal_rows + 8);
+  }
+  const auto layout = layout_terminal(data, {100, 40});
+  const auto& pane = layout.panes[0];
+  SUBCASE("a pane's scale holds its lines, its histogram and zero") {
+    CHECK(pane.scale.low < -1.0 * 0.99);
+    CHECK(pane.scale.high > 0.99);
+    CHECK(pane_scale(data.panes[1]).low < 55);
+    CHECK(pane_scale(data.panes[1]).high > 55);
+    CHECK(pane_scale(data.panes[1]).low > 54); // no histogram: zero is not pulled in
+  }
+  SUBCASE("histogram bars run from next to the zero row to the value's row, red above") {
+    const int zero = row_of(0, pane.scale, pane.rows);
+    REQUIRE_FALSE(pane.histogram.empty());
+    for (const auto& bar : pane.histogram) {
+      CHECK(bar.top <= bar.bottom);
+      if (bar.up) {
+        CHECK(bar.bottom == zero - 1);
+      } else {
+        CHECK(bar.top == zero + 1);
+      }
+    }
+    for (std::size_t i = 10; i < 60; ++i) {
+      const double value = data.panes[0].histogram[i];
+      const int row = row_of(value, pane.scale, pane.rows);
+      const auto column = layout.cells[i].column;
+      const auto bar = std::find_if(pane.histogram.begin(), pane.histogram.end(),
+                                    [&](const auto& b) { return b.column == column; });
+      CAPTURE(i);
+      if (row == zero) {
+        CHECK(bar == pane.histogram.end());
+      } else {
+        REQUIRE(bar != pane.histogram.end());
+        CHECK(bar->up == (value > 0));
+        CHECK((bar->up ? bar->top : bar->bottom) == row);
+      }
+    }
+  }
+  SUBCASE("line points at every candle with a value, none before the first") {
+    for (std::size_t j = 0; j < 2; ++j) {
+      for (std::size_t i = 0; i < 60; ++i) {
+        const auto column = layout.cells[i].column;
+        const auto point = std::find_if(pane.line_cells.begin(), pane.line_cells.end(), [&](const auto& p) {
+          return p.overlay == j && p.column == column;
+        });
+        CAPTURE(i);
+        if (i < 10) {
+          CHECK(point == pane.line_cells.end());
+        } else {
+          REQUIRE(point != pane.line_cells.end());
+          CHECK(point->row == row_of(data.panes[0].lines[j].values[i], pane.scale, pane.rows));
+        }
+      }
+    }
+  }
+  SUBCASE("Bollinger bands widen the price scale") {
+    auto wide = data_of(zigzag(60));
+    wide.overlays.push_back({"BOLL 20 2", std::vector<double>(60, 100.0),
+                             {std::vector<double>(60, 150.0), std::vector<double>(60, 50.0)}});
+    const auto scale = price_scale(wide);
+    CHECK(scale.high > 150);
+    CHECK(scale.low < 50);
+    const auto banded = layout_terminal(wide, {100, 30});
+    std::size_t points = 0;
+    for (const auto& point : banded.overlay_cells) {
+      points += point.overlay == 0 ? 1 : 0;
+    }
+    CHECK(points >= 3 * 60); // the middle line and both bands, one legend entry
+  }
 }

@@ -7,6 +7,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <regex>
@@ -169,4 +170,46 @@ TEST_CASE("cli::render_svg") {
     CHECK(count(none, "<g class=\"candle ") == 0);
     CHECK(none.find(">no bars in this window</text>") != std::string::npos);
   }
+}
+
+TEST_CASE("cli::render_svg: Bollinger bands over the candles, MACD in a pane of its own") {
+  auto data = test::four_bar_chart();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  data.overlays.push_back({"BOLL 2 2", {nan, 10.5, 10.5, 10.1}, {{nan, 12.5, 11, 10.3}, {nan, 8.5, 10, 9.9}}});
+  data.panes.push_back({"MACD 2 3 2",
+                        {{"DIF", {nan, 0.6, 0.1, -0.5}}, {"DEA", {nan, 0.2, 0.3, 0.1}}},
+                        {nan, 0.8, -0.4, -1.2}});
+  const auto svg = render_svg(data, {800, 500});
+  CHECK(well_formed(svg));
+  // One legend entry for the three lines of the bands, all in its colour.
+  CHECK(count(svg, ">BOLL 2 2</text>") == 1);
+  const auto bands_at = svg.find("<g class=\"overlay\" data-label=\"BOLL 2 2\">");
+  REQUIRE(bands_at != std::string::npos);
+  const auto bands = svg.substr(bands_at, svg.find("</g>", bands_at) - bands_at);
+  CHECK(count(bands, "<polyline class=\"overlay\" stroke=\"#f08c00\"") == 3);
+  // The pane: label, a legend entry per line, a polyline per line, a bar per value, zero.
+  CHECK(count(svg, "<g class=\"pane\" data-label=\"MACD 2 3 2\">") == 1);
+  CHECK(svg.find(">MACD 2 3 2</text>") != std::string::npos);
+  CHECK(svg.find(">DIF</text>") != std::string::npos);
+  CHECK(svg.find(">DEA</text>") != std::string::npos);
+  CHECK(count(svg, "<rect class=\"volume ") == 4 + 3); // volume bars, then the histogram's
+  CHECK(count(svg, "<line class=\"zero\"") == 1);
+  // The pane lies below the volume pane, and the dates below the pane.
+  const auto frame_y = [&](std::size_t nth) {
+    static const std::regex k_frame(R"rx(<rect class="frame" x="[\d.]+" y="([\d.]+)")rx");
+    std::vector<double> ys;
+    for (std::sregex_iterator it(svg.begin(), svg.end(), k_frame), end; it != end; ++it) {
+      ys.push_back(std::stod((*it)[1]));
+    }
+    std::sort(ys.begin(), ys.end());
+    return nth < ys.size() ? ys[nth] : -1.0;
+  };
+  CHECK(frame_y(0) < frame_y(1)); // price, volume
+  CHECK(frame_y(1) < frame_y(2)); // volume, MACD
+  const auto date_label = svg.find(">2024-01-02</text>");
+  REQUIRE(date_label != std::string::npos);
+  static const std::regex k_zero(R"rx(<line class="zero" x1="[\d.]+" y1="([\d.]+)")rx");
+  std::smatch zero;
+  REQUIRE(std::regex_search(svg, zero, k_zero));
+  CHECK(std::stod(zero[1]) > frame_y(2));
 }

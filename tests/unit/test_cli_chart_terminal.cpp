@@ -77,3 +77,49 @@ TEST_CASE("cli::render_terminal: red up, green down, a colour per overlay, none 
   CHECK(plain.find('\x1b') == std::string::npos);
   CHECK(lines_of(plain)[0] == "600519.SH  2024-01-02 .. 2024-01-05  for");
 }
+
+TEST_CASE("cli::render_terminal: an indicator pane with its label, lines, histogram and zero") {
+  auto data = tiny();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  data.panes.push_back({"MACD 2 3 2",
+                        {{"DIF", {nan, 0.6, 0.1, -0.5}}, {"DEA", {nan, 0.2, 0.3, 0.1}}},
+                        {nan, 0.8, -0.4, -1.2}});
+  const auto text = render_terminal(data, layout_terminal(data, {40, 30}), false);
+  INFO(text);
+  const auto lines = lines_of(text);
+  REQUIRE(lines.size() == 30);
+  // 5 pane rows over -1.28..0.88 (0.216 a half): the zero row is 2; 0.8 fills rows 0-1 red above
+  // it, -1.2 rows 3-4 green below, -0.4 rounds to the zero row and draws no bar; the lines fill
+  // the cells the bars leave, interpolated across the gap columns.
+  CHECK(text
+        == "600519.SH  2024-01-02 .. 2024-01-05  for\n"
+           "    ╷                            ┤ 12\n"
+           "    │                            │\n"
+           "    │       ╷                    │\n"
+           "    │       │                    │\n"
+           "    │       │                    │\n"
+           "    ┃       ┃                    ┤ 11\n"
+           "    ┃       ┃                    │\n"
+           "    ┃       ┃       ╷       ╷    │\n"
+           "    ┃       ┃       │       ╽    │\n"
+           "    ┃       ┃       ╽       ┃    ┤ 10\n"
+           "    │       │       │       ╵    │\n"
+           "    │       │                    │\n"
+           "    │       ╵                    │\n"
+           "    │                            │\n"
+           "    ╵                            ┤ 9\n"
+           "─────────────────────────────────┼\n"
+           "            █                    ┤ 200\n"
+           "            █                    │\n"
+           "    ▄       █                    │\n"
+           "    █       █       ▂       █    │\n"
+           "    █       █       █       █    │\n"
+           "─ MACD 2 3 2 ─• DIF ─+ DEA ──────┼\n"
+           "            ┃••                  │\n"
+           "            ┃++•••••••+++++++    │\n"
+           "┈┈┈┈┈┈┈┈┈┈┈┈┈┈┈┈┈┈┈┈┈┈•••••┈┈┈┈┈┈┤ 0\n"
+           "                           •┃    │\n"
+           "                            ┃    ┤ -1\n"
+           "────┬───────────────┬────────────┘\n"
+           "    2024-01-02      2024-01-04\n");
+}

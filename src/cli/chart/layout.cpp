@@ -13,6 +13,8 @@ constexpr double k_padding = 0.04; // of the price range, above and below
 constexpr int k_fixed_rows = 4;    // title, separator, date axis, date labels
 constexpr int k_volume_share = 5;  // the volume pane takes a fifth of the panes' rows
 constexpr int k_min_volume_rows = 2;
+constexpr int k_min_price_rows = 4;
+constexpr int k_min_pane_rows = 3; // an indicator pane's, below its separator row
 constexpr int k_date_label_width = 10;          // YYYY-MM-DD
 constexpr std::size_t k_volume_label_width = 5; // short_volume's longest below 1000B: "12.3M"
 constexpr std::array k_month_steps{1, 2, 3, 6, 12, 24, 60, 120};
@@ -138,25 +140,77 @@ int volume_eighths(std::int64_t volume, std::int64_t max_volume, int volume_rows
   return std::max(1, static_cast<int>(std::lround(share * volume_rows * 8)));
 }
 
-// The points of one overlay: at every column from the first candle to the last, its value at the
-// candle there, or interpolated between the candles on either side of a gap column.
-void add_overlay_cells(TerminalLayout& layout,
-                       std::span<const double> values,
-                       std::size_t overlay) {
-  for (std::size_t i = 0; i < layout.cells.size(); ++i) {
-    const int column = layout.cells[i].column;
-    const bool has_next = i + 1 < layout.cells.size();
-    const int next_column = has_next ? layout.cells[i + 1].column : column + 1;
+// The points of one line in a pane of `rows` rows scaled by `scale`: at every column from the
+// first candle to the last, its value at the candle there, or interpolated between the candles
+// on either side of a gap column.
+void add_line_cells(const std::vector<CandleCells>& candles,
+                    std::span<const double> values,
+                    const PriceScale& scale,
+                    int rows,
+                    std::size_t index,
+                    std::vector<OverlayCell>& out) {
+  for (std::size_t i = 0; i < candles.size(); ++i) {
+    const int column = candles[i].column;
+    const bool has_next = i + 1 < candles.size();
+    const int next_column = has_next ? candles[i + 1].column : column + 1;
     for (int x = column; x < next_column; ++x) {
       const double share = static_cast<double>(x - column) / (next_column - column);
       const double value =
           x == column ? values[i] : values[i] + (values[i + 1] - values[i]) * share;
       if (std::isfinite(value)) {
-        layout.overlay_cells.push_back(
-            {x, row_of(value, layout.scale, layout.price_rows), overlay});
+        out.push_back({x, row_of(value, scale, rows), index});
       }
     }
   }
+}
+
+// Widen [low, high] to hold every finite value of `values`.
+void extend(double& low, double& high, std::span<const double> values) {
+  for (const double value : values) {
+    if (std::isfinite(value)) {
+      low = std::min(low, value);
+      high = std::max(high, value);
+    }
+  }
+}
+
+// The scale of [low, high], padded by k_padding of the range (by 1% of the value when the range is
+// 0); the default scale when nothing was seen.
+PriceScale padded(double low, double high) {
+  if (!std::isfinite(low)) {
+    return PriceScale{};
+  }
+  const double range = high - low;
+  const double pad = range > 0 ? range * k_padding : (low != 0 ? std::abs(low) * 0.01 : 1.0);
+  return PriceScale{low - pad, high + pad};
+}
+
+PaneLayout layout_pane(const IndicatorPane& pane,
+                       const std::vector<CandleCells>& candles,
+                       int group,
+                       int rows) {
+  PaneLayout out;
+  out.rows = rows;
+  out.scale = pane_scale(pane);
+  out.ticks = row_ticks(out.scale, rows);
+  for (std::size_t j = 0; j < pane.lines.size(); ++j) {
+    add_line_cells(candles, merge_values(pane.lines[j].values, group), out.scale, rows, j,
+                   out.line_cells);
+  }
+  if (!pane.histogram.empty()) {
+    const int zero = row_of(0, out.scale, rows);
+    const auto merged = merge_values(pane.histogram, group);
+    for (std::size_t i = 0; i < candles.size() && i < merged.size(); ++i) {
+      // From the zero row (its baseline stays visible) to the value's row; none when they meet.
+      const int row = std::isfinite(merged[i]) ? row_of(merged[i], out.scale, rows) : zero;
+      if (row < zero) {
+        out.histogram.push_back({candles[i].column, row, zero - 1, true});
+      } else if (row > zero) {
+        out.histogram.push_back({candles[i].column, zero + 1, row, false});
+      }
+    }
+  }
+  return out;
 }
 
 void place_candles(TerminalLayout& layout) {
@@ -254,19 +308,26 @@ PriceScale price_scale(const ChartData& data) {
     high = std::max(high, bar.high);
   }
   for (const auto& overlay : data.overlays) {
-    for (const double value : overlay.values) {
-      if (std::isfinite(value)) {
-        low = std::min(low, value);
-        high = std::max(high, value);
-      }
+    extend(low, high, overlay.values);
+    for (const auto& band : overlay.bands) {
+      extend(low, high, band);
     }
   }
-  if (!std::isfinite(low)) {
-    return PriceScale{};
+  return padded(low, high);
+}
+
+PriceScale pane_scale(const IndicatorPane& pane) {
+  double low = std::numeric_limits<double>::infinity();
+  double high = -low;
+  for (const auto& line : pane.lines) {
+    extend(low, high, line.values);
   }
-  const double range = high - low;
-  const double pad = range > 0 ? range * k_padding : (low != 0 ? std::abs(low) * 0.01 : 1.0);
-  return PriceScale{low - pad, high + pad};
+  if (!pane.histogram.empty()) {
+    extend(low, high, pane.histogram);
+    const double zero[] = {0.0};
+    extend(low, high, zero);
+  }
+  return padded(low, high);
 }
 
 std::vector<PriceTick> price_ticks(const PriceScale& scale, int max_ticks) {
@@ -330,24 +391,48 @@ int row_of(double price, const PriceScale& scale, int price_rows) {
   return half_of(price, scale, price_rows) / 2;
 }
 
+int min_terminal_rows(std::size_t panes) {
+  return k_min_terminal_rows + static_cast<int>(panes) * (1 + k_min_pane_rows);
+}
+
 TerminalLayout layout_terminal(const ChartData& data, TerminalSize size) {
   TerminalLayout layout;
   layout.size = size;
-  const int panes = size.rows - k_fixed_rows;
-  layout.volume_rows = std::max(k_min_volume_rows, panes / k_volume_share);
-  layout.price_rows = panes - layout.volume_rows;
+  const int pane_count = static_cast<int>(data.panes.size());
+  const int rows = size.rows - k_fixed_rows - pane_count; // a separator above each indicator pane
+  layout.volume_rows = std::max(k_min_volume_rows, rows / k_volume_share);
+  int pane_rows = std::max(k_min_pane_rows, rows / k_volume_share);
+  if (pane_count > 0 && rows - layout.volume_rows - pane_count * pane_rows < k_min_price_rows) {
+    pane_rows = std::max(k_min_pane_rows,
+                         (rows - layout.volume_rows - k_min_price_rows) / pane_count);
+  }
+  layout.price_rows = rows - layout.volume_rows - pane_count * pane_rows;
   layout.scale = price_scale(data);
   layout.price_ticks = row_ticks(layout.scale, layout.price_rows);
   std::size_t label_width = k_volume_label_width;
   for (const auto& tick : layout.price_ticks) {
     label_width = std::max(label_width, tick.label.size());
   }
+  for (const auto& pane : data.panes) {
+    for (const auto& tick : row_ticks(pane_scale(pane), pane_rows)) {
+      label_width = std::max(label_width, tick.label.size());
+    }
+  }
   layout.plot_columns = size.columns - 2 - static_cast<int>(label_width);
   layout.group = bars_per_candle(data.bars.size(), layout.plot_columns - 1);
   layout.candles = merge_bars(data.bars, layout.group);
   place_candles(layout);
   for (std::size_t j = 0; j < data.overlays.size(); ++j) {
-    add_overlay_cells(layout, merge_values(data.overlays[j].values, layout.group), j);
+    const auto& overlay = data.overlays[j];
+    add_line_cells(layout.cells, merge_values(overlay.values, layout.group), layout.scale,
+                   layout.price_rows, j, layout.overlay_cells);
+    for (const auto& band : overlay.bands) {
+      add_line_cells(layout.cells, merge_values(band, layout.group), layout.scale,
+                     layout.price_rows, j, layout.overlay_cells);
+    }
+  }
+  for (const auto& pane : data.panes) {
+    layout.panes.push_back(layout_pane(pane, layout.cells, layout.group, pane_rows));
   }
   place_date_ticks(layout);
   return layout;

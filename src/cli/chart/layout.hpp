@@ -15,18 +15,32 @@
 
 namespace ashare::cli::chart {
 
-// A line drawn over the candles: its legend label ("SMA 20") and one value per bar (NaN: none).
+// A line drawn over the candles or in an indicator pane: its legend label ("SMA 20") and one value
+// per bar (NaN: none); `bands` are more lines in the same ink without a legend entry of their own
+// (Bollinger's upper and lower bands).
 struct Overlay {
   std::string label;
   std::vector<double> values;
+  std::vector<std::vector<double>> bands = {};
 };
 
-// What a chart shows: one symbol's bars in ascending date order, and its overlays.
+// An indicator drawn in a pane of its own below the volume pane (RSI, MACD, KDJ, ATR): its label
+// ("MACD 12 26 9"), its lines, and, for MACD, a histogram drawn as bars from zero (one value per
+// bar; empty when none).
+struct IndicatorPane {
+  std::string label;
+  std::vector<Overlay> lines;
+  std::vector<double> histogram = {};
+};
+
+// What a chart shows: one symbol's bars in ascending date order, the overlays drawn over its
+// candles and the indicator panes below them, top to bottom.
 struct ChartData {
   std::string symbol;
   bool adjusted = true;
   std::vector<domain::Bar> bars;
   std::vector<Overlay> overlays;
+  std::vector<IndicatorPane> panes = {};
 };
 
 // One drawn candle: one bar, or `bars` consecutive bars merged (the open of the first, the close
@@ -72,6 +86,10 @@ struct PriceScale {
 // padded by 4% of the range on each side (by 1% of the price when the range is 0).
 PriceScale price_scale(const ChartData& data);
 
+// Return the scale of `pane`: the range of its lines and histogram (and zero, when it has a
+// histogram), padded as price_scale pads.
+PriceScale pane_scale(const IndicatorPane& pane);
+
 struct PriceTick {
   double value = 0;
   std::string label; // as many decimals as the step needs: "1700", "12.5", "3.05"
@@ -115,11 +133,21 @@ struct CandleCells {
   bool up = true;
 };
 
-// A point of an overlay line: plot column, text row of the price pane, overlay index.
+// A point of an overlay line: plot column, text row of its pane, overlay (or pane line) index.
 struct OverlayCell {
   int column = 0;
   int row = 0;
   std::size_t overlay = 0;
+};
+
+// A histogram bar of an indicator pane: its column, the rows it fills (top <= bottom) between the
+// zero row (excluded) and the value's row, and whether it is positive (red, as an up candle, above
+// zero) or negative (green, below).
+struct HistogramCells {
+  int column = 0;
+  int top = 0;
+  int bottom = 0;
+  bool up = true;
 };
 
 struct RowTick {
@@ -132,9 +160,20 @@ struct ColumnTick {
   std::string label;
 };
 
+// An indicator pane in the terminal: `rows` text rows below a separator row that carries its
+// label; rows count from the pane's first row.
+struct PaneLayout {
+  int rows = 0;
+  PriceScale scale;
+  std::vector<RowTick> ticks;
+  std::vector<OverlayCell> line_cells;
+  std::vector<HistogramCells> histogram;
+};
+
 // The terminal chart, top to bottom: the title row, `price_rows` of candles, a separator row,
-// `volume_rows` of volume bars, the date axis row and the date label row. The plot takes
-// `plot_columns` on the left; the price axis and its labels take the rest.
+// `volume_rows` of volume bars, then for each indicator pane a separator row and its rows, the
+// date axis row and the date label row. The plot takes `plot_columns` on the left; the axis and
+// its labels take the rest.
 struct TerminalLayout {
   TerminalSize size;
   int plot_columns = 0;
@@ -147,8 +186,12 @@ struct TerminalLayout {
   std::vector<OverlayCell> overlay_cells;
   std::vector<RowTick> price_ticks;   // rows of the price pane
   std::string volume_label;           // the highest volume, at the volume pane's top row
+  std::vector<PaneLayout> panes;      // as ChartData::panes
   std::vector<ColumnTick> date_ticks; // plot columns
 };
+
+// Return the fewest rows a terminal chart with `panes` indicator panes needs.
+int min_terminal_rows(std::size_t panes);
 
 // Return the half (see CandleCells) of `price` in a price pane of `price_rows` rows; monotonic:
 // a higher price never has a larger half. Prices outside `scale` are clamped to the pane.
@@ -158,7 +201,7 @@ int half_of(double price, const PriceScale& scale, int price_rows);
 int row_of(double price, const PriceScale& scale, int price_rows);
 
 // Return the terminal model of `data` (at least one bar) in `size` (at least
-// k_min_terminal_columns by k_min_terminal_rows). The candles spread evenly over the plot
+// k_min_terminal_columns by min_terminal_rows(data.panes.size())). The candles spread evenly over the plot
 // columns, one column each; when there are more bars than plot columns, bars_per_candle()
 // consecutive bars share one candle.
 TerminalLayout layout_terminal(const ChartData& data, TerminalSize size);

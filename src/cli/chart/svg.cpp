@@ -4,6 +4,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <span>
 #include <vector>
 
 namespace ashare::cli::chart {
@@ -35,7 +36,17 @@ constexpr const char* k_style =
     ".wick{stroke-width:1}\n"
     ".volume{opacity:0.55;stroke:none}\n"
     ".overlay{fill:none;stroke-width:1.5;stroke-linejoin:round}\n"
+    ".zero{stroke:#999;stroke-width:1;stroke-dasharray:3 3}\n"
     "</style>\n";
+
+// Where an indicator pane goes, in pixels, and its scale.
+struct PaneFrame {
+  double top = 0;
+  double bottom = 0;
+  PriceScale scale;
+
+  double y_of(double value) const { return top + scale.from_top(value) * (bottom - top); }
+};
 
 // Where things go, in pixels.
 struct Frame {
@@ -48,7 +59,10 @@ struct Frame {
   double slot = 0; // width per bar
   PriceScale scale;
   std::int64_t max_volume = 0;
+  std::vector<PaneFrame> panes; // as ChartData::panes, below the volume pane
 
+  // The bottom of the lowest pane, above the date labels.
+  double bottom() const { return panes.empty() ? volume_bottom : panes.back().bottom; }
   double x_of(std::size_t i) const { return left + slot * (static_cast<double>(i) + 0.5); }
   double y_of(double price) const {
     return price_top + scale.from_top(price) * (price_bottom - price_top);
@@ -88,11 +102,18 @@ Frame frame_of(const ChartData& data, SvgSize size, const std::vector<PriceTick>
   frame.right = size.width - k_margin - 8 - static_cast<double>(label_chars) * k_char_width;
   const auto legend = legend_layout(data, size);
   const double top = legend.empty() ? k_title_height : legend.back().second + k_legend_line;
-  const double panes = size.height - top - k_bottom - k_pane_gap;
+  // The volume pane and each indicator pane take an equal share, together at most 60%.
+  const auto lower_panes = static_cast<double>(1 + data.panes.size());
+  const double share = std::min(k_volume_share, 0.6 / lower_panes);
+  const double panes = size.height - top - k_bottom - k_pane_gap * lower_panes;
   frame.price_top = top;
-  frame.price_bottom = top + std::round(panes * (1 - k_volume_share));
+  frame.price_bottom = top + std::round(panes * (1 - share * lower_panes));
   frame.volume_top = frame.price_bottom + k_pane_gap;
-  frame.volume_bottom = size.height - k_bottom;
+  frame.volume_bottom = frame.volume_top + std::round(panes * share);
+  for (const auto& pane : data.panes) {
+    const double pane_top = frame.bottom() + k_pane_gap;
+    frame.panes.push_back({pane_top, pane_top + std::round(panes * share), pane_scale(pane)});
+  }
   frame.slot =
       (frame.right - frame.left) / static_cast<double>(std::max<std::size_t>(1, data.bars.size()));
   for (const auto& bar : data.bars) {
@@ -178,7 +199,10 @@ void write_date_axis(std::string& out, const ChartData& data, const Frame& frame
     const double x = frame.x_of(i);
     write_line(out, "grid", x, frame.price_top, x, frame.price_bottom);
     write_line(out, "grid", x, frame.volume_top, x, frame.volume_bottom);
-    write_text(out, positions[i] + k_date_label_width / 2, frame.volume_bottom + 18, dates[i].iso(),
+    for (const auto& pane : frame.panes) {
+      write_line(out, "grid", x, pane.top, x, pane.bottom);
+    }
+    write_text(out, positions[i] + k_date_label_width / 2, frame.bottom() + 18, dates[i].iso(),
                "middle");
   }
 }
@@ -225,17 +249,18 @@ void write_volume(std::string& out, const ChartData& data, const Frame& frame) {
   out += "</g>\n";
 }
 
-// One polyline per run of values without a gap.
-void write_overlay(std::string& out,
-                   const Overlay& overlay,
-                   const Frame& frame,
-                   const char* color) {
-  out += "<g class=\"overlay\" data-label=\"" + xml_escape(overlay.label) + "\">\n";
+// One polyline of `values` (one per bar, `y_of` placing them) per run of values without a gap.
+template <typename YOf>
+void write_polylines(std::string& out,
+                     std::span<const double> values,
+                     const Frame& frame,
+                     const YOf& y_of,
+                     const char* color) {
   std::string points;
-  for (std::size_t i = 0; i <= overlay.values.size(); ++i) {
-    if (i < overlay.values.size() && std::isfinite(overlay.values[i])) {
+  for (std::size_t i = 0; i <= values.size(); ++i) {
+    if (i < values.size() && std::isfinite(values[i])) {
       points += (points.empty() ? "" : " ") + svg_number(frame.x_of(i)) + ","
-                + svg_number(frame.y_of(overlay.values[i]));
+                + svg_number(y_of(values[i]));
       continue;
     }
     if (!points.empty()) {
@@ -244,6 +269,56 @@ void write_overlay(std::string& out,
       points.clear();
     }
   }
+}
+
+void write_overlay(std::string& out,
+                   const Overlay& overlay,
+                   const Frame& frame,
+                   const char* color) {
+  out += "<g class=\"overlay\" data-label=\"" + xml_escape(overlay.label) + "\">\n";
+  const auto y_of = [&frame](double value) { return frame.y_of(value); };
+  write_polylines(out, overlay.values, frame, y_of, color);
+  for (const auto& band : overlay.bands) {
+    write_polylines(out, band, frame, y_of, color);
+  }
+  out += "</g>\n";
+}
+
+// An indicator pane: its frame, label and legend, value ticks, the zero line and histogram bars
+// (MACD), and its lines.
+void write_pane(std::string& out, const IndicatorPane& pane, const PaneFrame& place, const Frame& frame) {
+  out += "<g class=\"pane\" data-label=\"" + xml_escape(pane.label) + "\">\n";
+  const auto y_of = [&place](double value) { return place.y_of(value); };
+  const int max_ticks = std::max(2, static_cast<int>((place.bottom - place.top) / 30));
+  for (const auto& tick : price_ticks(place.scale, max_ticks)) {
+    const double y = place.y_of(tick.value);
+    write_line(out, "grid", frame.left, y, frame.right, y);
+    write_text(out, frame.right + 6, y + 4, tick.label);
+  }
+  if (!pane.histogram.empty()) {
+    const double zero = place.y_of(0);
+    const double width = std::max(frame.slot * k_body_share, std::min(1.0, frame.slot));
+    for (std::size_t i = 0; i < pane.histogram.size(); ++i) {
+      const double value = pane.histogram[i];
+      if (std::isfinite(value)) {
+        const double y = place.y_of(value);
+        write_rect(out, value >= 0 ? "volume up" : "volume down", frame.x_of(i) - width / 2,
+                   std::min(y, zero), width, std::abs(y - zero));
+      }
+    }
+    write_line(out, "zero", frame.left, zero, frame.right, zero);
+  }
+  double x = frame.left + 4;
+  write_text(out, x, place.top + 12, pane.label, "start", "pane");
+  x += static_cast<double>(pane.label.size()) * k_char_width + 8;
+  for (std::size_t j = 0; j < pane.lines.size(); ++j) {
+    const char* color = k_overlay_colors[j % k_overlay_colors.size()];
+    write_polylines(out, pane.lines[j].values, frame, y_of, color);
+    out += "<text" + attribute("x", x) + attribute("y", place.top + 12) + " class=\"pane\" style=\"fill:"
+           + color + "\">" + xml_escape(pane.lines[j].label) + "</text>\n";
+    x += static_cast<double>(pane.lines[j].label.size()) * k_char_width + 10;
+  }
+  write_rect(out, "frame", frame.left, place.top, frame.right - frame.left, place.bottom - place.top);
   out += "</g>\n";
 }
 
@@ -266,6 +341,9 @@ std::string render_svg(const ChartData& data, SvgSize size) {
   write_candles(out, data, frame);
   for (std::size_t j = 0; j < data.overlays.size(); ++j) {
     write_overlay(out, data.overlays[j], frame, k_overlay_colors[j % k_overlay_colors.size()]);
+  }
+  for (std::size_t p = 0; p < data.panes.size(); ++p) {
+    write_pane(out, data.panes[p], frame.panes[p], frame);
   }
   write_frames(out, frame);
   return out + "</svg>\n";

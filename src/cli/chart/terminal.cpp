@@ -105,6 +105,53 @@ void draw_overlays(Grid& grid, const TerminalLayout& layout) {
   }
 }
 
+// The row of the separator above indicator pane `index`; index == panes.size() gives the date
+// axis row.
+int pane_separator(const TerminalLayout& layout, std::size_t index) {
+  int row = 2 + layout.price_rows + layout.volume_rows;
+  for (std::size_t p = 0; p < index; ++p) {
+    row += 1 + layout.panes[p].rows;
+  }
+  return row;
+}
+
+// Each indicator pane: its label and legend on its separator row, the histogram from the zero row
+// (a dotted baseline), and its lines where the bars leave room.
+void draw_panes(Grid& grid, const ChartData& data, const TerminalLayout& layout) {
+  for (std::size_t p = 0; p < layout.panes.size(); ++p) {
+    const auto& pane = layout.panes[p];
+    const int separator = pane_separator(layout, p);
+    const int top = separator + 1;
+    int column = put_text(grid, separator, 1, " " + data.panes[p].label + " ");
+    for (std::size_t j = 0; j < data.panes[p].lines.size(); ++j) {
+      column = put_text(grid, separator, column + 1, k_overlay_marks[j % k_overlay_marks.size()],
+                        overlay_ink(j));
+      column = put_text(grid, separator, column, " " + data.panes[p].lines[j].label + " ");
+    }
+    for (const auto& bar : pane.histogram) {
+      for (int row = bar.top; row <= bar.bottom; ++row) {
+        put_text(grid, top + row, bar.column, "┃", bar.up ? k_ink_up : k_ink_down);
+      }
+    }
+    // As candles over the price pane's overlays: bars first, lines where they leave room.
+    for (const auto& point : pane.line_cells) {
+      auto& cell = grid[static_cast<std::size_t>(top + point.row)][static_cast<std::size_t>(point.column)];
+      if (cell.glyph == " ") {
+        cell = Cell{k_overlay_marks[point.overlay % k_overlay_marks.size()], overlay_ink(point.overlay)};
+      }
+    }
+    if (!data.panes[p].histogram.empty()) {
+      const int zero = top + row_of(0, pane.scale, pane.rows);
+      for (int x = 0; x < layout.plot_columns; ++x) {
+        auto& cell = grid[static_cast<std::size_t>(zero)][static_cast<std::size_t>(x)];
+        if (cell.glyph == " ") {
+          cell = Cell{"┈", k_ink_none};
+        }
+      }
+    }
+  }
+}
+
 void draw_volume(Grid& grid, const TerminalLayout& layout) {
   const int top = 2 + layout.price_rows;
   for (const auto& cells : layout.cells) {
@@ -128,15 +175,25 @@ void draw_axes(Grid& grid, const TerminalLayout& layout) {
     put_text(grid, 1 + tick.row, axis, "┤ " + tick.label);
   }
   const int separator = 1 + layout.price_rows;
-  const int date_axis = separator + layout.volume_rows + 1;
+  const int date_axis = pane_separator(layout, layout.panes.size());
   for (int column = 0; column < axis; ++column) {
     put_text(grid, separator, column, "─");
     put_text(grid, date_axis, column, "─");
   }
-  put_text(grid, separator, axis, "┼");
-  put_text(grid, separator + 1, axis, "┤ " + layout.volume_label);
   for (int row = separator + 2; row < date_axis; ++row) {
     put_text(grid, row, axis, "│");
+  }
+  put_text(grid, separator, axis, "┼");
+  put_text(grid, separator + 1, axis, "┤ " + layout.volume_label);
+  for (std::size_t p = 0; p < layout.panes.size(); ++p) {
+    const int pane_separator_row = pane_separator(layout, p);
+    for (int column = 0; column < axis; ++column) {
+      put_text(grid, pane_separator_row, column, "─");
+    }
+    put_text(grid, pane_separator_row, axis, "┼");
+    for (const auto& tick : layout.panes[p].ticks) {
+      put_text(grid, pane_separator_row + 1 + tick.row, axis, "┤ " + tick.label);
+    }
   }
   put_text(grid, date_axis, axis, "┘");
   for (const auto& tick : layout.date_ticks) {
@@ -174,6 +231,7 @@ std::string render_terminal(const ChartData& data, const TerminalLayout& layout,
   draw_overlays(grid, layout);
   draw_volume(grid, layout);
   draw_axes(grid, layout);
+  draw_panes(grid, data, layout);
   std::string out;
   for (const auto& cells : grid) {
     out += line_of(cells, color);

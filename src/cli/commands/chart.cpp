@@ -10,9 +10,12 @@
 #include "core/api/indicator_request.hpp"
 #include "core/api/params.hpp"
 #include "core/auth/plan.hpp"
+#include "core/domain/number.hpp"
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <array>
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
@@ -78,8 +81,8 @@ std::optional<int> positive_env(const char* name) {
 }
 
 // The terminal's size (ioctl, else COLUMNS and LINES, else 100x30), one row left for the prompt,
-// under --width and --height, and never below the minimum.
-TerminalSize terminal_size(const ChartArgs& args) {
+// under --width and --height, and never below the minimum for `panes` indicator panes.
+TerminalSize terminal_size(const ChartArgs& args, std::size_t panes) {
   TerminalSize size = k_default_terminal;
   winsize window{};
   if (::ioctl(STDOUT_FILENO, TIOCGWINSZ, &window) == 0 && window.ws_col > 0 && window.ws_row > 1) {
@@ -89,17 +92,18 @@ TerminalSize terminal_size(const ChartArgs& args) {
     size.rows = positive_env("LINES").has_value() ? *positive_env("LINES") - 1 : size.rows;
   }
   size.columns = std::max(args.width.value_or(size.columns), k_min_terminal_columns);
-  size.rows = std::max(args.height.value_or(size.rows), k_min_terminal_rows);
+  size.rows = std::max(args.height.value_or(size.rows), min_terminal_rows(panes));
   return size;
 }
 
-// A usage error for what `args` asks that no chart can do; empty when all is well.
-std::string usage_problem(const ChartArgs& args) {
+// A usage error for what `args` asks that no chart with `panes` indicator panes can do; empty when
+// all is well.
+std::string usage_problem(const ChartArgs& args, std::size_t panes) {
   if (args.symbol.find(',') != std::string::npos) {
     return "chart draws one symbol, not \"" + args.symbol + "\"";
   }
   const int min_width = args.svg ? k_min_svg_width : k_min_terminal_columns;
-  const int min_height = args.svg ? k_min_svg_height : k_min_terminal_rows;
+  const int min_height = args.svg ? k_min_svg_height : min_terminal_rows(panes);
   if (args.width.value_or(min_width) < min_width || args.height.value_or(min_height) < min_height) {
     return std::string("the chart needs --width ") + std::to_string(min_width) + " and --height "
            + std::to_string(min_height) + " at least"
@@ -141,26 +145,33 @@ int fetch_bars(Transport& transport, const ChartArgs& args, const Window& window
 }
 
 // D9 computes an indicator over the symbol's whole stored history before any filter. Asking the
-// indicator endpoint for the window gives exactly those values (of the unrounded closes, as
+// indicator endpoint for the window gives exactly those values (of the unrounded prices, as
 // `ashare sma` prints them) in both modes, without fetching the history before the window, which
 // a Free plan's history limit could refuse. Pages of indicator_page() values follow each other.
+// The values go over the candles (SMA, EMA, BOLL) or into a pane of their own.
 int fetch_overlay(Transport& transport,
                   const ChartArgs& args,
                   const std::optional<std::string>& convention,
                   const Window& window,
                   const OverlaySpec& spec,
                   ChartData& data) {
-  const auto indicator = spec.indicator == "sma" ? query::Indicator::sma : query::Indicator::ema;
-  auto request =
-    api::parse_indicator_form({.indicator = indicator,
-                               .symbols = args.symbol,
-                               .window = spec.window,
-                               .convention = convention,
-                               .adjusted = !args.raw,
-                               .order = "asc",
-                               .limit = indicator_page(),
-                               .from = window.from,
-                               .to = window.to});
+  const auto& own = spec.query;
+  auto request = api::parse_indicator_form({.indicator = own.indicator,
+                                            .symbols = args.symbol,
+                                            .window = own.window,
+                                            .fast = own.fast,
+                                            .slow = own.slow,
+                                            .signal = own.signal,
+                                            .k = domain::format_number(own.k),
+                                            .n = own.n,
+                                            .m1 = own.m1,
+                                            .m2 = own.m2,
+                                            .convention = convention,
+                                            .adjusted = !args.raw,
+                                            .order = "asc",
+                                            .limit = indicator_page(),
+                                            .from = window.from,
+                                            .to = window.to});
   if (!request) {
     return report_query_error(request.error(), transport);
   }
@@ -182,7 +193,25 @@ int fetch_overlay(Transport& transport,
     request->query.filter.gte.reset();
     request->query.filter.gt = page.back().timestamp;
   }
-  data.overlays.push_back({overlay_label(spec), align_values(data.bars, values)});
+  using query::IndicatorValue;
+  const auto labels = line_labels(spec);
+  const std::array picks{&IndicatorValue::value, &IndicatorValue::second, &IndicatorValue::third};
+  if (own.indicator == query::Indicator::bbands) {
+    data.overlays.push_back({overlay_label(spec), align_values(data.bars, values),
+                             {align_values(data.bars, values, &IndicatorValue::second),
+                              align_values(data.bars, values, &IndicatorValue::third)}});
+  } else if (!has_own_pane(spec)) {
+    data.overlays.push_back({overlay_label(spec), align_values(data.bars, values)});
+  } else {
+    IndicatorPane pane{overlay_label(spec), {}};
+    for (std::size_t j = 0; j < labels.size(); ++j) {
+      pane.lines.push_back({labels[j], align_values(data.bars, values, picks[j])});
+    }
+    if (own.indicator == query::Indicator::macd) {
+      pane.histogram = align_values(data.bars, values, &IndicatorValue::third);
+    }
+    data.panes.push_back(std::move(pane));
+  }
   return k_exit_ok;
 }
 
@@ -207,7 +236,8 @@ int draw(const ChartData& data, const ChartArgs& args, const Window& window) {
     return write_svg(*args.svg, data, args);
   }
   if (!data.bars.empty()) {
-    std::cout << render_terminal(data, layout_terminal(data, terminal_size(args)), use_color());
+    std::cout << render_terminal(data, layout_terminal(data, terminal_size(args, data.panes.size())),
+                                 use_color());
   }
   return k_exit_ok;
 }
@@ -221,7 +251,9 @@ int run_chart(const ChartArgs& args, const Config& config) {
     }
     overlays = *parsed;
   }
-  if (const auto problem = usage_problem(args); !problem.empty()) {
+  const auto panes = static_cast<std::size_t>(
+    std::count_if(overlays.begin(), overlays.end(), [](const auto& spec) { return has_own_pane(spec); }));
+  if (const auto problem = usage_problem(args, panes); !problem.empty()) {
     return fail(problem, k_exit_usage);
   }
   if (!overlays.empty() && !config.convention) {
@@ -264,7 +296,8 @@ Action setup_chart(CLI::App& command, GlobalFlags& flags) {
   command
       .add_option(
           "--overlay", args->overlay,
-          "Moving averages of the closes, comma-separated sma:N or ema:N, e.g. sma:20,ema:50")
+          "Indicators, comma-separated: over the candles sma:N, ema:N, bbands[:N[:K]]; in panes "
+          "below rsi[:N], macd[:FAST:SLOW:SIGNAL], kdj[:N:M1:M2], atr[:N]; e.g. sma:20,bbands,macd")
       ->type_name("SPEC");
   command.add_option("--convention", flags.convention,
                      "The overlays' formulas: talib (default) or tdx, 通达信's (D13)")

@@ -64,10 +64,11 @@ Status parse_period(const QueryParams& params, const char* name, std::int64_t mi
   return Ok{};
 }
 
-// Parse the parameters of `indicator` itself into `query`, in the documented order (D9, D13):
-// `window` (EMA, RSI, SMA, ATR: 1-5000; BBANDS: 2-5000, then `k`), MACD's `fast`, `slow` (2-5000,
-// fast < slow) and `signal` (1-5000), KDJ's `n`, `m1` and `m2` (1-5000).
-Status parse_own_params(Indicator indicator, const QueryParams& params, query::IndicatorQuery& query) {
+} // namespace
+
+Status parse_indicator_params(Indicator indicator,
+                              const QueryParams& params,
+                              query::IndicatorQuery& query) {
   switch (indicator) {
   case Indicator::macd: {
     for (const auto& [name, min, fallback, out] :
@@ -114,8 +115,6 @@ Status parse_own_params(Indicator indicator, const QueryParams& params, query::I
   return parse_period(params, "window", 1, default_window(indicator), query.window);
 }
 
-} // namespace
-
 bool reads_series_type(Indicator indicator) {
   return indicator != Indicator::atr && indicator != Indicator::kdj;
 }
@@ -137,7 +136,8 @@ QueryParams IndicatorRequest::to_params() const {
     params.set("adjusted", "false");
   }
   query::IndicatorQuery defaults; // the indicator's own parameters when none is given
-  [[maybe_unused]] const auto parsed = parse_own_params(query.indicator, QueryParams{}, defaults);
+  [[maybe_unused]] const auto parsed =
+    parse_indicator_params(query.indicator, QueryParams{}, defaults);
   assert(parsed);
   const auto set_period = [&params](const char* name, int value, int fallback) {
     if (value != fallback) {
@@ -331,7 +331,7 @@ Result<IndicatorRequest> parse_indicator_request(Indicator indicator, const Quer
   }
   query.adjusted = *adjusted;
 
-  if (auto status = parse_own_params(indicator, params, query); !status) {
+  if (auto status = parse_indicator_params(indicator, params, query); !status) {
     return status.error();
   }
 

@@ -65,6 +65,14 @@ next_url(const IndicatorRequest& request, const std::string& symbol, std::int64_
 // Return the request of `form`, or the error the API would answer it with.
 Result<IndicatorRequest> parse_indicator_form(const IndicatorForm& form);
 
+// Parse the parameters of `indicator` itself from `params` into `query`, as the API checks them, in
+// this order (D9, D13): `window` (EMA, RSI, SMA, ATR: 1-5000; BBANDS: 2-5000, then `k`), MACD's
+// `fast`, `slow` (2-5000, fast < slow) and `signal` (1-5000), KDJ's `n`, `m1` and `m2` (1-5000);
+// absent ones take their defaults. INVALID_PARAMETER naming the first bad one otherwise.
+Status parse_indicator_params(query::Indicator indicator,
+                              const QueryParams& params,
+                              query::IndicatorQuery& query);
+
 // Return whether `indicator` takes `series_type` (not ATR and KDJ, which read high, low and close).
 bool reads_series_type(query::Indicator indicator);
 
