@@ -165,13 +165,38 @@ TEST_CASE("chart cli: in a pipe the chart is plain text of the size asked") {
     const auto lines = split_lines(result.out);
     REQUIRE(lines.size() == 24);
     CHECK(result.out.find('\x1b') == std::string::npos);
-    CHECK(lines[0]
-          == "600519.SH  2024-01-02 .. 2024-06-28  forward-adjusted  (2 bars per candle)"
-             "  • SMA 20");
+    CHECK(lines[0] == "600519.SH  2024-01-02 .. 2024-06-28  forward-adjusted  (2 bars per candle)");
+    // The last bar's OHLC as `ashare bars` prints it, at one number of decimals, then the legend.
+    const auto bar = local(home, {"bars", "600519.SH", "2024-06-28", "2024-06-28", "--format",
+                                  "csv", "--no-header"});
+    REQUIRE(bar.status == 0);
+    std::vector<std::string> fields;
+    std::stringstream row(split_lines(bar.out).at(0));
+    for (std::string field; std::getline(row, field, ',');) {
+      fields.push_back(field);
+    }
+    REQUIRE(fields.size() == 11); // symbol,trade_date,t,open,high,low,close,...
+    std::size_t decimals = 0;
+    for (std::size_t i = 3; i <= 6; ++i) {
+      const auto point = fields[i].find('.');
+      decimals = std::max(decimals, point == std::string::npos ? 0 : fields[i].size() - point - 1);
+    }
+    const auto padded = [&](std::string text) {
+      if (decimals > 0 && text.find('.') == std::string::npos) {
+        text += '.';
+      }
+      while (text.size() - text.find('.') - 1 < decimals) {
+        text += '0';
+      }
+      return text;
+    };
+    CHECK(lines[1]
+          == "2024-06-28  O " + padded(fields[3]) + "  H " + padded(fields[4]) + "  L "
+               + padded(fields[5]) + "  C " + padded(fields[6]) + "  V 3.9M  • SMA 20");
     for (const auto& line : lines) {
       CHECK(columns_of(line) <= 90);
     }
-    CHECK(lines[23].find("2024-02-01") != std::string::npos); // a date label
+    CHECK(lines[23].find("2024-0") != std::string::npos); // date labels
   }
   SUBCASE("COLUMNS and LINES when stdout is no terminal, a row left for the prompt") {
     const auto result = local(home, args, {"COLUMNS=140", "LINES=41"});
@@ -259,10 +284,10 @@ TEST_CASE("chart cli: usage errors exit 2") {
         == "ashare: error: invalid --overlay \"macd:30\": invalid fast \"30\": expected less than "
            "slow (26)\n");
   // Each indicator pane needs a separator and three rows (D13 overlays).
-  const auto low = local(home, {"chart", "600519.SH", "--overlay", "macd,kdj", "--height", "17"});
+  const auto low = local(home, {"chart", "600519.SH", "--overlay", "macd,kdj", "--height", "18"});
   CHECK(low.status == 2);
   CHECK(low.err
-        == "ashare: error: the chart needs --width 30 and --height 18 at least (terminal cells)\n");
+        == "ashare: error: the chart needs --width 30 and --height 19 at least (terminal cells)\n");
 
   const auto two = local(home, {"chart", "600519.SH,600036.SH"});
   CHECK(two.status == 2);
@@ -271,7 +296,7 @@ TEST_CASE("chart cli: usage errors exit 2") {
   const auto narrow = local(home, {"chart", "600519.SH", "--width", "10"});
   CHECK(narrow.status == 2);
   CHECK(narrow.err
-        == "ashare: error: the chart needs --width 30 and --height 10 at least (terminal cells)\n");
+        == "ashare: error: the chart needs --width 30 and --height 11 at least (terminal cells)\n");
   const auto small = local(home, {"chart", "600519.SH", "--svg", "x.svg", "--height", "100"});
   CHECK(small.status == 2);
   CHECK(small.err
@@ -377,7 +402,7 @@ TEST_CASE("chart cli: Bollinger bands over the candles, MACD and KDJ in panes be
     REQUIRE_MESSAGE(result.status == 0, describe(result));
     const auto lines = split_lines(result.out);
     REQUIRE(lines.size() == 40);
-    CHECK(lines[0].find("• BOLL 20 2") != std::string::npos);
+    CHECK(lines[1].find("• BOLL 20 2") != std::string::npos);
     std::vector<std::size_t> separators;
     for (std::size_t i = 0; i < lines.size(); ++i) {
       if (lines[i].starts_with("─ MACD 6 13 5 ─• DIF ─+ DEA ─")
@@ -399,5 +424,49 @@ TEST_CASE("chart cli: Bollinger bands over the candles, MACD and KDJ in panes be
     TempDir remote_home;
     CHECK(remote(remote_home, concat(args, {"--width", "120", "--height", "40"})).out
           == result.out);
+  }
+}
+
+// Golden screens (issue 12): the chart as a terminal of 80 and of 160 columns shows it, plain
+// (NO_COLOR), the size taken from the terminal itself (one row left for the prompt). Regenerate
+// with ASHARE_UPDATE_GOLDEN=1 after a deliberate change, and look at the diff.
+TEST_CASE("chart cli: golden screens on a terminal of 80 and 160 columns") {
+  TempDir home;
+  struct Screen {
+    int columns;
+    int rows;
+    std::string overlay;
+    std::string golden;
+  };
+  for (const auto& screen :
+       {Screen{80, 30, "sma:20", "chart_600519.SH_2024-01-01_2024-06-30_80x30.txt"},
+        Screen{160, 50, "sma:20,bbands,macd,kdj",
+               "chart_600519.SH_2024-01-01_2024-06-30_160x50.txt"}}) {
+    CAPTURE(screen.golden);
+    const std::string chart = ashare_bin() + " --db " + chart_world().store.db().string()
+                              + " chart 600519.SH 2024-01-01 2024-06-30 --overlay "
+                              + screen.overlay;
+    const std::string command = "stty cols " + std::to_string(screen.columns) + " rows "
+                                + std::to_string(screen.rows) + "; /usr/bin/env -i HOME="
+                                + home.path().string() + " TERM=xterm NO_COLOR=1 " + chart;
+    const auto result = run_process({"/usr/bin/script", "-qec", command, "/dev/null"}, 60s);
+    REQUIRE_MESSAGE(result.status == 0, describe(result));
+    // The pseudo-terminal turns each \n into \r\n.
+    std::string screen_text;
+    for (const char c : result.out) {
+      if (c != '\r') {
+        screen_text += c;
+      }
+    }
+    const auto lines = split_lines(screen_text);
+    CHECK(lines.size() == static_cast<std::size_t>(screen.rows - 1));
+    for (const auto& line : lines) {
+      CHECK(columns_of(line) <= static_cast<std::size_t>(screen.columns));
+    }
+    const auto path = fs::path(__FILE__).parent_path() / "golden" / screen.golden;
+    if (std::getenv("ASHARE_UPDATE_GOLDEN") != nullptr) {
+      std::ofstream(path, std::ios::binary) << screen_text;
+    }
+    CHECK(read_text(path) == screen_text);
   }
 }

@@ -268,7 +268,7 @@ TEST_CASE("cli::layout_terminal: geometry") {
   const auto layout = layout_terminal(data, {100, 30});
 
   SUBCASE("the panes and the fixed rows add up to the size") {
-    CHECK(layout.price_rows + layout.volume_rows + 4 == 30);
+    CHECK(layout.price_rows + layout.volume_rows + 5 == 30); // title, last bar, 3 axis rows
     CHECK(layout.volume_rows == 5);
     CHECK(layout.plot_columns < 100);
     CHECK(layout.group == 1);
@@ -294,13 +294,20 @@ TEST_CASE("cli::layout_terminal: geometry") {
       CHECK(cells.up == (candle.close >= candle.open));
     }
   }
-  SUBCASE("candles spread over the plot, left to right, off the axis column") {
+  SUBCASE("candles the same number of columns apart, centred, off the frame and the axis") {
+    // Issue 12: an uneven gap looks like a missing session.
+    const int step = layout.cells[1].column - layout.cells[0].column;
+    CHECK(step >= 1);
     for (std::size_t i = 1; i < layout.cells.size(); ++i) {
-      CHECK(layout.cells[i].column > layout.cells[i - 1].column);
+      CHECK(layout.cells[i].column - layout.cells[i - 1].column == step);
     }
-    CHECK(layout.cells.front().column <= 1);
-    CHECK(layout.cells.back().column >= layout.plot_columns - 3);
-    CHECK(layout.cells.back().column < layout.plot_columns - 1);
+    const int before = layout.cells.front().column;
+    const int after = layout.plot_columns - 1 - layout.cells.back().column;
+    CHECK(before >= 1); // padding: no candle touches the frame or the axis
+    CHECK(after >= 1);
+    CHECK(std::abs(before - after) <= step);
+    CHECK(step * 60 <= layout.plot_columns - 2);
+    CHECK((step + 1) * 60 > layout.plot_columns - 2); // the widest whole step that fits
   }
   SUBCASE("volume bars are proportional, the highest filling the pane") {
     std::int64_t max_volume = 0;
@@ -348,9 +355,12 @@ TEST_CASE("cli::layout_terminal: more bars than columns merge into candles") {
   const auto data = data_of(zigzag(250));
   const auto layout = layout_terminal(data, {60, 20});
   const int plot = layout.plot_columns;
-  CHECK(layout.group == bars_per_candle(250, plot - 1));
+  CHECK(layout.group == bars_per_candle(250, plot - 2));
   CHECK(layout.group > 1);
-  CHECK(static_cast<int>(layout.candles.size()) <= plot - 1);
+  CHECK(static_cast<int>(layout.candles.size()) <= plot - 2);
+  for (std::size_t i = 1; i < layout.cells.size(); ++i) {
+    CHECK(layout.cells[i].column - layout.cells[i - 1].column == 1); // no blank column
+  }
   CHECK(layout.candles.size()
         == (250 + static_cast<std::size_t>(layout.group) - 1)
                / static_cast<std::size_t>(layout.group));
@@ -398,9 +408,10 @@ TEST_CASE("cli::layout_terminal: indicator panes below the volume pane") {
       CHECK(layout.price_rows >= 4);
       CHECK(layout.panes[0].rows >= 3);
       CHECK(layout.panes[0].rows == layout.panes[1].rows);
-      CHECK(layout.price_rows + layout.volume_rows + 2 * (1 + layout.panes[0].rows) + 4 == rows);
+      CHECK(layout.price_rows + layout.volume_rows + 2 * (1 + layout.panes[0].rows) + 5 == rows);
     }
     CHECK(min_terminal_rows(0) == k_min_terminal_rows);
+    CHECK(k_min_terminal_rows == 11);
     CHECK(min_terminal_rows(2) == k_min_terminal_rows + 8);
   }
   const auto layout = layout_terminal(data, {100, 40});
@@ -470,4 +481,15 @@ TEST_CASE("cli::layout_terminal: indicator panes below the volume pane") {
     }
     CHECK(points >= 3 * 60); // the middle line and both bands, one legend entry
   }
+}
+
+TEST_CASE("cli::aligned_decimals and last_bar_text") {
+  const std::vector<double> raw{1650, 1650.92, 1649.5};
+  CHECK(aligned_decimals(raw) == std::vector<std::string>{"1650.00", "1650.92", "1649.50"});
+  const std::vector<double> adjusted{1578.032, 1593.5431};
+  CHECK(aligned_decimals(adjusted) == std::vector<std::string>{"1578.0320", "1593.5431"});
+  const std::vector<double> whole{10, 11};
+  CHECK(aligned_decimals(whole) == std::vector<std::string>{"10", "11"});
+  auto data = data_of({bar("2024-06-28", 1410, 1420.8, 1403, 1418.99, 3'215'000)});
+  CHECK(last_bar_text(data) == "2024-06-28  O 1410.00  H 1420.80  L 1403.00  C 1418.99  V 3.2M");
 }

@@ -155,6 +155,30 @@ TEST_CASE("cli::render_svg") {
     CHECK((close_y - high_y) == doctest::Approx((open_y - close_y)).epsilon(0.01));
     CHECK((low_y - open_y) == doctest::Approx((open_y - close_y)).epsilon(0.01));
   }
+  SUBCASE("the last bar: its OHLC in the legend, its close marked across the pane and on the axis") {
+    // Issue 12. The last bar (10 -> 10.2) is up: red.
+    CHECK(svg.find("<text x=\"12\" y=\"44\" class=\"last up\">2024-01-05  O 10.0  H 10.4  L 9.9  C "
+                   "10.2  V 80</text>")
+          != std::string::npos);
+    CHECK(count(svg, "<line class=\"last-line up\"") == 1);
+    CHECK(svg.find("class=\"last up\">◀ 10.2</text>") != std::string::npos);
+    CHECK(svg.find(">0</text>") != std::string::npos); // the volume pane's base
+  }
+  SUBCASE("padding: no candle touches the frame") {
+    static const std::regex k_wick(R"rx(<line class="wick" x1="([\d.]+)")rx");
+    static const std::regex k_frame(R"rx(<rect class="frame" x="([\d.]+)" y="[\d.]+" width="([\d.]+)")rx");
+    std::smatch frame;
+    REQUIRE(std::regex_search(svg, frame, k_frame));
+    const double left = std::stod(frame[1]);
+    const double right = left + std::stod(frame[2]);
+    std::vector<double> xs;
+    for (std::sregex_iterator it(svg.begin(), svg.end(), k_wick), end; it != end; ++it) {
+      xs.push_back(std::stod((*it)[1]));
+    }
+    REQUIRE(xs.size() == 4);
+    CHECK(xs.front() - left >= 8);
+    CHECK(right - xs.back() >= 8);
+  }
   SUBCASE("text is escaped") {
     auto odd = data;
     odd.symbol = "A&B<C>";

@@ -35,24 +35,24 @@ std::vector<std::string> lines_of(const std::string& text) {
 TEST_CASE("cli::render_terminal: a tiny series, plain") {
   const auto data = tiny();
   const auto text = render_terminal(data, layout_terminal(data, {40, 14}), false);
-  // Halves of 0.2025 (8 rows over 8.88..12.12): the first candle's wick starts in row 0 (12), its
-  // body runs from the lower half of row 2 (11) to the upper half of row 5 (10); the doji is a
-  // half-row body on row 5 with wicks above and below.
+  // 7 price rows over 8.88..12.12 (0.2314 a half); candles 7 columns apart (the widest whole step
+  // that fits), centred. The title row, the last bar's OHLC, the last close marked on the axis,
+  // the volume pane's unit on its separator and 0 at its base (issue 12).
   CHECK(text
         == "600519.SH  2024-01-02 .. 2024-01-05  for\n"
-           "    │                            ┤ 12\n"
-           "    │       ╷                    │\n"
-           "    ╽       ╽                    │\n"
-           "    ┃       ┃                    │\n"
-           "    ┃       ┃       │       ╽    │\n"
-           "    ╿       ╿       ╿       ╹    ┤ 10\n"
-           "    │       ╵                    │\n"
-           "    │                            │\n"
-           "─────────────────────────────────┼\n"
+           "2024-01-05  O 10.0  H 10.4  L 9.9  C 10.\n"
+           "     │                           ┤ 12\n"
+           "     │      │                    │\n"
+           "     ┃      ┃                    │\n"
+           "     ┃      ┃      ╷      ╷      │\n"
+           "     ┃      ┃      ╽      ┃      ◀ 10.2\n"
+           "     │      │      ╵             │\n"
+           "     │                           │\n"
+           "─ VOLUME (shares) ───────────────┼\n"
            "            █                    ┤ 200\n"
-           "    █       █       ▄       ▆    │\n"
-           "────┬───────────────┬────────────┘\n"
-           "    2024-01-02      2024-01-04\n");
+           "     █      █      ▄      ▆      │\n"
+           "─────┬─────────────┬─────────────┘ 0\n"
+           "     2024-01-02    2024-01-04\n");
 }
 
 TEST_CASE("cli::render_terminal: the size asked") {
@@ -68,11 +68,14 @@ TEST_CASE("cli::render_terminal: red up, green down, a colour per overlay, none 
   const auto coloured = render_terminal(data, layout, true);
   const auto lines = lines_of(coloured);
   REQUIRE(lines.size() == 14);
-  CHECK(lines[1] == "    \x1b[31m│                            \x1b[0m┤ 12");
-  CHECK(lines[2].find("\x1b[32m╷") != std::string::npos); // the down candle
+  CHECK(lines[1] == "\x1b[31m2024-01-05  O 10.0  H 10.4  L 9.9  C 10.\x1b[0m"); // the last bar, up
+  CHECK(lines[2] == "     \x1b[31m│                           \x1b[0m┤ 12");
+  CHECK(lines[3].find("\x1b[32m│") != std::string::npos); // the down candle
+  CHECK(lines[6].find("\x1b[31m┃      ◀ 10.2\x1b[0m") != std::string::npos); // the last close
   CHECK(coloured.find("\x1b[33m•") != std::string::npos); // the overlay's points
   const auto wide = lines_of(render_terminal(data, layout_terminal(data, {80, 14}), true));
-  CHECK(wide[0] == "600519.SH  2024-01-02 .. 2024-01-05  forward-adjusted  \x1b[33m• \x1b[0mSMA 2");
+  CHECK(wide[0] == "600519.SH  2024-01-02 .. 2024-01-05  forward-adjusted");
+  CHECK(wide[1] == "\x1b[31m2024-01-05  O 10.0  H 10.4  L 9.9  C 10.2  V 80  \x1b[0m\x1b[33m• \x1b[0mSMA 2");
   const auto plain = render_terminal(data, layout, false);
   CHECK(plain.find('\x1b') == std::string::npos);
   CHECK(lines_of(plain)[0] == "600519.SH  2024-01-02 .. 2024-01-05  for");
@@ -88,38 +91,38 @@ TEST_CASE("cli::render_terminal: an indicator pane with its label, lines, histog
   INFO(text);
   const auto lines = lines_of(text);
   REQUIRE(lines.size() == 30);
-  // 5 pane rows over -1.28..0.88 (0.216 a half): the zero row is 2; 0.8 fills rows 0-1 red above
-  // it, -1.2 rows 3-4 green below, -0.4 rounds to the zero row and draws no bar; the lines fill
-  // the cells the bars leave, interpolated across the gap columns.
+  // 4 pane rows over -1.28..0.88 (0.27 a half): the zero row is 1; 0.8 fills row 0 red above it,
+  // -0.4 row 2 and -1.2 rows 2-3 green below; the lines fill the cells the bars leave,
+  // interpolated across the gap columns. The volume's 0 is on the line under its pane.
   CHECK(text
         == "600519.SH  2024-01-02 .. 2024-01-05  for\n"
-           "    ╷                            ┤ 12\n"
-           "    │                            │\n"
-           "    │       ╷                    │\n"
-           "    │       │                    │\n"
-           "    │       │                    │\n"
-           "    ┃       ┃                    ┤ 11\n"
-           "    ┃       ┃                    │\n"
-           "    ┃       ┃       ╷       ╷    │\n"
-           "    ┃       ┃       │       ╽    │\n"
-           "    ┃       ┃       ╽       ┃    ┤ 10\n"
-           "    │       │       │       ╵    │\n"
-           "    │       │                    │\n"
-           "    │       ╵                    │\n"
-           "    │                            │\n"
-           "    ╵                            ┤ 9\n"
-           "─────────────────────────────────┼\n"
+           "2024-01-05  O 10.0  H 10.4  L 9.9  C 10.\n"
+           "     ╷                           ┤ 12\n"
+           "     │                           │\n"
+           "     │                           │\n"
+           "     │      │                    │\n"
+           "     │      │                    │\n"
+           "     ╽      ╽                    ┤ 11\n"
+           "     ┃      ┃                    │\n"
+           "     ┃      ┃                    │\n"
+           "     ┃      ┃      │      │      │\n"
+           "     ┃      ┃      │      ┃      ◀ 10.2\n"
+           "     ╿      ╿      ╿      ╿      ┤ 10\n"
+           "     │      │      ╵             │\n"
+           "     │      │                    │\n"
+           "     │                           │\n"
+           "     │                           │\n"
+           "     ╵                           ┤ 9\n"
+           "─ VOLUME (shares) ───────────────┼\n"
            "            █                    ┤ 200\n"
            "            █                    │\n"
-           "    ▄       █                    │\n"
-           "    █       █       ▂       █    │\n"
-           "    █       █       █       █    │\n"
-           "─ MACD 2 3 2 ─• DIF ─+ DEA ──────┼\n"
-           "            ┃••                  │\n"
-           "            ┃++•••••••+++++++    │\n"
-           "┈┈┈┈┈┈┈┈┈┈┈┈┈┈┈┈┈┈┈┈┈┈•••••┈┈┈┈┈┈┤ 0\n"
-           "                           •┃    │\n"
-           "                            ┃    ┤ -1\n"
-           "────┬───────────────┬────────────┘\n"
-           "    2024-01-02      2024-01-04\n");
+           "     █      █             ▅      │\n"
+           "     █      █      █      █      │\n"
+           "─ MACD 2 3 2 ─• DIF ─+ DEA ──────┼ 0\n"
+           "            ┃•••                 │\n"
+           "┈┈┈┈┈┈┈┈┈┈┈┈++++•••••••++++┈┈┈┈┈┈┤ 0\n"
+           "                   ┃   •••┃      │\n"
+           "                          ┃      ┤ -1\n"
+           "─────┬─────────────┬─────────────┘\n"
+           "     2024-01-02    2024-01-04\n");
 }

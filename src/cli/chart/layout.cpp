@@ -1,5 +1,7 @@
 #include "cli/chart/layout.hpp"
 
+#include "core/domain/number.hpp"
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -10,7 +12,7 @@ namespace ashare::cli::chart {
 namespace {
 
 constexpr double k_padding = 0.04; // of the price range, above and below
-constexpr int k_fixed_rows = 4;    // title, separator, date axis, date labels
+constexpr int k_fixed_rows = 5; // title, last bar, separator, date axis, date labels
 constexpr int k_volume_share = 5;  // the volume pane takes a fifth of the panes' rows
 constexpr int k_min_volume_rows = 2;
 constexpr int k_min_price_rows = 4;
@@ -213,10 +215,19 @@ PaneLayout layout_pane(const IndicatorPane& pane,
   return out;
 }
 
+// The plot's columns between its one-column margins; candles one column each, `step` apart.
+constexpr int k_plot_margin = 1;
+
+int usable_columns(const TerminalLayout& layout) {
+  return layout.plot_columns - 2 * k_plot_margin;
+}
+
 void place_candles(TerminalLayout& layout) {
   const int count = static_cast<int>(layout.candles.size());
-  // The last plot column stays blank, apart from overlays, to keep candles off the axis.
-  const double slot = static_cast<double>(layout.plot_columns - 1) / count; // >= 1
+  const int step = std::max(1, usable_columns(layout) / count);
+  // Centred: half the columns the whole steps leave go before the first candle, and a candle sits
+  // in the middle of its step.
+  const int first = k_plot_margin + (usable_columns(layout) - step * count) / 2 + (step - 1) / 2;
   std::int64_t max_volume = 0;
   for (const auto& candle : layout.candles) {
     max_volume = std::max(max_volume, candle.volume);
@@ -225,7 +236,7 @@ void place_candles(TerminalLayout& layout) {
   for (int i = 0; i < count; ++i) {
     const auto& candle = layout.candles[static_cast<std::size_t>(i)];
     auto cells = cells_of(candle, layout.scale, layout.price_rows);
-    cells.column = static_cast<int>(std::floor((i + 0.5) * slot));
+    cells.column = first + i * step;
     cells.volume_eighths = volume_eighths(candle.volume, max_volume, layout.volume_rows);
     layout.cells.push_back(cells);
   }
@@ -358,6 +369,30 @@ std::string short_volume(std::int64_t volume) {
   return std::to_string(volume);
 }
 
+std::vector<std::string> aligned_decimals(std::span<const double> values) {
+  int decimals = 0;
+  for (const double value : values) {
+    const auto text = domain::format_number(value);
+    const auto point = text.find('.');
+    if (point != std::string::npos) {
+      decimals = std::max(decimals, static_cast<int>(text.size() - point - 1));
+    }
+  }
+  std::vector<std::string> out;
+  for (const double value : values) {
+    out.push_back(fixed(value, decimals));
+  }
+  return out;
+}
+
+std::string last_bar_text(const ChartData& data) {
+  const auto& bar = data.bars.back();
+  const double prices[] = {bar.open, bar.high, bar.low, bar.close};
+  const auto text = aligned_decimals(prices);
+  return bar.trade_date.iso() + "  O " + text[0] + "  H " + text[1] + "  L " + text[2] + "  C "
+         + text[3] + "  V " + short_volume(bar.volume);
+}
+
 std::vector<std::size_t> date_ticks(std::span<const domain::Date> dates,
                                     std::span<const double> positions,
                                     double label_width,
@@ -409,7 +444,10 @@ TerminalLayout layout_terminal(const ChartData& data, TerminalSize size) {
   layout.price_rows = rows - layout.volume_rows - pane_count * pane_rows;
   layout.scale = price_scale(data);
   layout.price_ticks = row_ticks(layout.scale, layout.price_rows);
-  std::size_t label_width = k_volume_label_width;
+  const auto& last = data.bars.back();
+  const double prices[] = {last.open, last.high, last.low, last.close};
+  layout.last_close = aligned_decimals(prices)[3];
+  std::size_t label_width = std::max(k_volume_label_width, layout.last_close.size());
   for (const auto& tick : layout.price_ticks) {
     label_width = std::max(label_width, tick.label.size());
   }
@@ -419,7 +457,7 @@ TerminalLayout layout_terminal(const ChartData& data, TerminalSize size) {
     }
   }
   layout.plot_columns = size.columns - 2 - static_cast<int>(label_width);
-  layout.group = bars_per_candle(data.bars.size(), layout.plot_columns - 1);
+  layout.group = bars_per_candle(data.bars.size(), usable_columns(layout));
   layout.candles = merge_bars(data.bars, layout.group);
   place_candles(layout);
   for (std::size_t j = 0; j < data.overlays.size(); ++j) {

@@ -102,6 +102,15 @@ std::vector<PriceTick> price_ticks(const PriceScale& scale, int max_ticks);
 // Return a volume in shares the short way: 950, 12.3K, 4.8M, 1.2B.
 std::string short_volume(std::int64_t volume);
 
+// Return `values` as text with the same number of decimals each, as many as the one that needs
+// most (shortest round-trip form, D12), so that no digit is dropped: {1650, 1650.92} gives
+// {"1650.00", "1650.92"}.
+std::vector<std::string> aligned_decimals(std::span<const double> values);
+
+// Return the last bar of `data` (at least one) as the chart's second row says it:
+// "2024-06-28  O 1410.00  H 1420.80  L 1403.00  C 1418.99  V 3.2M".
+std::string last_bar_text(const ChartData& data);
+
 // Return which of `dates` (ascending, drawn at `positions`) get a date label of `label_width`
 // (in the positions' unit) with at least `gap` between labels, none running past `limit`:
 // the first trading day of every month, or of every 2, 3, 6, 12, ... months when those crowd;
@@ -119,7 +128,7 @@ struct TerminalSize {
 };
 
 inline constexpr int k_min_terminal_columns = 30;
-inline constexpr int k_min_terminal_rows = 10;
+inline constexpr int k_min_terminal_rows = 11;
 
 // One candle in the terminal. Rows count half rows ("halves") from the top of the price pane, so
 // half blocks can draw it at twice the row precision: text row r holds halves 2r and 2r + 1.
@@ -170,7 +179,8 @@ struct PaneLayout {
   std::vector<HistogramCells> histogram;
 };
 
-// The terminal chart, top to bottom: the title row, `price_rows` of candles, a separator row,
+// The terminal chart, top to bottom: the title row, the row of the last bar (last_bar_text) and
+// the overlays' legend, `price_rows` of candles, a separator row,
 // `volume_rows` of volume bars, then for each indicator pane a separator row and its rows, the
 // date axis row and the date label row. The plot takes `plot_columns` on the left; the axis and
 // its labels take the rest.
@@ -185,6 +195,7 @@ struct TerminalLayout {
   std::vector<CandleCells> cells; // one per candle
   std::vector<OverlayCell> overlay_cells;
   std::vector<RowTick> price_ticks;   // rows of the price pane
+  std::string last_close;             // marked on the axis at its row, as last_bar_text has it
   std::string volume_label;           // the highest volume, at the volume pane's top row
   std::vector<PaneLayout> panes;      // as ChartData::panes
   std::vector<ColumnTick> date_ticks; // plot columns
@@ -201,9 +212,10 @@ int half_of(double price, const PriceScale& scale, int price_rows);
 int row_of(double price, const PriceScale& scale, int price_rows);
 
 // Return the terminal model of `data` (at least one bar) in `size` (at least
-// k_min_terminal_columns by min_terminal_rows(data.panes.size())). The candles spread evenly over the plot
-// columns, one column each; when there are more bars than plot columns, bars_per_candle()
-// consecutive bars share one candle.
+// k_min_terminal_columns by min_terminal_rows(data.panes.size())). Candles are one column each,
+// the same whole number of columns apart (so that no gap looks like a missing session), centred
+// in the plot with at least one blank column on either side; when there are more bars than that
+// leaves columns, bars_per_candle() consecutive bars share one candle.
 TerminalLayout layout_terminal(const ChartData& data, TerminalSize size);
 
 } // namespace ashare::cli::chart

@@ -20,6 +20,7 @@ constexpr double k_char_width = 7;  // of 12px sans-serif digits, for spacing la
 constexpr double k_title_em = 0.62; // a bold title character's width per pixel of font size
 constexpr double k_date_label_width = 70;
 constexpr double k_body_share = 0.7; // of a bar's slot
+constexpr double k_plot_padding = 8; // between the frame and the first and last candles
 constexpr std::array k_overlay_colors{"#f08c00", "#1c7ed6", "#ae3ec9",
                                       "#0c8599", "#a0522d", "#495057"};
 
@@ -37,6 +38,10 @@ constexpr const char* k_style =
     ".volume{opacity:0.55;stroke:none}\n"
     ".overlay{fill:none;stroke-width:1.5;stroke-linejoin:round}\n"
     ".zero{stroke:#999;stroke-width:1;stroke-dasharray:3 3}\n"
+    ".last{font-weight:bold}\n"
+    ".last.up{fill:#e03131;stroke:none}\n"
+    ".last.down{fill:#2b8a3e;stroke:none}\n"
+    ".last-line{stroke-width:1;stroke-dasharray:4 3;fill:none}\n"
     "</style>\n";
 
 // Where an indicator pane goes, in pixels, and its scale.
@@ -63,7 +68,9 @@ struct Frame {
 
   // The bottom of the lowest pane, above the date labels.
   double bottom() const { return panes.empty() ? volume_bottom : panes.back().bottom; }
-  double x_of(std::size_t i) const { return left + slot * (static_cast<double>(i) + 0.5); }
+  double x_of(std::size_t i) const {
+    return left + k_plot_padding + slot * (static_cast<double>(i) + 0.5);
+  }
   double y_of(double price) const {
     return price_top + scale.from_top(price) * (price_bottom - price_top);
   }
@@ -75,10 +82,15 @@ std::string attribute(const char* name, double value) {
 
 // Where each overlay's legend item starts (its line sample's left end and middle), wrapping onto
 // more lines when the width runs out.
+// The first item is the last bar (last_bar_text), without a line sample.
 std::vector<std::pair<double, double>> legend_layout(const ChartData& data, SvgSize size) {
   std::vector<std::pair<double, double>> out;
   double x = k_margin;
   double y = k_title_height;
+  if (!data.bars.empty()) {
+    out.emplace_back(x, y);
+    x += static_cast<double>(last_bar_text(data).size()) * k_char_width + 18;
+  }
   for (const auto& overlay : data.overlays) {
     const double width = 24 + static_cast<double>(overlay.label.size()) * k_char_width + 18;
     if (x > k_margin && x + width > size.width - k_margin) {
@@ -95,6 +107,16 @@ Frame frame_of(const ChartData& data, SvgSize size, const std::vector<PriceTick>
   Frame frame;
   frame.scale = price_scale(data);
   std::size_t label_chars = 5; // short_volume
+  if (!data.bars.empty()) {
+    const auto& last = data.bars.back();
+    const double prices[] = {last.open, last.high, last.low, last.close};
+    label_chars = std::max(label_chars, 2 + aligned_decimals(prices)[3].size()); // "◀ 1524.00"
+  }
+  for (const auto& pane : data.panes) {
+    for (const auto& tick : price_ticks(pane_scale(pane), 6)) {
+      label_chars = std::max(label_chars, tick.label.size());
+    }
+  }
   for (const auto& tick : ticks) {
     label_chars = std::max(label_chars, tick.label.size());
   }
@@ -114,8 +136,8 @@ Frame frame_of(const ChartData& data, SvgSize size, const std::vector<PriceTick>
     const double pane_top = frame.bottom() + k_pane_gap;
     frame.panes.push_back({pane_top, pane_top + std::round(panes * share), pane_scale(pane)});
   }
-  frame.slot =
-      (frame.right - frame.left) / static_cast<double>(std::max<std::size_t>(1, data.bars.size()));
+  frame.slot = (frame.right - frame.left - 2 * k_plot_padding)
+               / static_cast<double>(std::max<std::size_t>(1, data.bars.size()));
   for (const auto& bar : data.bars) {
     frame.max_volume = std::max(frame.max_volume, bar.volume);
   }
@@ -168,8 +190,12 @@ void write_heading(std::string& out, const ChartData& data, SvgSize size) {
 
 void write_legend(std::string& out, const ChartData& data, SvgSize size) {
   const auto places = legend_layout(data, size);
+  const auto& last = data.bars.back();
+  out += "<text" + attribute("x", places[0].first) + attribute("y", places[0].second + 4)
+         + " class=\"last " + (last.close >= last.open ? "up" : "down") + "\">"
+         + xml_escape(last_bar_text(data)) + "</text>\n";
   for (std::size_t j = 0; j < data.overlays.size(); ++j) {
-    const auto [x, y] = places[j];
+    const auto [x, y] = places[j + 1];
     out += std::string("<line class=\"overlay\" stroke=\"")
            + k_overlay_colors[j % k_overlay_colors.size()] + "\"" + attribute("x1", x)
            + attribute("y1", y) + attribute("x2", x + 18) + attribute("y2", y) + "/>\n";
@@ -184,7 +210,20 @@ void write_price_axis(std::string& out, const Frame& frame, const std::vector<Pr
     write_text(out, frame.right + 6, y + 4, tick.label);
   }
   write_text(out, frame.right + 6, frame.volume_top + 10, short_volume(frame.max_volume));
+  write_text(out, frame.right + 6, frame.volume_bottom, "0");
   write_text(out, frame.left + 4, frame.volume_top + 12, "volume (shares)", "start", "pane");
+}
+
+// The last close: a dashed line across the price pane and its value on the axis, in the last
+// candle's colour.
+void write_last_close(std::string& out, const ChartData& data, const Frame& frame) {
+  const auto& last = data.bars.back();
+  const double prices[] = {last.open, last.high, last.low, last.close};
+  const double y = frame.y_of(last.close);
+  const std::string direction = last.close >= last.open ? "up" : "down";
+  write_line(out, ("last-line " + direction).c_str(), frame.left, y, frame.right, y);
+  out += "<text" + attribute("x", frame.right + 2) + attribute("y", y + 4) + " class=\"last "
+         + direction + "\">" + xml_escape("◀ " + aligned_decimals(prices)[3]) + "</text>\n";
 }
 
 void write_date_axis(std::string& out, const ChartData& data, const Frame& frame, SvgSize size) {
@@ -345,6 +384,7 @@ std::string render_svg(const ChartData& data, SvgSize size) {
   for (std::size_t p = 0; p < data.panes.size(); ++p) {
     write_pane(out, data.panes[p], frame.panes[p], frame);
   }
+  write_last_close(out, data, frame);
   write_frames(out, frame);
   return out + "</svg>\n";
 }

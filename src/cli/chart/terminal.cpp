@@ -29,6 +29,9 @@ constexpr std::array k_ink_codes{"", "31", "32"};
 constexpr std::array k_overlay_codes{"33", "36", "35", "34"}; // yellow, cyan, magenta, blue
 constexpr std::array k_overlay_marks{"•", "+", "*", "×"};
 
+// The price pane's first row: below the title row and the row of the last bar and the legend.
+constexpr int k_price_top = 2;
+
 struct Cell {
   std::string glyph = " ";
   int ink = k_ink_none;
@@ -63,16 +66,20 @@ int put_text(Grid& grid, int row, int column, std::string_view text, int ink = k
   return column;
 }
 
+// The title row, then the last bar's OHLC (its close marked on the axis) and the overlays' legend.
 void draw_title(Grid& grid, const ChartData& data, const TerminalLayout& layout) {
   std::string title = chart_title(data);
   if (layout.group > 1) {
     title += "  (" + std::to_string(layout.group) + " bars per candle)";
   }
-  int column = put_text(grid, 0, 0, title);
+  put_text(grid, 0, 0, title);
+  const auto& last = data.bars.back();
+  const int ink = last.close >= last.open ? k_ink_up : k_ink_down;
+  int column = put_text(grid, 1, 0, last_bar_text(data), ink);
   for (std::size_t j = 0; j < data.overlays.size(); ++j) {
     column =
-        put_text(grid, 0, column + 2, k_overlay_marks[j % k_overlay_marks.size()], overlay_ink(j));
-    column = put_text(grid, 0, column + 1, data.overlays[j].label);
+        put_text(grid, 1, column + 2, k_overlay_marks[j % k_overlay_marks.size()], overlay_ink(j));
+    column = put_text(grid, 1, column + 1, data.overlays[j].label);
   }
 }
 
@@ -89,7 +96,7 @@ void draw_candles(Grid& grid, const TerminalLayout& layout) {
     for (int row = cells.wick_top / 2; row <= cells.wick_bottom / 2; ++row) {
       const auto upper = static_cast<std::size_t>(half_at(cells, 2 * row));
       const auto lower = static_cast<std::size_t>(half_at(cells, 2 * row + 1));
-      put_text(grid, 1 + row, cells.column, k_candle_glyphs[upper][lower], ink);
+      put_text(grid, k_price_top + row, cells.column, k_candle_glyphs[upper][lower], ink);
     }
   }
 }
@@ -97,7 +104,7 @@ void draw_candles(Grid& grid, const TerminalLayout& layout) {
 void draw_overlays(Grid& grid, const TerminalLayout& layout) {
   for (const auto& point : layout.overlay_cells) {
     auto& cell =
-        grid[static_cast<std::size_t>(1 + point.row)][static_cast<std::size_t>(point.column)];
+        grid[static_cast<std::size_t>(k_price_top + point.row)][static_cast<std::size_t>(point.column)];
     if (cell.glyph == " ") {
       cell =
           Cell{k_overlay_marks[point.overlay % k_overlay_marks.size()], overlay_ink(point.overlay)};
@@ -108,7 +115,7 @@ void draw_overlays(Grid& grid, const TerminalLayout& layout) {
 // The row of the separator above indicator pane `index`; index == panes.size() gives the date
 // axis row.
 int pane_separator(const TerminalLayout& layout, std::size_t index) {
-  int row = 2 + layout.price_rows + layout.volume_rows;
+  int row = k_price_top + 1 + layout.price_rows + layout.volume_rows;
   for (std::size_t p = 0; p < index; ++p) {
     row += 1 + layout.panes[p].rows;
   }
@@ -153,7 +160,7 @@ void draw_panes(Grid& grid, const ChartData& data, const TerminalLayout& layout)
 }
 
 void draw_volume(Grid& grid, const TerminalLayout& layout) {
-  const int top = 2 + layout.price_rows;
+  const int top = k_price_top + 1 + layout.price_rows;
   for (const auto& cells : layout.cells) {
     const int ink = cells.up ? k_ink_up : k_ink_down;
     for (int level = 0; level < layout.volume_rows; ++level) {
@@ -166,15 +173,19 @@ void draw_volume(Grid& grid, const TerminalLayout& layout) {
   }
 }
 
-void draw_axes(Grid& grid, const TerminalLayout& layout) {
+void draw_axes(Grid& grid, const ChartData& data, const TerminalLayout& layout) {
   const int axis = layout.plot_columns;
-  for (int row = 1; row <= layout.price_rows; ++row) {
+  for (int row = k_price_top; row < k_price_top + layout.price_rows; ++row) {
     put_text(grid, row, axis, "│");
   }
   for (const auto& tick : layout.price_ticks) {
-    put_text(grid, 1 + tick.row, axis, "┤ " + tick.label);
+    put_text(grid, k_price_top + tick.row, axis, "┤ " + tick.label);
   }
-  const int separator = 1 + layout.price_rows;
+  // The last close, marked in its candle's ink over any tick on its row.
+  const auto& last = data.bars.back();
+  put_text(grid, k_price_top + row_of(last.close, layout.scale, layout.price_rows), axis,
+           "◀ " + layout.last_close, last.close >= last.open ? k_ink_up : k_ink_down);
+  const int separator = k_price_top + layout.price_rows;
   const int date_axis = pane_separator(layout, layout.panes.size());
   for (int column = 0; column < axis; ++column) {
     put_text(grid, separator, column, "─");
@@ -183,6 +194,9 @@ void draw_axes(Grid& grid, const TerminalLayout& layout) {
   for (int row = separator + 2; row < date_axis; ++row) {
     put_text(grid, row, axis, "│");
   }
+  // The volume pane: its unit on its separator, the highest volume at its top, 0 on the line
+  // under it (the next separator or the date axis).
+  put_text(grid, separator, 1, " VOLUME (shares) ");
   put_text(grid, separator, axis, "┼");
   put_text(grid, separator + 1, axis, "┤ " + layout.volume_label);
   for (std::size_t p = 0; p < layout.panes.size(); ++p) {
@@ -196,6 +210,7 @@ void draw_axes(Grid& grid, const TerminalLayout& layout) {
     }
   }
   put_text(grid, date_axis, axis, "┘");
+  put_text(grid, pane_separator(layout, 0), axis + 1, " 0");
   for (const auto& tick : layout.date_ticks) {
     put_text(grid, date_axis, tick.column, "┬");
     put_text(grid, date_axis + 1, tick.column, tick.label);
@@ -230,7 +245,7 @@ std::string render_terminal(const ChartData& data, const TerminalLayout& layout,
   draw_candles(grid, layout);
   draw_overlays(grid, layout);
   draw_volume(grid, layout);
-  draw_axes(grid, layout);
+  draw_axes(grid, data, layout);
   draw_panes(grid, data, layout);
   std::string out;
   for (const auto& cells : grid) {
