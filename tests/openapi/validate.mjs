@@ -1,8 +1,9 @@
 // The OpenAPI test (D11, issue 3 item 5): src/core/api/openapi.json must be a valid OpenAPI 3.1
 // document, `ashare serve` must serve it byte for byte at /v1/openapi.json, and real responses of
 // every documented (path, method, status) must validate against the document's schemas and carry
-// its required headers. The indicator endpoints (EMA, RSI, SMA) are exercised in both response
-// forms, with every filter, parameter error, plan limit and status they can answer (issue 3).
+// its required headers. The indicator endpoints (EMA, RSI, SMA; D13's MACD, BBANDS, ATR, KDJ) are
+// exercised in both response forms and both conventions, with every filter, parameter error, plan
+// limit and status they can answer (issue 3, issue 12).
 // D11 (issue 12): a request per value of every parameter's schema is accepted, and a TypeScript
 // client generated from the document (openapi-typescript, openapi-fetch) compiles with --strict
 // and calls every operation (client/calls.ts).
@@ -29,7 +30,10 @@ const BARS = "/v1/ohlc/range/{multiplier}/{timespan}/{from}/{to}";
 const EMA = "/v1/indicators/ema";
 const RSI = "/v1/indicators/rsi";
 const SMA = "/v1/indicators/sma";
-const INDICATORS = { ema: EMA, rsi: RSI, sma: SMA };
+const MACD = "/v1/indicators/macd";
+const BBANDS = "/v1/indicators/bbands";
+const ATR = "/v1/indicators/atr";
+const KDJ = "/v1/indicators/kdj";
 const HEALTH = "/healthz";
 const OPENAPI = "/v1/openapi.json";
 const COMMAND_TIMEOUT_MS = 60_000;
@@ -70,6 +74,86 @@ function assert(condition, message) {
     throw new Error(message);
   }
 }
+
+// --- the indicator endpoints --------------------------------------------------------------------
+
+const int = (minimum, maximum, dflt) => ({ type: "integer", minimum, maximum, default: dflt });
+const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+// The message of an invalid parameter: it names the parameter and quotes the value (D10).
+const invalid = (name, value) => new RegExp(`^invalid ${escaped(name)} "${escaped(value)}"`);
+// The errors of integer parameter `name` (min to 5000, D4, D13), the first with a later parameter
+// `next` invalid too, to show which answers first.
+const periodErrors = (name, min, next) => [
+  [`${name}=${min - 1}&${next}`, invalid(name, String(min - 1))],
+  ...["5001", "-3", "1.5", "", "1e3"].map((value) => [`${name}=${value}`, invalid(name, value)]),
+];
+// |a - b| within 1e-9 relative (D13's tolerance).
+const near = (a, b) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+
+// The indicator endpoints (SPEC sections 2-4, D9; D13), a row each:
+// - op: the stem of the operationIds (getEma, headEma); own: the indicator's own parameters and
+//   their documented schemas; seriesType: whether `series_type` is a parameter (ATR and KDJ read
+//   high, low and close); fields: the value item's named fields beside `timestamp` and `value`;
+// - small: own parameters giving values early in the history, the first at index first[convention];
+//   huge: own parameters no stored history is long enough for (talib); bad: the first own
+//   parameter, invalid; ownErrors: [query, message] of the own parameters in the documented check
+//   order; spellings: [other, canonical] spellings of own parameters that their descriptions name
+//   (D11); relation(v, convention): what D9/D13 say of a value item, else a message.
+const INDICATORS = {
+  ema: { path: EMA, op: "Ema", own: { window: int(1, 5000, 50) }, seriesType: true, fields: [],
+    small: "window=5", first: { talib: 4, tdx: 0 }, huge: "window=5000", bad: "window=0",
+    ownErrors: periodErrors("window", 1, "series_type=x"), relation: () => null },
+  rsi: { path: RSI, op: "Rsi", own: { window: int(1, 5000, 14) }, seriesType: true, fields: [],
+    small: "window=5", first: { talib: 5, tdx: 1 }, huge: "window=5000", bad: "window=0",
+    ownErrors: periodErrors("window", 1, "series_type=x"),
+    relation: (v) => (v.value >= 0 && v.value <= 100 ? null : `RSI ${v.value} outside [0, 100]`) },
+  sma: { path: SMA, op: "Sma", own: { window: int(1, 5000, 50) }, seriesType: true, fields: [],
+    small: "window=5", first: { talib: 4, tdx: 4 }, huge: "window=5000", bad: "window=0",
+    ownErrors: periodErrors("window", 1, "series_type=x"), relation: () => null },
+  macd: { path: MACD, op: "Macd", seriesType: true, fields: ["signal", "histogram"],
+    // D13: 2-5000 with fast < slow, so no request accepts a fast of 5000 or a slow of 2.
+    own: { fast: int(2, 4999, 12), slow: int(3, 5000, 26), signal: int(1, 5000, 9) },
+    small: "fast=3&slow=5&signal=2", first: { talib: 5, tdx: 0 }, huge: "slow=5000", bad: "fast=1",
+    ownErrors: [
+      ...periodErrors("fast", 2, "slow=1"),
+      ...periodErrors("slow", 2, "signal=0"),
+      ["fast=30&slow=5001", invalid("slow", "5001")], // the range of slow before fast < slow
+      ["fast=26&signal=0", invalid("fast", "26")], // fast < slow (26) before signal
+      ["fast=40&slow=30", invalid("fast", "40")],
+      ["fast=5000&slow=5000", invalid("fast", "5000")],
+      ["slow=2", invalid("fast", "12")],
+      ...periodErrors("signal", 1, "series_type=x"),
+    ],
+    relation: (v, convention) => (near(v.histogram, (convention === "tdx" ? 2 : 1) * (v.value - v.signal))
+      ? null : `histogram ${v.histogram} of value ${v.value} and signal ${v.signal} (${convention})`) },
+  bbands: { path: BBANDS, op: "Bbands", seriesType: true, fields: ["upper", "lower"],
+    own: { window: int(2, 5000, 20), k: { type: "string", default: "2" } },
+    small: "window=5&k=1.5", first: { talib: 4, tdx: 4 }, huge: "window=5000", bad: "window=1",
+    ownErrors: [
+      ...periodErrors("window", 2, "k=0"),
+      ["k=0&series_type=x", invalid("k", "0")],
+      ...["0.0", "10.5", "11", "10.0000000001", "10.00000000000000000001", "1e1", "-1", ".5", "2.", "", "2,5"]
+        .map((value) => [`k=${value}`, invalid("k", value.slice(0, 64))]),
+      ["k=%2B2", invalid("k", "+2")],
+    ],
+    // Bounds as written (D13: 0 < k <= 10), the value the nearest double (see k's description).
+    spellings: [["k=02.50", "k=2.5"], ["k=0010.000", "k=10"], ["k=9.99999999999999999999", "k=10"]],
+    relation: (v) => (v.lower <= v.value && v.value <= v.upper && near(v.upper - v.value, v.value - v.lower)
+      ? null : `bands ${v.lower}, ${v.value}, ${v.upper} are not symmetric`) },
+  atr: { path: ATR, op: "Atr", own: { window: int(1, 5000, 14) }, seriesType: false, fields: [],
+    small: "window=5", first: { talib: 5, tdx: 5 }, huge: "window=5000", bad: "window=0",
+    ownErrors: periodErrors("window", 1, "convention=x"),
+    relation: (v) => (v.value >= 0 ? null : `ATR ${v.value} is negative`) },
+  kdj: { path: KDJ, op: "Kdj", seriesType: false, fields: ["d", "j"],
+    own: { n: int(1, 5000, 9), m1: int(1, 5000, 3), m2: int(1, 5000, 3) },
+    small: "n=5&m1=2&m2=2", first: { talib: 6, tdx: 0 }, huge: "n=5000", bad: "n=0",
+    ownErrors: [...periodErrors("n", 1, "m1=0"), ...periodErrors("m1", 1, "m2=0"),
+      ...periodErrors("m2", 1, "convention=x")],
+    relation: (v) => (near(v.j, 3 * v.value - 2 * v.d)
+      && [v.value, v.d].every((x) => x >= -1e-9 && x <= 100 + 1e-9)
+      ? null : `K ${v.value}, D ${v.d}, J ${v.j}: not J = 3K - 2D with K and D in [0, 100]`) },
+};
+const INDICATOR_PATHS = Object.values(INDICATORS).map((d) => d.path);
 
 // --- setup -------------------------------------------------------------------------------------
 
@@ -242,42 +326,68 @@ async function validateDocument(text) {
   await check("openapi.json describes the served operations", async () => {
     const expected = {
       [BARS]: ["get", "head"],
-      [EMA]: ["get", "head"],
-      [RSI]: ["get", "head"],
-      [SMA]: ["get", "head"],
+      ...Object.fromEntries(INDICATOR_PATHS.map((p) => [p, ["get", "head"]])),
       [HEALTH]: ["get", "head"],
       [OPENAPI]: ["get", "head"],
     };
     assert(
       isDeepStrictEqual(Object.keys(document.paths).sort(), Object.keys(expected).sort()),
-      `paths are ${Object.keys(document.paths).join(", ")}`,
+      `paths are ${Object.keys(document.paths).join(", ")}, expected ${Object.keys(expected).join(", ")}`,
     );
+    for (const [p, methods] of Object.entries(expected)) {
+      const described = Object.keys(document.paths[p])
+        .filter((k) => !["summary", "description", "parameters"].includes(k));
+      assert(isDeepStrictEqual(described.sort(), methods), `${p}: operations ${described.join(", ")}`);
+    }
     assert(document.paths[BARS].get.operationId === "getOhlcRange", "bars GET is not getOhlcRange");
-    // The indicator operations and their parameters (SPEC sections 2-4, D4, D9).
-    const names = ["symbol", "timestamp", "timespan", "adjusted", "window", "series_type", "convention",
-      "expand_underlying", "order", "limit", "timestamp.gte", "timestamp.gt", "timestamp.lte",
-      "timestamp.lt"].sort();
-    for (const [p, name, window] of [[EMA, "Ema", 50], [RSI, "Rsi", 14], [SMA, "Sma", 50]]) {
+    // The indicator operations and their parameters (SPEC sections 2-4, D4, D9, D13).
+    const common = ["symbol", "timestamp", "timespan", "adjusted", "convention", "expand_underlying", "order",
+      "limit", "timestamp.gte", "timestamp.gt", "timestamp.lte", "timestamp.lt"];
+    for (const d of Object.values(INDICATORS)) {
+      const p = d.path;
       const item = document.paths[p];
-      assert(item.get.operationId === `get${name}` && item.head.operationId === `head${name}`,
+      assert(item.get.operationId === `get${d.op}` && item.head.operationId === `head${d.op}`,
         `${p}: operationIds are ${item.get.operationId}, ${item.head.operationId}`);
+      const names = [...common, ...Object.keys(d.own), ...(d.seriesType ? ["series_type"] : [])].sort();
       for (const method of ["get", "head"]) {
         const params = [...(item.parameters ?? []), ...(item[method].parameters ?? [])]
           .map((x) => deref(document, x, "").node)
           .filter((x) => x.in === "query");
         const byName = Object.fromEntries(params.map((x) => [x.name, x]));
         assert(isDeepStrictEqual(Object.keys(byName).sort(), names),
-          `${method} ${p} query parameters are ${Object.keys(byName).join(", ")}`);
+          `${method} ${p} query parameters are ${Object.keys(byName).join(", ")}, expected ${names.join(", ")}`);
         assert(byName.symbol.required === true, `${p}: symbol is not required`);
         const schema = (n) => deref(document, byName[n].schema, "").node;
-        assert(schema("window").default === window && schema("window").minimum === 1
-          && schema("window").maximum === 5000, `${p}: window is not 1..5000 with default ${window}`);
+        for (const [name, want] of Object.entries(d.own)) {
+          for (const [keyword, value] of Object.entries(want)) {
+            assert(schema(name)[keyword] === value,
+              `${p}: ${name} has ${keyword} ${schema(name)[keyword]}, expected ${value}`);
+          }
+        }
         assert(schema("limit").default === 10 && schema("limit").maximum === 5000, `${p}: limit default/maximum`);
-        assert(schema("order").default === "desc" && schema("series_type").default === "close"
+        assert(schema("order").default === "desc" && (!d.seriesType || schema("series_type").default === "close")
           && schema("expand_underlying").default === false && schema("adjusted").default === true
           && schema("timespan").default === "day", `${p}: defaults of order/series_type/expand_underlying/adjusted/timespan`);
         assert(isDeepStrictEqual(schema("convention").enum, ["talib", "tdx"])
           && schema("convention").default === "talib", `${p}: convention is not talib (default) or tdx (D13)`);
+      }
+      // The value items carry D13's named fields and nothing else, in both forms; `underlying`
+      // names `series_type` only where it is a parameter.
+      const body = deref(document, deref(document, item.get.responses["200"], "").node
+        .content["application/json"].schema, "").node;
+      const [single, multi] = body.oneOf.map((x) => deref(document, x, "").node);
+      const results = deref(document, single.properties.results, "").node;
+      const symbolResult = deref(document, multi.properties.results.items, "").node;
+      for (const container of [results, symbolResult]) {
+        const value = deref(document, container.properties.values.items, "").node;
+        assert(isDeepStrictEqual([...value.required].sort(), ["timestamp", "value", ...d.fields].sort())
+          && value.additionalProperties === false
+          && isDeepStrictEqual(Object.keys(value.properties).sort(), [...value.required].sort()),
+          `${p}: value items have ${value.required}, expected timestamp, value${d.fields.map((f) => `, ${f}`).join("")}`);
+        const underlying = deref(document, container.properties.underlying, "").node;
+        const wanted = d.seriesType ? ["adjusted", "series_type"] : ["adjusted"];
+        assert(isDeepStrictEqual([...underlying.required].sort(), wanted) && underlying.additionalProperties === false,
+          `${p}: underlying requires ${underlying.required}, expected ${wanted}`);
       }
     }
     // D11 (issue 12): what generated clients and validating proxies need.
@@ -285,7 +395,7 @@ async function validateDocument(text) {
     for (const builtin of ["Date", "Symbol", "Error", "Object", "Array", "Number", "String"]) {
       assert(!(builtin in document.components.schemas), `schema ${builtin} shadows a built-in`);
     }
-    for (const p of [BARS, EMA, RSI, SMA]) {
+    for (const p of [BARS, ...INDICATOR_PATHS]) {
       const symbol = [...(document.paths[p].parameters ?? []), ...(document.paths[p].get.parameters ?? [])]
         .map((x) => deref(document, x, "").node)
         .find((x) => x.name === "symbol");
@@ -303,6 +413,16 @@ async function validateDocument(text) {
     }
     for (const value of ["0000-01-01", "2024-1-02", "1704124800000x", 1.5]) {
       assert(!validTime(value), `TimeBound allows ${JSON.stringify(value)}`);
+    }
+    // D13's `k`, decimal text: the schema allows canonical texts of 0 < k <= 10 only.
+    const k = deref(document, document.components.parameters.bbandsK.schema, "").node;
+    const validK = plain.compile(k);
+    for (const value of ["2", "0.5", "10", "0.1", "9.99", "1.25", "0.000001", `0.${"0".repeat(k.maxLength - 3)}1`]) {
+      assert(validK(value), `k refuses ${JSON.stringify(value)}`);
+    }
+    for (const value of ["0", "0.0", "00.5", "02", "2.50", "10.0", "10.5", "11", "100", "1e1", "1E1", "-1", "+1",
+      ".5", "2.", "", " 2", "2,5", 2, `0.${"0".repeat(k.maxLength - 2)}1`]) {
+      assert(!validK(value), `k allows ${JSON.stringify(value)}`);
     }
     const scheme = document.components?.securitySchemes?.bearerAuth;
     assert(scheme?.type === "http" && scheme?.scheme === "bearer", "no HTTP bearer scheme");
@@ -352,6 +472,10 @@ async function buildAjv(document) {
         if ("example" in item) {
           const example = item.schema?.type === "integer" ? Number(item.example) : item.example;
           assert(validate(example), `example of ${name}: ${ajv.errorsText(validate.errors)}`);
+        }
+        for (const example of item.schema?.examples ?? []) {
+          assert(validate(example),
+            `schema example ${JSON.stringify(example)} of ${name}: ${ajv.errorsText(validate.errors)}`);
         }
       }
     }
@@ -490,7 +614,7 @@ function makeTester(document, { ajv, compile }) {
           const expectCharged = c.key?.metered && (c.cost ?? 0) > 0 ? c.cost : undefined;
           assert(charged === expectCharged, `${where}: meta.credits_charged ${charged}, expected ${expectCharged}`);
         }
-        if (status === 200 && Object.values(INDICATORS).includes(template)) {
+        if (status === 200 && INDICATOR_PATHS.includes(template)) {
           assert(
             body.request_id === response.headers.get("X-Request-Id"),
             `${where}: request_id differs from X-Request-Id`,
@@ -517,29 +641,28 @@ function makeTester(document, { ajv, compile }) {
 // t(D): the day's midnight at UTC+8, Unix milliseconds (D2).
 const tOf = (iso) => Date.parse(`${iso}T00:00:00+08:00`);
 const DAY_MS = 86_400_000;
-const WINDOWS = { ema: 50, rsi: 14, sma: 50 };
-// D9: index of the first value in the series.
-const lookback = (name, window) => (name === "rsi" ? window : window - 1);
 
 function tradeDates(file) {
   return readFileSync(path.join(REPO, "tests/data", file), "utf8").trim().split("\n").slice(1)
     .map((line) => line.split(",")[1]);
 }
 
-// Check `values` as returned: day timestamps, order, limit, filters, the RSI range.
-function checkValues(values, { name, order = "desc", limit = 10, accept = () => true } = {}) {
+// Check `values` as returned: day timestamps, order, limit, filters, and what D9/D13 say of the
+// value items of indicator `name` in `convention` (the RSI range, MACD's histogram, ...).
+function checkValues(values,
+  { name, order = "desc", limit = 10, accept = () => true, convention = "talib" } = {}) {
   assert(Array.isArray(values), "values is not an array");
   assert(values.length <= limit, `${values.length} values, limit ${limit}`);
-  values.forEach(({ timestamp, value }, i) => {
+  values.forEach((item, i) => {
+    const { timestamp } = item;
     assert((timestamp + 8 * 3_600_000) % DAY_MS === 0, `timestamp ${timestamp} is not a day's t (UTC+8)`);
     assert(accept(timestamp), `timestamp ${timestamp} is outside the filters`);
     if (i > 0) {
       const previous = values[i - 1].timestamp;
       assert(order === "desc" ? previous > timestamp : previous < timestamp, `values are not in ${order} order`);
     }
-    if (name === "rsi") {
-      assert(value >= 0 && value <= 100, `RSI ${value} outside [0, 100]`);
-    }
+    const wrong = INDICATORS[name].relation(item, convention);
+    assert(wrong === null, `${name} at ${timestamp}: ${wrong}`);
   });
 }
 
@@ -547,9 +670,20 @@ const stamps = (values) => values.map((v) => v.timestamp);
 
 // Return the values a generated client may send for a parameter whose schema is `schema` (D11):
 // every enumeration value, both booleans, the bounds and default of an integer, both forms of a
-// time bound, and for the symbol list 1 to maxItems symbols (the first known to the store).
+// time bound, for the symbol list 1 to maxItems symbols (the first known to the store), and for
+// decimal text (D13's `k`) its default, its examples and the smallest and the largest value below
+// 10 of maxLength characters.
 function schemaValues(document, name, schema) {
   const node = deref(document, schema, "").node;
+  if (node.type === "string" && node.pattern) {
+    const values = [...new Set([node.default, ...(node.examples ?? []),
+      `0.${"0".repeat(node.maxLength - 3)}1`, `9.${"9".repeat(node.maxLength - 2)}`])];
+    const pattern = new RegExp(node.pattern, "u");
+    for (const value of values) {
+      assert(pattern.test(value) && value.length <= node.maxLength, `${name}: the schema refuses "${value}"`);
+    }
+    return values;
+  }
   if (node.type === "array") {
     const symbols = ["600519.SH", ...Array.from({ length: node.maxItems - 1 },
       (_, i) => `6010${String(i).padStart(2, "0")}.SH`)];
@@ -575,13 +709,14 @@ function schemaValues(document, name, schema) {
 
 // D11: "every value its schema allows, in an otherwise valid request, is accepted": one request per
 // value of every query parameter of the bars and indicator operations, built from the document's
-// schemas, each answered 200 and validated against the documented response.
+// schemas, each answered 200 and validated against the documented response. A rule across
+// parameters has a companion make the request otherwise valid: MACD's fast < slow.
+const COMPANIONS = { [MACD]: { fast: "slow=5000", slow: "fast=2" } };
+
 async function schemaTable(req, document, { base, open }) {
   const operations = [
     [BARS, "/v1/ohlc/range/1/day/2024-01-02/2025-10-23", "symbol=600519.SH"],
-    [EMA, EMA, "symbol=600519.SH"],
-    [RSI, RSI, "symbol=600519.SH"],
-    [SMA, SMA, "symbol=600519.SH"],
+    ...INDICATOR_PATHS.map((p) => [p, p, "symbol=600519.SH"]),
   ];
   let requests = 0;
   for (const [template, target, baseQuery] of operations) {
@@ -591,9 +726,10 @@ async function schemaTable(req, document, { base, open }) {
       .filter((x) => x.in === "query");
     for (const param of params) {
       for (const value of schemaValues(document, param.name, param.schema)) {
+        const companion = COMPANIONS[template]?.[param.name];
         const query = param.name === "symbol"
           ? `symbol=${value}`
-          : `${baseQuery}&${param.name}=${encodeURIComponent(value)}`;
+          : `${baseQuery}&${param.name}=${encodeURIComponent(value)}${companion ? `&${companion}` : ""}`;
         await req({ base, name: `D11 table: ${template} ${param.name}=${value.slice(0, 40)}`,
           key: open, status: 200, path: `${target}?${query}` });
         requests += 1;
@@ -601,15 +737,20 @@ async function schemaTable(req, document, { base, open }) {
     }
   }
   await check("D11 table: every parameter's schema values were sent", () => {
-    assert(requests > 80, `only ${requests} requests`);
+    // Per operation: 20 symbol lists and two or three values of most other parameters.
+    assert(requests > 40 * operations.length, `only ${requests} requests for ${operations.length} operations`);
   });
 }
 
 // D11: a client generated from the document by a standard generator (openapi-typescript types
 // with openapi-fetch, pinned in package.json) compiles with `tsc --strict` and calls every
 // operation against the real server (client/calls.ts).
-async function generatedClient({ base, open }) {
+async function generatedClient(document, { base, open }) {
   await check("D11: a generated TypeScript client compiles and calls every operation", async () => {
+    const calls = readFileSync(path.join(HERE, "client", "calls.ts"), "utf8");
+    for (const p of Object.keys(document.paths)) {
+      assert(calls.includes(`"${p}"`), `client/calls.ts does not call ${p}`);
+    }
     const dir = path.join(workDir, "client");
     mkdirSync(dir);
     symlinkSync(path.join(HERE, "node_modules"), path.join(dir, "node_modules"));
@@ -642,17 +783,22 @@ async function indicatorChecks(req, { base, pro, basic, free, broke, revoked }) 
   const freeEarliest = tOf("2023-10-23"); // as_of minus 2 years (D6)
   const many = Array.from({ length: 21 }, (_, i) => `6000${String(i).padStart(2, "0")}.SH`).join(",");
 
-  for (const [name, p] of Object.entries(INDICATORS)) {
+  for (const [name, d] of Object.entries(INDICATORS)) {
+    const p = d.path;
     const q = (query) => (query === undefined ? p : `${p}?${query}`);
-    const n = WINDOWS[name];
-    const seen = new Map(); // timestamp -> value, across requests with the default parameters
+    const seen = new Map(); // timestamp -> value item, across requests with the default parameters
+    // The `underlying` D9 describes; ATR and KDJ read high, low and close: `adjusted` alone (D13).
+    const underlying = (seriesType, adjusted) =>
+      (d.seriesType ? { series_type: seriesType, adjusted } : { adjusted });
+    const seriesType = (value) => (d.seriesType ? `&series_type=${value}` : "");
 
     const remember = (values) => {
-      for (const { timestamp, value } of values) {
-        if (seen.has(timestamp)) {
-          assert(seen.get(timestamp) === value, `value at ${timestamp} depends on the filters`);
+      for (const item of values) {
+        if (seen.has(item.timestamp)) {
+          assert(isDeepStrictEqual(seen.get(item.timestamp), item),
+            `value at ${item.timestamp} depends on the filters`);
         }
-        seen.set(timestamp, value);
+        seen.set(item.timestamp, item);
       }
     };
     const single = (b) => {
@@ -672,24 +818,46 @@ async function indicatorChecks(req, { base, pro, basic, free, broke, revoked }) 
         defaults = values;
         remember(values);
       } });
+    const ownDefaults = Object.entries(d.own).map(([param, { default: value }]) => `${param}=${value}`).join("&");
     await req({ base, name: `200 ${name} single, the defaults spelled out`, key: basic, status: 200,
-      path: q(`symbol=600519.SH&timespan=day&adjusted=true&window=${n}&series_type=close`
+      path: q(`symbol=600519.SH&timespan=day&adjusted=true&${ownDefaults}${seriesType("close")}`
         + "&convention=talib&expand_underlying=false&order=desc&limit=10"),
       expect: (b) => assert(isDeepStrictEqual(single(b), defaults), "differs from the defaults") });
+    // D4: parameters of other indicators (series_type for ATR and KDJ) are ignored.
+    const foreign = ["window=0", "fast=0", "slow=0", "signal=0", "k=0", "n=0", "m1=0", "m2=0", "series_type=vwap"]
+      .filter((param) => !(param.split("=")[0] in d.own) && !(d.seriesType && param.startsWith("series_type=")));
+    await req({ base, name: `200 ${name} single, others' parameters ignored: ${foreign.join("&")}`, key: basic,
+      status: 200, path: q(`symbol=600519.SH&${foreign.join("&")}`),
+      expect: (b) => assert(isDeepStrictEqual(single(b), defaults), "differs from the defaults") });
+    for (const [other, canonical] of d.spellings ?? []) {
+      let expected;
+      await req({ base, name: `200 ${name} single, ${canonical}`, key: basic, status: 200,
+        path: q(`symbol=600519.SH&${canonical}&limit=3`), expect: (b) => { expected = single(b); } });
+      await req({ base, name: `200 ${name} single, ${other} as ${canonical} (D11: named in its description)`,
+        key: basic, status: 200, path: q(`symbol=600519.SH&${other}&limit=3`),
+        expect: (b) => assert(isDeepStrictEqual(single(b), expected), `differs from ${canonical}`) });
+    }
     await req({ base, name: `200 ${name} single, every parameter in another case`, key: pro, cost: 1, status: 200,
-      path: q("symbol=600519.sh&timespan=DAY&adjusted=FALSE&window=5&series_type=High&expand_underlying=True"
-        + "&order=ASC&limit=3"),
+      path: q(`symbol=600519.sh&timespan=DAY&adjusted=FALSE&${d.small}${seriesType("High")}&convention=TALIB`
+        + "&expand_underlying=True&order=ASC&limit=3"),
       expect: (b) => {
         const values = single(b);
-        assert(isDeepStrictEqual(b.results.underlying, { series_type: "high", adjusted: false }), "underlying");
-        assert(values.length === 3 && values[0].timestamp === tOf(dates[lookback(name, 5)]),
-          `the first value is at index ${lookback(name, 5)} of the history (D9)`);
+        assert(isDeepStrictEqual(b.results.underlying, underlying("high", false)), "underlying");
+        assert(values.length === 3 && values[0].timestamp === tOf(dates[d.first.talib]),
+          `the first value is at index ${d.first.talib} of the history (D9, D13)`);
         checkValues(values, { name, order: "asc", limit: 3 });
+      } });
+    await req({ base, name: `200 ${name} single, convention=Tdx`, key: pro, cost: 1, status: 200,
+      path: q(`symbol=600519.SH&${d.small}&convention=Tdx&order=asc&limit=3`),
+      expect: (b) => {
+        const values = single(b);
+        assert(values.length === 3 && values[0].timestamp === tOf(dates[d.first.tdx]),
+          `the first tdx value is at index ${d.first.tdx} of the history (D13)`);
+        checkValues(values, { name, order: "asc", limit: 3, convention: "tdx" });
       } });
     await req({ base, name: `200 ${name} single, expand_underlying with defaults`, key: basic, status: 200,
       path: q("symbol=600036.SH&expand_underlying=1&limit=1"),
-      expect: (b) => assert(isDeepStrictEqual(b.results.underlying, { series_type: "close", adjusted: true }),
-        "underlying") });
+      expect: (b) => assert(isDeepStrictEqual(b.results.underlying, underlying("close", true)), "underlying") });
 
     // 200, multi-symbol form.
     await req({ base, name: `200 ${name} multi, all known`, key: pro, cost: 2, status: 200,
@@ -703,16 +871,18 @@ async function indicatorChecks(req, { base, pro, basic, free, broke, revoked }) 
           assert(r.values.length === 2, "limit applies per symbol");
         }
       } });
-    await req({ base, name: `200 ${name} multi, unknown symbol -> PARTIAL, expand_underlying`, key: pro, cost: 1,
-      status: 200, path: q("symbol=000001.sz,600519.SH&expand_underlying=true&adjusted=0&series_type=open"),
+    await req({ base, name: `200 ${name} multi, unknown symbol -> PARTIAL, expand_underlying, tdx`, key: pro,
+      cost: 1, status: 200,
+      path: q(`symbol=000001.sz,600519.SH&expand_underlying=true&adjusted=0${seriesType("open")}&convention=tdx`),
       expect: (b) => {
         assert(b.status === "PARTIAL", "PARTIAL expected");
         const [unknown, known] = b.results;
         assert(unknown.symbol === "000001.SZ" && unknown.error?.code === "INVALID_SYMBOL", "item error expected");
         assert(unknown.values.length === 0 && unknown.resultsCount === 0, "empty values expected");
         assert(!known.error && known.values.length === 10, "the known symbol is served");
+        checkValues(known.values, { name, convention: "tdx" });
         for (const r of b.results) {
-          assert(isDeepStrictEqual(r.underlying, { series_type: "open", adjusted: false }), "underlying on every item");
+          assert(isDeepStrictEqual(r.underlying, underlying("open", false)), "underlying on every item");
         }
       } });
     await req({ base, name: `200 ${name} multi, known symbol without values -> PARTIAL`, key: pro, cost: 2,
@@ -744,7 +914,7 @@ async function indicatorChecks(req, { base, pro, basic, free, broke, revoked }) 
       ["timestamp AND a range excluding it", "timestamp=2025-10-22&timestamp.lt=2025-10-22", []],
       ["empty range", "timestamp.gt=2025-10-22&timestamp.lt=2025-10-23", []],
       ["after the data", "timestamp.gte=2030-01-01", []],
-      ["window longer than the history", "window=5000", []],
+      ["periods longer than the history", d.huge, []],
     ];
     for (const [label, query, expected, order = "desc"] of filters) {
       await req({ base, name: `200 ${name} filter: ${label}`, key: pro, cost: 1, status: 200,
@@ -753,7 +923,7 @@ async function indicatorChecks(req, { base, pro, basic, free, broke, revoked }) 
           const values = single(b);
           checkValues(values, { name, order });
           assert(isDeepStrictEqual(stamps(values), expected), `timestamps ${stamps(values)}, expected ${expected}`);
-          if (!query.includes("window")) {
+          if (query !== d.huge) {
             remember(values);
           }
         } });
@@ -762,19 +932,19 @@ async function indicatorChecks(req, { base, pro, basic, free, broke, revoked }) 
     // D6: the free plan is clipped silently, sees the same numbers, and may start at its earliest day.
     let firstFree;
     await req({ base, name: `200 ${name} free plan, no lower bound: clipped`, key: free, status: 200,
-      path: q("symbol=600519.SH&window=5&order=asc&limit=1"),
+      path: q(`symbol=600519.SH&${d.small}&order=asc&limit=1`),
       expect: (b) => {
         firstFree = single(b)[0];
         assert(firstFree?.timestamp === freeEarliest, `first value at ${firstFree?.timestamp}, expected ${freeEarliest}`);
       } });
     await req({ base, name: `200 ${name} free plan, lower bound at the earliest day`, key: free, status: 200,
-      path: q(`symbol=600519.SH&window=5&timestamp.gte=2023-10-23&timestamp.lte=${freeEarliest}`),
+      path: q(`symbol=600519.SH&${d.small}&timestamp.gte=2023-10-23&timestamp.lte=${freeEarliest}`),
       expect: (b) => assert(isDeepStrictEqual(single(b), [firstFree]), "the same value expected") });
     await req({ base, name: `200 ${name} another plan sees the same value`, key: basic, status: 200,
-      path: q("symbol=600519.SH&window=5&timestamp=2023-10-23"),
+      path: q(`symbol=600519.SH&${d.small}&timestamp=2023-10-23`),
       expect: (b) => assert(isDeepStrictEqual(single(b), [firstFree]), "plans see different numbers") });
     await req({ base, name: `200 ${name} free plan, an early upper bound is no lower bound`, key: free, status: 200,
-      path: q("symbol=600519.SH&window=2&timestamp.lte=2023-10-01"),
+      path: q(`symbol=600519.SH&${d.small}&timestamp.lte=2023-10-01`),
       expect: (b) => assert(single(b).length === 0, "clipped to nothing") });
 
     // 400, in the documented check order; each message names the parameter.
@@ -789,16 +959,14 @@ async function indicatorChecks(req, { base, pro, basic, free, broke, revoked }) 
       ["INVALID_SYMBOL", "symbol=600519.HK", /600519\.HK/],
       ["INVALID_SYMBOL", "symbol=600519.SH,60036.SH", /60036\.SH/],
       ["INVALID_SYMBOL", "symbol=,600519.SH,600519.SH,60036.SH", /60036\.SH/],
-      ["INVALID_SYMBOL", "symbol=bad&timespan=week&window=0", /bad/],
+      ["INVALID_SYMBOL", `symbol=bad&timespan=week&${d.bad}`, /bad/],
       ["INVALID_PARAMETER", "symbol=600519.SH&timespan=week&adjusted=x", /timespan "week"/],
       ["INVALID_PARAMETER", "symbol=600519.SH&timespan=", /timespan/],
-      ["INVALID_PARAMETER", "symbol=600519.SH&adjusted=maybe&window=0", /adjusted "maybe"/],
-      ["INVALID_PARAMETER", "symbol=600519.SH&window=0&series_type=x", /window "0"/],
-      ["INVALID_PARAMETER", "symbol=600519.SH&window=5001", /window "5001"/],
-      ["INVALID_PARAMETER", "symbol=600519.SH&window=-3", /window "-3"/],
-      ["INVALID_PARAMETER", "symbol=600519.SH&window=1.5", /window "1\.5"/],
-      ["INVALID_PARAMETER", "symbol=600519.SH&window=", /window/],
-      ["INVALID_PARAMETER", "symbol=600519.SH&series_type=vwap&convention=x", /series_type "vwap"/],
+      ["INVALID_PARAMETER", `symbol=600519.SH&adjusted=maybe&${d.bad}`, /adjusted "maybe"/],
+      ...d.ownErrors.map(([query, message]) => ["INVALID_PARAMETER", `symbol=600519.SH&${query}`, message]),
+      ...(d.seriesType
+        ? [["INVALID_PARAMETER", "symbol=600519.SH&series_type=vwap&convention=x", /series_type "vwap"/]]
+        : []),
       ["INVALID_PARAMETER", "symbol=600519.SH&convention=wilder&expand_underlying=x", /convention "wilder"/],
       ["INVALID_PARAMETER", "symbol=600519.SH&expand_underlying=yes&order=x", /expand_underlying "yes"/],
       ["INVALID_PARAMETER", "symbol=600519.SH&order=up&limit=0", /order "up"/],
@@ -820,8 +988,8 @@ async function indicatorChecks(req, { base, pro, basic, free, broke, revoked }) 
     for (const [code, query, message] of bad) {
       await req({ base, name: `400 ${code} ${q(query)}`, key: pro, status: 400, code, message, path: q(query) });
     }
-    await req({ base, name: `400 ${name} before 403 (free, 2 symbols, bad window)`, key: free, status: 400,
-      code: "INVALID_PARAMETER", path: q("symbol=600519.SH,600036.SH&window=0") });
+    await req({ base, name: `400 ${name} before 403 (free, 2 symbols, ${d.bad})`, key: free, status: 400,
+      code: "INVALID_PARAMETER", path: q(`symbol=600519.SH,600036.SH&${d.bad}`) });
     await req({ base, name: `400 ${name} unknown single symbol before 403`, key: free, status: 400,
       code: "INVALID_SYMBOL", path: q("symbol=000001.SZ&limit=501") });
 
@@ -833,7 +1001,7 @@ async function indicatorChecks(req, { base, pro, basic, free, broke, revoked }) 
     await req({ base, name: `401 ${name} unknown key`, status: 401, code: "UNAUTHORIZED", path: ok,
       headers: { Authorization: "Bearer ask_not_a_real_key" } });
     await req({ base, name: `401 ${name} revoked key`, key: revoked, status: 401, code: "UNAUTHORIZED", path: ok });
-    await req({ base, name: `401 ${name} before 400`, status: 401, code: "UNAUTHORIZED", path: q("symbol=bad&window=0") });
+    await req({ base, name: `401 ${name} before 400`, status: 401, code: "UNAUTHORIZED", path: q(`symbol=bad&${d.bad}`) });
 
     // 402
     await req({ base, name: `402 ${name} metered key with 0 credits`, key: broke, status: 402,
@@ -876,7 +1044,7 @@ async function indicatorChecks(req, { base, pro, basic, free, broke, revoked }) 
     await req({ base, name: `HEAD 200 ${name}`, method: "HEAD", key: pro, cost: 1, status: 200, path: ok });
     await req({ base, name: `HEAD 200 ${name} multi`, method: "HEAD", key: pro, cost: 1, status: 200,
       path: q("symbol=600519.SH,000001.SZ") });
-    await req({ base, name: `HEAD 400 ${name}`, method: "HEAD", key: pro, status: 400, path: q("symbol=600519.SH&window=0") });
+    await req({ base, name: `HEAD 400 ${name}`, method: "HEAD", key: pro, status: 400, path: q(`symbol=600519.SH&${d.bad}`) });
     await req({ base, name: `HEAD 401 ${name}`, method: "HEAD", status: 401, path: ok });
     await req({ base, name: `HEAD 402 ${name}`, method: "HEAD", key: broke, status: 402, path: ok });
     await req({ base, name: `HEAD 403 ${name}`, method: "HEAD", key: free, status: 403,
@@ -1084,7 +1252,7 @@ async function main() {
   await indicatorChecks(req, { base, pro, basic, free, broke, revoked });
   const open = await key("open", "pro");
   await schemaTable(req, document, { base, open });
-  await generatedClient({ base, open });
+  await generatedClient(document, { base, open });
 
   // An empty store: as_of is null.
   const emptyDb = path.join(workDir, "empty", "ashare.db");
@@ -1095,7 +1263,7 @@ async function main() {
   await req({ base: emptyBase, name: "200 multi on an empty store", key: emptyKey, status: 200,
     path: bars(...W, "symbol=600519.SH,600036.SH"),
     expect: (b) => assert(b.status === "PARTIAL" && b.meta.as_of === null, "PARTIAL, as_of null") });
-  for (const [name, p] of Object.entries(INDICATORS)) {
+  for (const [name, { path: p }] of Object.entries(INDICATORS)) {
     await req({ base: emptyBase, name: `200 ${name} multi on an empty store`, key: emptyKey, status: 200,
       path: `${p}?symbol=600519.SH,600036.SH`,
       expect: (b) => assert(b.status === "PARTIAL" && b.results.every((r) => r.error), "PARTIAL with errors") });
@@ -1116,7 +1284,7 @@ async function main() {
   // D7: a 500 after authentication still reports the balance of a metered key (nothing charged).
   const brokenMetered = { name: "broken-metered", value: await createKey(bin, brokenDb, "pro", 5), metered: true };
   tester.balances.set("broken-metered", 5);
-  for (const [name, p] of Object.entries(INDICATORS)) {
+  for (const [name, { path: p }] of Object.entries(INDICATORS)) {
     await req({ base: brokenBase, name: `500 ${name}`, key: brokenKey, status: 500, code: "INTERNAL_ERROR",
       path: `${p}?symbol=600519.SH` });
     await req({ base: brokenBase, name: `500 ${name}, metered key`, key: brokenMetered, status: 500,

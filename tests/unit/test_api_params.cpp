@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -112,5 +113,32 @@ TEST_CASE("D4: api::parse_int_param for limit") {
     CHECK(**api::parse_int_param("window", "5000", 1, api::k_max_window) == 5000);
     CHECK(api::parse_int_param("window", "5001", 1, api::k_max_window).error().message
           == "invalid window \"5001\": expected an integer from 1 to 5000");
+  }
+}
+
+TEST_CASE("D13: api::parse_decimal_param, bounds as written") {
+  const struct {
+    std::string text;
+    double value;
+  } accepted[] = {{"2", 2},          {"0.5", 0.5},        {"10", 10},
+                  {"10.000", 10},    {"0010.0", 10},      {"02.50", 2.5},
+                  {"9.99999999999999999999", 10}, // below 10 as written; rounds to 10
+                  {"0." + std::string(330, '0') + "1", std::numeric_limits<double>::denorm_min()}};
+  for (const auto& row : accepted) {
+    CAPTURE(row.text);
+    const auto value = api::parse_decimal_param("k", row.text, 10);
+    REQUIRE(value.ok());
+    REQUIRE(value->has_value());
+    CHECK(**value == row.value);
+  }
+  CHECK_FALSE(api::parse_decimal_param("k", std::nullopt, 10)->has_value());
+  for (const std::string text : {"0", "0.0", "000", "10.00000000000000000001", "10.5", "11", "100",
+                                 "0011", "1e1", "-1", "+1", ".5", "2.", "", " 2", "2,5", "0x1"}) {
+    CAPTURE(text);
+    const auto value = api::parse_decimal_param("k", text, 10);
+    REQUIRE_FALSE(value.ok());
+    CHECK(value.error().code == ErrorCode::invalid_parameter);
+    CHECK(value.error().message
+          == "invalid k \"" + text + "\": expected a decimal number greater than 0 and at most 10");
   }
 }

@@ -1,6 +1,7 @@
 #include "core/api/params.hpp"
 
 #include <charconv>
+#include <limits>
 
 namespace ashare::api {
 namespace {
@@ -84,7 +85,7 @@ Result<std::optional<std::int64_t>> parse_int_param(std::string_view name,
 
 Result<std::optional<double>> parse_decimal_param(std::string_view name,
                                                   std::optional<std::string_view> value,
-                                                  double max) {
+                                                  int max) {
   if (!value) {
     return std::optional<double>{};
   }
@@ -95,15 +96,24 @@ Result<std::optional<double>> parse_decimal_param(std::string_view name,
   };
   const bool plain = point == text.npos ? digits(text)
                                         : digits(text.substr(0, point)) && digits(text.substr(point + 1));
-  double number = 0;
-  const auto [end, error] = plain ? std::from_chars(text.data(), text.data() + text.size(), number)
-                                  : std::from_chars_result{text.data(), std::errc::invalid_argument};
-  if (!plain || error != std::errc{} || end != text.data() + text.size() || !(number > 0)
-      || number > max) {
+  // The bounds are checked on the digits as written (D13: 0 < k <= 10 exactly), not on the
+  // double they round to: 10.00000000000000000001 is above 10.
+  const auto whole = plain ? text.substr(0, point) : std::string_view{};
+  const auto fraction = plain && point != text.npos ? text.substr(point + 1) : std::string_view{};
+  const auto significant = whole.substr(std::min(whole.find_first_not_of('0'), whole.size()));
+  const bool fraction_zero = fraction.find_first_not_of('0') == fraction.npos;
+  const auto limit = std::to_string(max);
+  const bool above_max = significant.size() > limit.size()
+                         || (significant.size() == limit.size()
+                             && (significant > limit || (significant == limit && !fraction_zero)));
+  if (!plain || (significant.empty() && fraction_zero) || above_max) {
     std::string shown(text.substr(0, 64)); // the value, cut short if it is long
-    return invalid(name, shown, "a decimal number greater than 0 and at most " + std::to_string(static_cast<int>(max)));
+    return invalid(name, shown, "a decimal number greater than 0 and at most " + limit);
   }
-  return std::optional<double>{number};
+  // The nearest double; a positive text too small for any double reads as the smallest one.
+  double number = 0;
+  std::from_chars(text.data(), text.data() + text.size(), number);
+  return std::optional<double>{std::max(number, std::numeric_limits<double>::denorm_min())};
 }
 
 } // namespace ashare::api

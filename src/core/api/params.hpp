@@ -32,10 +32,11 @@ Result<std::optional<std::int64_t>> parse_int_param(std::string_view name,
                                                     std::int64_t max);
 
 // Parse `value` of decimal parameter `name` (D13's BBANDS `k`): digits with an optional fraction,
-// `^[0-9]+(\.[0-9]+)?$`, no sign or exponent, greater than 0 and at most `max`; nullopt when absent.
+// `^[0-9]+(\.[0-9]+)?$`, no sign or exponent, greater than 0 and at most `max` as written (not as
+// rounded); the nearest double, at least the smallest positive one; nullopt when absent.
 Result<std::optional<double>> parse_decimal_param(std::string_view name,
                                                   std::optional<std::string_view> value,
-                                                  double max);
+                                                  int max);
 
 inline constexpr std::int64_t k_max_limit = 5000;  // SPEC Limits 3
 inline constexpr std::int64_t k_max_window = 5000; // D4

@@ -23,6 +23,11 @@ function expect(condition: boolean, what: string): void {
   }
 }
 
+// |a - b| within 1e-9 relative (D13's tolerance).
+function near(a: number, b: number): boolean {
+  return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+}
+
 const bars = "/v1/ohlc/range/{multiplier}/{timespan}/{from}/{to}" as const;
 const window = { multiplier: 1, timespan: "day", from: "2025-10-01", to: "2025-10-23" } as const;
 
@@ -61,7 +66,7 @@ const window = { multiplier: 1, timespan: "day", from: "2025-10-01", to: "2025-1
   expect(response.status === 200 && (await response.text()) === "", "HEAD bars");
 }
 
-// The three indicators: a time bound as integer milliseconds, another as a date.
+// EMA, RSI and SMA: a time bound as integer milliseconds, another as a date.
 for (const path of ["/v1/indicators/ema", "/v1/indicators/rsi", "/v1/indicators/sma"] as const) {
   const query = {
     symbol: ["600519.SH"],
@@ -83,8 +88,58 @@ for (const path of ["/v1/indicators/ema", "/v1/indicators/rsi", "/v1/indicators/
   } else {
     expect(false, `${path}: not the single form`);
   }
+}
+
+// D13's four indicators: their own parameters and named fields. The types say what D13 says (a
+// wrong one fails the compilation): ATR and KDJ, which read high, low and close, take no
+// series_type, and BBANDS' k is decimal text.
+type Query<P extends keyof paths> = NonNullable<paths[P]["get"]["parameters"]["query"]>;
+const d13Types: [
+  "series_type" extends keyof Query<"/v1/indicators/atr"> ? never : true,
+  "series_type" extends keyof Query<"/v1/indicators/kdj"> ? never : true,
+  Query<"/v1/indicators/bbands">["k"] extends string | undefined ? true : never,
+  "fast" | "slow" | "signal" extends keyof Query<"/v1/indicators/macd"> ? true : never,
+  "n" | "m1" | "m2" extends keyof Query<"/v1/indicators/kdj"> ? true : never,
+] = [true, true, true, true, true];
+expect(d13Types.length === 5, "the D13 type checks");
+{
+  const query = { symbol: ["600519.SH"], fast: 5, slow: 10, signal: 3, series_type: "open" as const,
+    convention: "tdx" as const, limit: 2, expand_underlying: true };
+  const { data, response } = await client.GET("/v1/indicators/macd", { params: { query } });
+  const results = data !== undefined && !Array.isArray(data.results) ? data.results : undefined;
+  const first = results?.values[0];
+  expect(response.status === 200 && results?.values.length === 2, `macd: ${response.status}`);
+  expect(first !== undefined && near(first.histogram, 2 * (first.value - first.signal)), "macd: tdx histogram");
+  expect(results?.underlying?.series_type === "open", "macd: underlying");
+}
+{
+  const query = { symbol: ["600519.SH"], window: 10, k: "2.5", order: "asc" as const, limit: 2 };
+  const { data, response } = await client.GET("/v1/indicators/bbands", { params: { query } });
+  const first = data !== undefined && !Array.isArray(data.results) ? data.results.values[0] : undefined;
+  expect(response.status === 200 && first !== undefined, `bbands: ${response.status}`);
+  expect(first !== undefined && first.lower < first.value && first.value < first.upper, "bbands: the bands");
+}
+{
+  const query = { symbol: ["600519.SH"], window: 7, convention: "talib" as const, expand_underlying: true };
+  const { data, response } = await client.GET("/v1/indicators/atr", { params: { query } });
+  const results = data !== undefined && !Array.isArray(data.results) ? data.results : undefined;
+  expect(response.status === 200 && results?.values.length === 10, `atr: ${response.status}`);
+  expect(results?.underlying?.adjusted === true && !("series_type" in results.underlying), "atr: underlying");
+}
+{
+  const query = { symbol: ["600519.SH"], n: 5, m1: 2, m2: 4, "timestamp.gte": "2025-10-01" };
+  const { data, response } = await client.GET("/v1/indicators/kdj", { params: { query } });
+  const first = data !== undefined && !Array.isArray(data.results) ? data.results.values[0] : undefined;
+  expect(response.status === 200 && first !== undefined, `kdj: ${response.status}`);
+  expect(first !== undefined && near(first.j, 3 * first.value - 2 * first.d), "kdj: J = 3K - 2D");
+}
+
+// Every indicator: the multi-symbol form and HEAD.
+for (const path of ["/v1/indicators/ema", "/v1/indicators/rsi", "/v1/indicators/sma", "/v1/indicators/macd",
+  "/v1/indicators/bbands", "/v1/indicators/atr", "/v1/indicators/kdj"] as const) {
   const two = await client.GET(path, { params: { query: { symbol: ["600519.SH", "600036.SH"] } } });
-  expect(two.data !== undefined && Array.isArray(two.data.results), `${path}: multi form`);
+  expect(two.data !== undefined && Array.isArray(two.data.results) && two.data.results.length === 2,
+    `${path}: multi form`);
   const head = await client.HEAD(path, { params: { query: { symbol: ["600519.SH"] } } });
   expect(head.response.status === 200, `HEAD ${path}`);
 }
