@@ -254,13 +254,42 @@ TEST_CASE("cli query: the golden files agree with the fixtures") {
                + expected_sma_rows("bancob_600519.SH.csv", 5, "2024-06-17", "2024-06-21", ""));
   CHECK(read_text(golden("sma_600519.SH_w5_2024-06-17_2024-06-21_asc_underlying_no-header.csv"))
         == expected_sma_rows("bancob_600519.SH.csv", 5, "2024-06-17", "2024-06-21", ",close,true"));
-  // The table holds the csv's numbers: spot-check one row against it.
+  // The table (issue 12): a title, the headers, their units, then the csv's numbers, each column
+  // padded with zeros to its longest decimals (no digit dropped), a '+' on rises, thousands
+  // separators in volume and turnover.
   const auto table =
       split_lines(read_text(golden("bars_600519.SH_2024-06-14_2024-06-21_table.txt")));
-  REQUIRE(table.size() == 7);
-  CHECK(words(table[4])
-        == std::vector<std::string>{"2024-06-19", "1446.6561", "1452.4602", "1431.3106", "1449.563",
-                                    "0.6964", "4,126,153", "6,167,728,420", "8.0204"});
+  const auto csv = read_csv(golden("bars_600519.SH_2024-06-14_2024-06-21.csv"));
+  REQUIRE(table.size() == 3 + csv.size());
+  CHECK(table[0] == "600519.SH  2024-06-14 .. 2024-06-21  forward-adjusted");
+  CHECK(words(table[1])
+        == std::vector<std::string>{"DATE", "OPEN", "HIGH", "LOW", "CLOSE", "CHANGE%", "VOLUME",
+                                    "TURNOVER", "FACTOR"});
+  CHECK(words(table[2]) == std::vector<std::string>{"CNY", "CNY", "CNY", "CNY", "shares", "CNY"});
+  const auto value = [](std::string text) {
+    std::erase(text, ',');
+    return std::stod(text);
+  };
+  for (std::size_t i = 0; i < csv.size(); ++i) {
+    const auto& bar = csv[i];
+    const auto cells = words(table[3 + i]);
+    CAPTURE(table[3 + i]);
+    REQUIRE(cells.size() == 9);
+    CHECK(cells[0] == bar.date);
+    CHECK(value(cells[1]) == bar.open);
+    CHECK(value(cells[2]) == bar.high);
+    CHECK(value(cells[3]) == bar.low);
+    CHECK(value(cells[4]) == bar.close);
+    CHECK(value(cells[5]) == bar.change_pct.value());
+    CHECK((cells[5][0] == '+') == (*bar.change_pct > 0));
+    CHECK(value(cells[6]) == static_cast<double>(bar.volume));
+    CHECK(value(cells[7]) == bar.turnover);
+    CHECK(value(cells[8]) == bar.factor.value());
+    for (const std::size_t column : std::initializer_list<std::size_t>{1, 2, 3, 4, 5, 8}) {
+      CHECK(cells[column].size() - cells[column].find('.') == 5); // 4 decimals, padded
+    }
+  }
+  CHECK(words(table[6])[4] == "1449.5630"); // 1449.563 in csv
 }
 
 TEST_CASE("cli query: csv and table output match the golden files, locally and remotely") {
@@ -700,11 +729,14 @@ TEST_CASE("cli query: macd, bbands, atr and kdj print their named values (D13)")
     CHECK(split_lines(bbands.out)[1].find(",close,false") != std::string::npos);
   }
   SUBCASE("the table names every column") {
+    // Issue 12: a title naming the indicator, its parameters and convention, and the value
+    // column named after the line it is (the MACD line), then the named values.
     const auto run = local({"macd", "600519.SH", "--limit", "2", "--format", "table"});
     REQUIRE(run.status == 0);
-    CHECK(split_lines(run.out)[0].find("VALUE") != std::string::npos);
-    CHECK(split_lines(run.out)[0].find("SIGNAL") != std::string::npos);
-    CHECK(split_lines(run.out)[0].find("HISTOGRAM") != std::string::npos);
+    const auto lines = split_lines(run.out);
+    CHECK(lines[0] == "600519.SH  MACD(12,26,9) talib  2025-10-22 .. 2025-10-23  forward-adjusted");
+    CHECK(words(lines[1]) == std::vector<std::string>{"DATE", "MACD", "SIGNAL", "HISTOGRAM"});
+    CHECK(words(lines[2]) == std::vector<std::string>{"CNY", "CNY", "CNY"});
   }
   SUBCASE("parameters out of range: usage errors, or the API's message") {
     for (const auto& args : std::vector<std::vector<std::string>>{
@@ -1010,14 +1042,16 @@ TEST_CASE("cli query: table output is aligned, with thousands separators and no 
   INFO(describe(run));
   REQUIRE(run.status == 0);
   const auto lines = split_lines(run.out);
-  REQUIRE(lines.size() == 1 + 6);
-  CHECK(words(lines[0])
+  REQUIRE(lines.size() == 3 + 6); // title, headers, units, rows
+  // No width in a pipe (no terminal, no COLUMNS): every column, every symbol in the title.
+  CHECK(lines[0] == "600519.SH, 600036.SH  2024-06-18 .. 2024-06-20  forward-adjusted");
+  CHECK(words(lines[1])
         == std::vector<std::string>{"SYMBOL", "DATE", "OPEN", "HIGH", "LOW", "CLOSE", "CHANGE%",
                                     "VOLUME", "TURNOVER", "FACTOR"});
-  // Every column right-aligned but the first two: every line ends in the same column, and each
-  // header ends where its cells end.
-  for (const auto& line : lines) {
-    CHECK(line.size() == lines[0].size());
+  // Every column right-aligned but the first two: every row ends in the header's column, each
+  // header and unit ends where its cells end, and within a column the points line up.
+  for (std::size_t i = 3; i < lines.size(); ++i) {
+    CHECK(lines[i].size() == lines[1].size());
   }
   const auto ends = [](const std::string& line) {
     std::vector<std::size_t> out;
@@ -1028,13 +1062,21 @@ TEST_CASE("cli query: table output is aligned, with thousands separators and no 
     }
     return out;
   };
-  for (std::size_t i = 1; i < lines.size(); ++i) {
+  const auto header_ends = ends(lines[1]);
+  const auto unit_ends = ends(lines[2]); // OPEN, HIGH, LOW, CLOSE, VOLUME, TURNOVER
+  REQUIRE(unit_ends.size() == 6);
+  for (std::size_t unit = 0; unit < unit_ends.size(); ++unit) {
+    CHECK(unit_ends[unit] == header_ends[unit < 4 ? unit + 2 : unit + 3]);
+  }
+  for (std::size_t i = 3; i < lines.size(); ++i) {
     CAPTURE(lines[i]);
-    const auto header_ends = ends(lines[0]);
     const auto cell_ends = ends(lines[i]);
     REQUIRE(cell_ends.size() == header_ends.size());
     for (std::size_t column = 2; column < header_ends.size(); ++column) {
       CHECK(cell_ends[column] == header_ends[column]);
+    }
+    for (std::size_t column = 2; column <= 6; ++column) { // OPEN .. CHANGE%
+      CHECK(lines[i][cell_ends[column] - 4] == '.');
     }
   }
   // 600036.SH on 2024-06-18: volume 45367539 and turnover 1538144780 in the fixture.
@@ -1042,9 +1084,9 @@ TEST_CASE("cli query: table output is aligned, with thousands separators and no 
   const auto bar = in_range(rows, "2024-06-18", "2024-06-18").at(0);
   CHECK(bar.volume == 45367539);
   CHECK(bar.turnover == 1538144780.0);
-  CHECK(words(lines[4]).at(0) == "600036.SH");
-  CHECK(words(lines[4]).at(7) == "45,367,539");
-  CHECK(words(lines[4]).at(8) == "1,538,144,780");
+  CHECK(words(lines[6]).at(0) == "600036.SH");
+  CHECK(words(lines[6]).at(7) == "45,367,539");
+  CHECK(words(lines[6]).at(8) == "1,538,144,780");
   CHECK(run.out.find('\x1b') == std::string::npos);
 
   SUBCASE("NO_COLOR changes nothing in a pipe") {

@@ -148,8 +148,12 @@ TEST_CASE("sample data: the quickstart's loading step, checked against the sourc
     REQUIRE(run.status == 0);
     std::stringstream lines(run.out);
     std::string line;
+    std::getline(lines, line); // issue 12: a title, the headers, their units
+    CHECK(line == "600519.SH  2024-01-02 .. 2024-06-28  forward-adjusted");
     std::getline(lines, line);
     CHECK(words(line).front() == "DATE");
+    std::getline(lines, line);
+    CHECK(words(line).front() == "CNY");
     std::vector<std::string> dates;
     while (std::getline(lines, line)) {
       dates.push_back(words(line).front());

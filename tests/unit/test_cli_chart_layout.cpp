@@ -483,13 +483,10 @@ TEST_CASE("cli::layout_terminal: indicator panes below the volume pane") {
   }
 }
 
-TEST_CASE("cli::aligned_decimals and last_bar_text") {
-  const std::vector<double> raw{1650, 1650.92, 1649.5};
-  CHECK(aligned_decimals(raw) == std::vector<std::string>{"1650.00", "1650.92", "1649.50"});
-  const std::vector<double> adjusted{1578.032, 1593.5431};
-  CHECK(aligned_decimals(adjusted) == std::vector<std::string>{"1578.0320", "1593.5431"});
-  const std::vector<double> whole{10, 11};
-  CHECK(aligned_decimals(whole) == std::vector<std::string>{"10", "11"});
+TEST_CASE("cli::last_bar_text: the prices at one number of decimals, no digit dropped") {
   auto data = data_of({bar("2024-06-28", 1410, 1420.8, 1403, 1418.99, 3'215'000)});
   CHECK(last_bar_text(data) == "2024-06-28  O 1410.00  H 1420.80  L 1403.00  C 1418.99  V 3.2M");
+  data.bars.back().close = 1418.9912;
+  CHECK(last_bar_text(data)
+        == "2024-06-28  O 1410.0000  H 1420.8000  L 1403.0000  C 1418.9912  V 3.2M");
 }

@@ -1,6 +1,6 @@
 #include "cli/chart/layout.hpp"
 
-#include "core/domain/number.hpp"
+#include "cli/output/table.hpp"
 
 #include <algorithm>
 #include <array>
@@ -369,26 +369,10 @@ std::string short_volume(std::int64_t volume) {
   return std::to_string(volume);
 }
 
-std::vector<std::string> aligned_decimals(std::span<const double> values) {
-  int decimals = 0;
-  for (const double value : values) {
-    const auto text = domain::format_number(value);
-    const auto point = text.find('.');
-    if (point != std::string::npos) {
-      decimals = std::max(decimals, static_cast<int>(text.size() - point - 1));
-    }
-  }
-  std::vector<std::string> out;
-  for (const double value : values) {
-    out.push_back(fixed(value, decimals));
-  }
-  return out;
-}
-
 std::string last_bar_text(const ChartData& data) {
   const auto& bar = data.bars.back();
   const double prices[] = {bar.open, bar.high, bar.low, bar.close};
-  const auto text = aligned_decimals(prices);
+  const auto text = fixed_decimals(prices);
   return bar.trade_date.iso() + "  O " + text[0] + "  H " + text[1] + "  L " + text[2] + "  C "
          + text[3] + "  V " + short_volume(bar.volume);
 }
@@ -446,7 +430,7 @@ TerminalLayout layout_terminal(const ChartData& data, TerminalSize size) {
   layout.price_ticks = row_ticks(layout.scale, layout.price_rows);
   const auto& last = data.bars.back();
   const double prices[] = {last.open, last.high, last.low, last.close};
-  layout.last_close = aligned_decimals(prices)[3];
+  layout.last_close = fixed_decimals(prices)[3];
   std::size_t label_width = std::max(k_volume_label_width, layout.last_close.size());
   for (const auto& tick : layout.price_ticks) {
     label_width = std::max(label_width, tick.label.size());

@@ -102,13 +102,9 @@ std::vector<PriceTick> price_ticks(const PriceScale& scale, int max_ticks);
 // Return a volume in shares the short way: 950, 12.3K, 4.8M, 1.2B.
 std::string short_volume(std::int64_t volume);
 
-// Return `values` as text with the same number of decimals each, as many as the one that needs
-// most (shortest round-trip form, D12), so that no digit is dropped: {1650, 1650.92} gives
-// {"1650.00", "1650.92"}.
-std::vector<std::string> aligned_decimals(std::span<const double> values);
-
 // Return the last bar of `data` (at least one) as the chart's second row says it:
-// "2024-06-28  O 1410.00  H 1420.80  L 1403.00  C 1418.99  V 3.2M".
+// "2024-06-28  O 1410.00  H 1420.80  L 1403.00  C 1418.99  V 3.2M", the prices at one number of
+// decimals as tables print them (fixed_decimals: no digit dropped).
 std::string last_bar_text(const ChartData& data);
 
 // Return which of `dates` (ascending, drawn at `positions`) get a date label of `label_width`

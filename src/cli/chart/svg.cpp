@@ -1,5 +1,7 @@
 #include "cli/chart/svg.hpp"
 
+#include "cli/output/table.hpp"
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -110,7 +112,7 @@ Frame frame_of(const ChartData& data, SvgSize size, const std::vector<PriceTick>
   if (!data.bars.empty()) {
     const auto& last = data.bars.back();
     const double prices[] = {last.open, last.high, last.low, last.close};
-    label_chars = std::max(label_chars, 2 + aligned_decimals(prices)[3].size()); // "◀ 1524.00"
+    label_chars = std::max(label_chars, 2 + fixed_decimals(prices)[3].size()); // "◀ 1524.00"
   }
   for (const auto& pane : data.panes) {
     for (const auto& tick : price_ticks(pane_scale(pane), 6)) {
@@ -223,7 +225,7 @@ void write_last_close(std::string& out, const ChartData& data, const Frame& fram
   const std::string direction = last.close >= last.open ? "up" : "down";
   write_line(out, ("last-line " + direction).c_str(), frame.left, y, frame.right, y);
   out += "<text" + attribute("x", frame.right + 2) + attribute("y", y + 4) + " class=\"last "
-         + direction + "\">" + xml_escape("◀ " + aligned_decimals(prices)[3]) + "</text>\n";
+         + direction + "\">" + xml_escape("◀ " + fixed_decimals(prices)[3]) + "</text>\n";
 }
 
 void write_date_axis(std::string& out, const ChartData& data, const Frame& frame, SvgSize size) {

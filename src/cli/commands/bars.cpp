@@ -81,7 +81,11 @@ int run_bars(const BarsArgs& args, const Config& config) {
       }
     }
   }
-  const OutputOptions options{*format, !args.output.no_header, use_color(), args.summary, false};
+  const OutputOptions options{.format = *format,
+                              .header = !args.output.no_header,
+                              .color = use_color(),
+                              .summary = args.summary,
+                              .width = output_width()};
   print_bars(std::cout, *response, paged ? api::bars_to_json(*response, std::nullopt) : body,
              options);
   const bool none_known = std::none_of(response->items.begin(), response->items.end(),

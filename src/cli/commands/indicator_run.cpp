@@ -70,17 +70,18 @@ int run_indicator(const IndicatorArgs& args, const Config& config) {
       paged = paged || *more;
     }
   }
-  const OutputOptions options{*format, !args.output.no_header, use_color(), false, args.underlying};
-  std::vector<std::string> symbols;
-  for (const auto& symbol : request->query.symbols) {
-    symbols.push_back(symbol.str());
-  }
-  print_indicators(std::cout, *response, symbols,
+  const OutputOptions options{.format = *format,
+                              .header = !args.output.no_header,
+                              .color = use_color(),
+                              .underlying = args.underlying,
+                              .width = output_width()};
+  print_indicators(std::cout, *response, request->query,
                    paged ? api::indicators_to_json(*response) : reply.body, options);
   for (std::size_t i = 0; i < response->items.size(); ++i) {
     if (response->next_urls[i]) {
       const auto shown = std::to_string(response->items[i].values.size());
-      const std::string symbol = i < symbols.size() ? symbols[i] : response->items[i].symbol;
+      const auto& symbols = request->query.symbols;
+      const std::string symbol = i < symbols.size() ? symbols[i].str() : response->items[i].symbol;
       note(symbol + ": more values exist; showing " + shown
            + (args.limit ? " (drop --limit to see every value of a --from/--to window)"
                          : " (pass --limit N, or a window with --from/--to)"));

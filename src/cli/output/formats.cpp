@@ -1,5 +1,7 @@
 #include "cli/output/formats.hpp"
 
+#include "cli/output/report.hpp"
+#include "core/api/indicator_request.hpp"
 #include "core/domain/number.hpp"
 
 #include <algorithm>
@@ -10,13 +12,6 @@
 
 namespace ashare::cli {
 namespace {
-
-// Display width of UTF-8 text, counting each code point as one column.
-std::size_t display_width(const std::string& text) {
-  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
-    return (static_cast<unsigned char>(c) & 0xc0) != 0x80;
-  }));
-}
 
 std::string number(double value) {
   return domain::format_number(value);
@@ -36,46 +31,147 @@ std::string optional_number(const std::optional<double>& value) {
 constexpr const char* k_red = "31";
 constexpr const char* k_green = "32";
 
-void print_bars_table(std::ostream& out, const api::BarsResponse& response, const OutputOptions& options) {
-  const bool multi = response.items.size() > 1;
-  std::vector<TableColumn> columns;
-  if (multi) {
-    columns.push_back({"SYMBOL"});
+// Readable precision (issue 12; tables only, D12 keeps CSV and JSON exact): prices keep every
+// digit; a change in percent has at most 4 decimals (a change the store derived has 17 digits),
+// a factor at most 6 (a pre_close chain's has 17), an indicator value at most 4.
+constexpr int k_change_decimals = 4;
+constexpr int k_factor_decimals = 6;
+constexpr int k_indicator_decimals = 4;
+
+// The ranks of the bars table's columns that give way to a narrow terminal, least important first
+// (Column::leave_out_rank); SYMBOL, DATE and CLOSE always stay.
+struct BarsRank {
+  static constexpr int factor = 1, turnover = 2, volume = 3, open = 4, high = 5, low = 6, change = 7;
+};
+
+// Return the "first .. last" of `dates` (in any order); empty without any.
+std::string window_text(const std::vector<domain::Date>& dates) {
+  if (dates.empty()) {
+    return "";
   }
-  for (const auto& [name, align] : std::initializer_list<std::pair<const char*, Align>>{
-         {"DATE", Align::left},
-         {"OPEN", Align::right},
-         {"HIGH", Align::right},
-         {"LOW", Align::right},
-         {"CLOSE", Align::right},
-         {"CHANGE%", Align::right},
-         {"VOLUME", Align::right},
-         {"TURNOVER", Align::right},
-         {"FACTOR", Align::right}}) {
-    columns.push_back({name, align});
-  }
-  std::vector<std::vector<std::string>> rows;
-  std::vector<std::string> colors;
-  for (const auto& item : response.items) {
-    for (const auto& bar : item.bars) {
-      std::vector<std::string> row;
-      if (multi) {
-        row.push_back(item.symbol);
-      }
-      for (auto cell : {bar.trade_date.iso(), number(bar.open), number(bar.high), number(bar.low),
-                        number(bar.close), number(bar.change_pct),
-                        with_thousands(std::to_string(bar.volume)),
-                        with_thousands(number(bar.turnover)), number(bar.factor)}) {
-        row.push_back(std::move(cell));
-      }
-      rows.push_back(std::move(row));
-      colors.push_back(!options.color         ? ""
-                       : bar.change_pct > 0   ? k_red
-                       : bar.change_pct < 0   ? k_green
-                                              : "");
+  const auto [first, last] = std::minmax_element(dates.begin(), dates.end());
+  return first->iso() + " .. " + last->iso();
+}
+
+// Return the title line of a table: `symbols` (comma-separated, or "N symbols" when listing them
+// would not fit `width`), then the non-empty `parts`, two spaces apart.
+std::string title_line(const std::vector<std::string>& symbols,
+                       const std::vector<std::string>& parts,
+                       std::optional<std::size_t> width) {
+  std::string rest;
+  for (const auto& part : parts) {
+    if (!part.empty()) {
+      rest += "  " + part;
     }
   }
-  print_table(out, columns, rows, colors);
+  std::string listed;
+  for (const auto& symbol : symbols) {
+    listed += (listed.empty() ? "" : ", ") + symbol;
+  }
+  if (symbols.size() > 1 && width && listed.size() + rest.size() > *width) {
+    listed = std::to_string(symbols.size()) + " symbols";
+  }
+  return listed + rest;
+}
+
+std::string adjustment_text(bool adjusted) {
+  return adjusted ? "forward-adjusted" : "raw prices";
+}
+
+// Return `texts` of `values` with a '+' before each rise: "+0.6964" beside "-0.8682".
+std::vector<std::string> signed_texts(std::vector<std::string> texts,
+                                      const std::vector<double>& values) {
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    if (values[i] > 0 && texts[i].find_first_of("123456789") != std::string::npos) {
+      texts[i].insert(0, "+");
+    }
+  }
+  return texts;
+}
+
+// Fit `table` into `width` and print it, with a note on stderr naming any column left out.
+void print_fitted(std::ostream& out, Table table, std::optional<std::size_t> width) {
+  const auto left_out = fit_table(table, width);
+  print_table(out, table);
+  if (!left_out.empty()) {
+    std::string names;
+    for (const auto& name : left_out) {
+      names += (names.empty() ? "" : ", ") + name;
+    }
+    out.flush(); // the note after the table, on a terminal showing both
+    // Short, so that it fits the terminal too.
+    note(names + " left out to fit " + std::to_string(*width) + " columns");
+  }
+}
+
+Table bars_table(const api::BarsResponse& response, const OutputOptions& options) {
+  std::vector<std::string> symbols, row_symbols, volume_cells, colors;
+  std::vector<domain::Date> dates;
+  std::vector<double> open, high, low, close, change, volume, turnover, factor;
+  for (const auto& item : response.items) {
+    symbols.push_back(item.symbol);
+    for (const auto& bar : item.bars) {
+      row_symbols.push_back(item.symbol);
+      dates.push_back(bar.trade_date);
+      open.push_back(bar.open);
+      high.push_back(bar.high);
+      low.push_back(bar.low);
+      close.push_back(bar.close);
+      change.push_back(bar.change_pct);
+      volume.push_back(static_cast<double>(bar.volume));
+      volume_cells.push_back(with_thousands(std::to_string(bar.volume)));
+      turnover.push_back(bar.turnover);
+      factor.push_back(bar.factor);
+      colors.push_back(!options.color        ? ""
+                       : bar.change_pct > 0  ? k_red
+                       : bar.change_pct < 0  ? k_green
+                                             : "");
+    }
+  }
+  Table table;
+  table.title =
+    title_line(symbols, {window_text(dates), adjustment_text(response.adjusted)}, options.width);
+  if (response.items.size() > 1) {
+    table.columns.push_back({{"SYMBOL"}, row_symbols});
+  }
+  std::vector<std::string> date_cells;
+  for (const auto& date : dates) {
+    date_cells.push_back(date.iso());
+  }
+  table.columns.push_back({{"DATE"}, date_cells});
+  const auto price = [](const char* header, const std::vector<double>& values, int rank) {
+    return Column{{header, Align::right, "CNY"}, fixed_decimals(values), {}, rank};
+  };
+  table.columns.push_back(price("OPEN", open, BarsRank::open));
+  table.columns.push_back(price("HIGH", high, BarsRank::high));
+  table.columns.push_back(price("LOW", low, BarsRank::low));
+  table.columns.push_back(price("CLOSE", close, 0));
+  table.columns.push_back({{"CHANGE%", Align::right},
+                           signed_texts(fixed_decimals(change, k_change_decimals), change),
+                           {},
+                           BarsRank::change});
+  table.columns.push_back({{"VOLUME", Align::right, "shares"},
+                           volume_cells,
+                           compact_numbers(volume),
+                           BarsRank::volume});
+  std::vector<std::string> turnover_cells;
+  for (const auto& text : fixed_decimals(turnover)) {
+    turnover_cells.push_back(with_thousands(text));
+  }
+  table.columns.push_back({{"TURNOVER", Align::right, "CNY"},
+                           turnover_cells,
+                           compact_numbers(turnover),
+                           BarsRank::turnover});
+  table.columns.push_back({{"FACTOR", Align::right},
+                           fixed_decimals(factor, k_factor_decimals),
+                           {},
+                           BarsRank::factor});
+  table.row_colors = std::move(colors);
+  return table;
+}
+
+void print_bars_table(std::ostream& out, const api::BarsResponse& response, const OutputOptions& options) {
+  print_fitted(out, bars_table(response, options), options.width);
   if (!options.summary) {
     return;
   }
@@ -123,55 +219,111 @@ void print_bars_ndjson(std::ostream& out, const api::BarsResponse& response, con
 
 std::string symbol_of(const api::IndicatorResponse& response,
                       std::size_t i,
-                      const std::vector<std::string>& symbols) {
+                      const query::IndicatorQuery& query) {
   if (!response.items[i].symbol.empty()) {
     return response.items[i].symbol;
   }
-  return i < symbols.size() ? symbols[i] : "";
+  return i < query.symbols.size() ? query.symbols[i].str() : "";
+}
+
+// Return the indicator of `query` as a title names it: its parameters, the price series when not
+// the close, and the convention (D13), e.g. "MACD(12,26,9) talib", "EMA(20,open) tdx".
+std::string indicator_label(const query::IndicatorQuery& query) {
+  using query::Indicator;
+  const auto n = [](int value) { return std::to_string(value); };
+  std::vector<std::string> parameters;
+  switch (query.indicator) {
+  case Indicator::macd:
+    parameters = {n(query.fast), n(query.slow), n(query.signal)};
+    break;
+  case Indicator::bbands:
+    parameters = {n(query.window), number(query.k)};
+    break;
+  case Indicator::kdj:
+    parameters = {n(query.n), n(query.m1), n(query.m2)};
+    break;
+  case Indicator::ema:
+  case Indicator::rsi:
+  case Indicator::sma:
+  case Indicator::atr:
+    parameters = {n(query.window)};
+    break;
+  }
+  if (api::reads_series_type(query.indicator) && query.series_type != store::PriceField::close) {
+    parameters.emplace_back(store::price_field_name(query.series_type));
+  }
+  std::string label = upper_case(api::indicator_name(query.indicator)) + "(";
+  for (std::size_t i = 0; i < parameters.size(); ++i) {
+    label += (i > 0 ? "," : "") + parameters[i];
+  }
+  return label + ") " + (query.convention == query::Convention::tdx ? "tdx" : "talib");
+}
+
+// The table headers of an indicator's values: its own name for `value` (EMA, MACD, the middle
+// band, K), then its other named values (D13).
+std::vector<std::string> value_headers(query::Indicator indicator) {
+  using query::Indicator;
+  std::vector<std::string> headers{indicator == Indicator::bbands ? "MIDDLE"
+                                   : indicator == Indicator::kdj  ? "K"
+                                       : upper_case(api::indicator_name(indicator))};
+  for (const auto name : query::extra_value_names(indicator)) {
+    headers.push_back(upper_case(name));
+  }
+  return headers;
+}
+
+Table indicators_table(const api::IndicatorResponse& response,
+                       const query::IndicatorQuery& query,
+                       const OutputOptions& options) {
+  // The query names the indicator: a body without named values could be EMA, RSI, SMA or ATR.
+  const auto headers = value_headers(query.indicator);
+  // RSI and KDJ are oscillators from 0 to 100; the others are in the prices' unit.
+  const bool in_prices =
+    query.indicator != query::Indicator::rsi && query.indicator != query::Indicator::kdj;
+  std::vector<std::string> symbols, row_symbols;
+  std::vector<domain::Date> dates;
+  std::vector<std::vector<double>> values(headers.size());
+  for (std::size_t i = 0; i < response.items.size(); ++i) {
+    symbols.push_back(symbol_of(response, i, query));
+    for (const auto& value : response.items[i].values) {
+      row_symbols.push_back(symbols.back());
+      dates.push_back(domain::Date::containing_instant(value.timestamp));
+      const std::array all{value.value, value.second, value.third};
+      for (std::size_t v = 0; v < values.size(); ++v) {
+        values[v].push_back(all[v]);
+      }
+    }
+  }
+  Table table;
+  table.title = title_line(
+    symbols, {indicator_label(query), window_text(dates), adjustment_text(response.adjusted)},
+    options.width);
+  if (response.items.size() > 1) {
+    table.columns.push_back({{"SYMBOL"}, row_symbols});
+  }
+  std::vector<std::string> date_cells;
+  for (const auto& date : dates) {
+    date_cells.push_back(date.iso());
+  }
+  table.columns.push_back({{"DATE"}, date_cells});
+  for (std::size_t v = 0; v < values.size(); ++v) {
+    table.columns.push_back({{headers[v], Align::right, in_prices ? "CNY" : ""},
+                             fixed_decimals(values[v], k_indicator_decimals)});
+  }
+  if (options.underlying) {
+    // The title says both already: they give way first.
+    if (!response.series_type.empty()) {
+      table.columns.push_back(
+        {{"SERIES"}, std::vector<std::string>(dates.size(), response.series_type), {}, 2});
+    }
+    table.columns.push_back(
+      {{"ADJUSTED"}, std::vector<std::string>(dates.size(), response.adjusted ? "true" : "false"),
+       {}, 1});
+  }
+  return table;
 }
 
 } // namespace
-
-void print_table(std::ostream& out,
-                 const std::vector<TableColumn>& columns,
-                 const std::vector<std::vector<std::string>>& rows,
-                 const std::vector<std::string>& row_colors) {
-  std::vector<std::size_t> widths;
-  for (const auto& column : columns) {
-    widths.push_back(display_width(column.header));
-  }
-  for (const auto& row : rows) {
-    for (std::size_t i = 0; i < row.size() && i < widths.size(); ++i) {
-      widths[i] = std::max(widths[i], display_width(row[i]));
-    }
-  }
-  const auto print_row = [&](const std::vector<std::string>& cells, const std::string& color) {
-    std::string line;
-    for (std::size_t i = 0; i < columns.size(); ++i) {
-      const std::string& cell = i < cells.size() ? cells[i] : std::string();
-      const std::string padding(widths[i] - display_width(cell), ' ');
-      if (i > 0) {
-        line += "  ";
-      }
-      line += columns[i].align == Align::right ? padding + cell : cell + padding;
-    }
-    while (!line.empty() && line.back() == ' ') {
-      line.pop_back();
-    }
-    if (!color.empty()) {
-      line = "\x1b[" + color + "m" + line + "\x1b[0m";
-    }
-    out << line << "\n";
-  };
-  std::vector<std::string> headers;
-  for (const auto& column : columns) {
-    headers.push_back(column.header);
-  }
-  print_row(headers, "");
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    print_row(rows[i], i < row_colors.size() ? row_colors[i] : "");
-  }
-}
 
 Result<Format> choose_format(const Result<std::optional<Format>>& configured) {
   if (!configured) {
@@ -203,26 +355,6 @@ std::string csv_field(const std::string& text) {
   return out;
 }
 
-std::string with_thousands(const std::string& number) {
-  const auto start = number.find_first_of("0123456789");
-  if (start == std::string::npos) {
-    return number;
-  }
-  auto end = number.find('.', start);
-  if (end == std::string::npos) {
-    end = number.size();
-  }
-  std::string out = number.substr(0, start);
-  for (std::size_t i = start; i < end; ++i) {
-    if (i > start && (end - i) % 3 == 0) {
-      out += ',';
-    }
-    out += number[i];
-  }
-  out += number.substr(end);
-  return out;
-}
-
 void print_bars(std::ostream& out,
                 const api::BarsResponse& response,
                 const std::string& body,
@@ -245,7 +377,7 @@ void print_bars(std::ostream& out,
 
 void print_indicators(std::ostream& out,
                       const api::IndicatorResponse& response,
-                      const std::vector<std::string>& symbols,
+                      const query::IndicatorQuery& query,
                       const std::string& body,
                       const OutputOptions& options) {
   const api::IndicatorResponse* underlying = options.underlying ? &response : nullptr;
@@ -256,7 +388,7 @@ void print_indicators(std::ostream& out,
   if (options.format == Format::ndjson) {
     for (std::size_t i = 0; i < response.items.size(); ++i) {
       for (const auto& value : response.items[i].values) {
-        out << api::value_to_ndjson(symbol_of(response, i, symbols), response.indicator, value,
+        out << api::value_to_ndjson(symbol_of(response, i, query), response.indicator, value,
                                        underlying) << '\n';
       }
     }
@@ -284,7 +416,7 @@ void print_indicators(std::ostream& out,
     }
     for (std::size_t i = 0; i < response.items.size(); ++i) {
       for (const auto& value : response.items[i].values) {
-        out << symbol_of(response, i, symbols) << ','
+        out << symbol_of(response, i, query) << ','
             << domain::Date::containing_instant(value.timestamp).iso() << ',' << value.timestamp
             << ',' << number(value.value);
         for (std::size_t e = 0; e < extras.size(); ++e) {
@@ -298,35 +430,7 @@ void print_indicators(std::ostream& out,
     }
     return;
   }
-  std::vector<TableColumn> columns{{"SYMBOL"}, {"DATE"}, {"VALUE", Align::right}};
-  for (const auto name : extras) {
-    columns.push_back({upper_case(name), Align::right});
-  }
-  if (underlying) {
-    if (has_series) {
-      columns.push_back({"SERIES"});
-    }
-    columns.push_back({"ADJUSTED"});
-  }
-  std::vector<std::vector<std::string>> rows;
-  for (std::size_t i = 0; i < response.items.size(); ++i) {
-    for (const auto& value : response.items[i].values) {
-      std::vector<std::string> row{symbol_of(response, i, symbols),
-                                   domain::Date::containing_instant(value.timestamp).iso(),
-                                   number(value.value)};
-      for (std::size_t e = 0; e < extras.size(); ++e) {
-        row.push_back(number(extra_values(value)[e]));
-      }
-      if (underlying) {
-        if (has_series) {
-          row.push_back(response.series_type);
-        }
-        row.push_back(adjusted);
-      }
-      rows.push_back(std::move(row));
-    }
-  }
-  print_table(out, columns, rows);
+  print_fitted(out, indicators_table(response, query, options), options.width);
 }
 
 } // namespace ashare::cli
