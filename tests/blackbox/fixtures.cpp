@@ -260,4 +260,106 @@ SharedServer& shared() {
   return *instance;
 }
 
+namespace indicator_tests {
+namespace {
+
+bool close_enough(double got, double want) {
+  return got == want || std::abs(got - want) <= 1e-9 * std::abs(want);
+}
+
+} // namespace
+
+std::string target(const std::string& indicator, const std::string& query) {
+  return "/v1/indicators/" + indicator + (query.empty() ? "" : "?" + query);
+}
+
+Reply get(const std::string& path, const std::optional<std::string>& key) {
+  return request(shared().port(), path, key);
+}
+
+Reply ind(const std::string& indicator,
+          const std::string& query,
+          const std::optional<std::string>& key) {
+  return get(target(indicator, query), key);
+}
+
+nlohmann::json ok_body(const Reply& reply) {
+  INFO("body: " << reply.body);
+  REQUIRE(reply.status == 200);
+  CHECK(reply.header("Content-Type").rfind("application/json", 0) == 0);
+  CHECK(is_request_id(reply.header("X-Request-Id")));
+  CHECK(has_no_exponent(reply.body));
+  const auto body = reply.json();
+  CHECK(body["request_id"] == reply.header("X-Request-Id"));
+  return body;
+}
+
+std::set<std::string> keys_of(const nlohmann::json& object) {
+  std::set<std::string> out;
+  for (const auto& [key, value] : object.items()) {
+    out.insert(key);
+  }
+  return out;
+}
+
+const Reference& reference(const std::string& symbol, bool adjusted, const std::string& indicator) {
+  static std::map<std::string, Reference> cache;
+  const std::string name =
+      symbol + "_" + (adjusted ? "adjusted" : "raw") + "_" + indicator + ".csv";
+  const auto found = cache.find(name);
+  if (found != cache.end()) {
+    return found->second;
+  }
+  std::ifstream in(fixture("talib") / name);
+  REQUIRE_MESSAGE(in.good(), "cannot read talib/" << name);
+  std::string line;
+  std::getline(in, line);
+  const auto header = split_commas(line);
+  REQUIRE(header.at(0) == "trade_date");
+  Reference ref;
+  for (std::size_t i = 1; i < header.size(); ++i) {
+    ref.columns[header[i]];
+  }
+  while (std::getline(in, line)) {
+    if (line.empty()) {
+      continue;
+    }
+    const auto cells = split_commas(line);
+    REQUIRE(cells.size() == header.size());
+    const auto t = t_ms(cells[0]);
+    for (std::size_t i = 1; i < cells.size(); ++i) {
+      if (!cells[i].empty()) {
+        ref.columns[header[i]].push_back(Point{t, std::strtod(cells[i].c_str(), nullptr)});
+      }
+    }
+  }
+  return cache.emplace(name, std::move(ref)).first->second;
+}
+
+void check_matches(const std::vector<Point>& got, const std::vector<Point>& want) {
+  REQUIRE(got.size() == want.size());
+  std::size_t bad = 0;
+  std::string first_bad;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    if (got[i].t != want[i].t || !close_enough(got[i].value, want[i].value)) {
+      if (bad++ == 0) {
+        std::ostringstream text;
+        text.precision(17);
+        text << "index " << i << ": got {" << got[i].t << ", " << got[i].value << "}, want {"
+             << want[i].t << ", " << want[i].value << "}";
+        first_bad = text.str();
+      }
+    }
+  }
+  INFO("first mismatch: " << first_bad);
+  CHECK(bad == 0);
+}
+
+std::string remaining(const Reply& reply) {
+  REQUIRE(reply.header_count("X-Credits-Remaining") <= 1);
+  return reply.header("X-Credits-Remaining");
+}
+
+} // namespace indicator_tests
+
 } // namespace bb

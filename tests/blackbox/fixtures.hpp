@@ -6,8 +6,13 @@
 #include "http.hpp"
 #include "server_process.hpp"
 
+#include <algorithm>
 #include <cstdint>
+#include <functional>
+#include <iterator>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -93,5 +98,73 @@ inline const std::vector<std::string> k_fixture_files{
     "bancob_600519.SH.csv", "bancob_600036.SH.csv", "bancob_002594.SZ.csv",
     "jenny_000001.SZ.csv",  "jenny_600276.SH.csv",
 };
+
+// The helpers of the indicator endpoints' tests (test_indicators_http.cpp and
+// test_indicators_d13_http.cpp), in a namespace of their own so that their short names never meet
+// another test file's local helpers.
+namespace indicator_tests {
+
+// The path and query of indicator endpoint `indicator` ("sma", "macd", ...); `query` without '?'.
+std::string target(const std::string& indicator, const std::string& query);
+
+// GET `path` on the shared server with `key` (the shared Pro key unless given).
+Reply get(const std::string& path, const std::optional<std::string>& key = shared().pro.plaintext);
+
+// GET indicator endpoint `indicator` with `query` on the shared server.
+Reply ind(const std::string& indicator,
+          const std::string& query,
+          const std::optional<std::string>& key = shared().pro.plaintext);
+
+// The body of a 200 indicator reply (fails the test otherwise), after the checks every one shares:
+// JSON, an X-Request-Id repeated as `request_id`, no exponent in a number (D12).
+nlohmann::json ok_body(const Reply& reply);
+
+// The keys of JSON object `object`.
+std::set<std::string> keys_of(const nlohmann::json& object);
+
+// An indicator value at timestamp `t`.
+struct Point {
+  std::int64_t t = 0;
+  double value = 0;
+  bool operator==(const Point&) const = default;
+};
+
+// The items of `in` (anything with a timestamp `t`) whose timestamp `keep` accepts.
+template <class T>
+std::vector<T> filtered(const std::vector<T>& in, const std::function<bool(std::int64_t)>& keep) {
+  std::vector<T> out;
+  std::copy_if(in.begin(), in.end(), std::back_inserter(out),
+               [&](const T& item) { return keep(item.t); });
+  return out;
+}
+
+// `in` in reverse order.
+template <class T> std::vector<T> reversed(std::vector<T> in) {
+  std::reverse(in.begin(), in.end());
+  return in;
+}
+
+// The first `n` items of `in` (all of them when it holds fewer).
+template <class T> std::vector<T> first(std::vector<T> in, std::size_t n) {
+  in.resize(std::min(in.size(), n));
+  return in;
+}
+
+// A TA-Lib reference file (tests/data/talib/README.md): per column, the non-empty cells as points.
+struct Reference {
+  std::map<std::string, std::vector<Point>> columns;
+  const std::vector<Point>& column(const std::string& name) const { return columns.at(name); }
+};
+
+// tests/data/talib/`symbol`_<adjusted|raw>_`indicator`.csv, read once.
+const Reference& reference(const std::string& symbol, bool adjusted, const std::string& indicator);
+
+// `got` has exactly the timestamps of `want`, in order, and values within a relative 1e-9.
+void check_matches(const std::vector<Point>& got, const std::vector<Point>& want);
+
+// The X-Credits-Remaining header of `reply` ("" when absent; fails when sent twice).
+std::string remaining(const Reply& reply);
+
+} // namespace indicator_tests
 
 } // namespace bb

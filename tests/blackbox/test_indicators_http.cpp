@@ -8,15 +8,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
-#include <fstream>
 #include <functional>
-#include <iterator>
 #include <map>
 #include <set>
-#include <sstream>
 
 using namespace bb;
+using namespace bb::indicator_tests;
 using nlohmann::json;
 
 namespace {
@@ -25,46 +22,6 @@ const std::vector<std::string> k_indicators{"ema", "rsi", "sma"};
 const std::map<std::string, int> k_default_window{{"ema", 50}, {"rsi", 14}, {"sma", 50}};
 const std::vector<std::string> k_series_types{"open", "high", "low", "close"};
 const std::vector<int> k_windows{2, 5, 14, 50, 200};
-
-std::string target(const std::string& indicator, const std::string& query) {
-  return "/v1/indicators/" + indicator + (query.empty() ? "" : "?" + query);
-}
-
-Reply get(const std::string& path, const std::optional<std::string>& key = shared().pro.plaintext) {
-  return request(shared().port(), path, key);
-}
-
-Reply ind(const std::string& indicator,
-          const std::string& query,
-          const std::optional<std::string>& key = shared().pro.plaintext) {
-  return get(target(indicator, query), key);
-}
-
-// The body of a 200 indicator reply (fails the test otherwise), with the checks every one shares.
-json ok_body(const Reply& reply) {
-  INFO("body: " << reply.body);
-  REQUIRE(reply.status == 200);
-  CHECK(reply.header("Content-Type").rfind("application/json", 0) == 0);
-  CHECK(is_request_id(reply.header("X-Request-Id")));
-  CHECK(has_no_exponent(reply.body));
-  const auto body = reply.json();
-  CHECK(body["request_id"] == reply.header("X-Request-Id"));
-  return body;
-}
-
-std::set<std::string> keys_of(const json& object) {
-  std::set<std::string> out;
-  for (const auto& [key, value] : object.items()) {
-    out.insert(key);
-  }
-  return out;
-}
-
-struct Point {
-  std::int64_t t = 0;
-  double value = 0;
-  bool operator==(const Point&) const = default;
-};
 
 // The points of a `values` array; every item is exactly {timestamp: integer, value: number}.
 std::vector<Point> points(const json& values) {
@@ -87,99 +44,6 @@ std::vector<Point> single_points(const Reply& reply) {
   return points(body["results"]["values"]);
 }
 
-std::vector<Point> filtered(const std::vector<Point>& in,
-                            const std::function<bool(std::int64_t)>& keep) {
-  std::vector<Point> out;
-  std::copy_if(in.begin(), in.end(), std::back_inserter(out),
-               [&](const Point& p) { return keep(p.t); });
-  return out;
-}
-
-std::vector<Point> reversed(std::vector<Point> in) {
-  std::reverse(in.begin(), in.end());
-  return in;
-}
-
-std::vector<Point> first(std::vector<Point> in, std::size_t n) {
-  in.resize(std::min(in.size(), n));
-  return in;
-}
-
-// A TA-Lib reference file (tests/data/talib/README.md): per column, the non-empty cells as points.
-struct Reference {
-  std::map<std::string, std::vector<Point>> columns;
-  const std::vector<Point>& column(const std::string& name) const { return columns.at(name); }
-};
-
-const Reference& reference(const std::string& symbol, bool adjusted, const std::string& indicator) {
-  static std::map<std::string, Reference> cache;
-  const std::string name =
-      symbol + "_" + (adjusted ? "adjusted" : "raw") + "_" + indicator + ".csv";
-  const auto found = cache.find(name);
-  if (found != cache.end()) {
-    return found->second;
-  }
-  std::ifstream in(fixture("talib") / name);
-  REQUIRE_MESSAGE(in.good(), "cannot read talib/" << name);
-  const auto cells_of = [](const std::string& line) {
-    std::vector<std::string> cells;
-    std::stringstream stream(line);
-    for (std::string cell; std::getline(stream, cell, ',');) {
-      cells.push_back(cell);
-    }
-    if (!line.empty() && line.back() == ',') {
-      cells.emplace_back();
-    }
-    return cells;
-  };
-  std::string line;
-  std::getline(in, line);
-  const auto header = cells_of(line);
-  REQUIRE(header.at(0) == "trade_date");
-  Reference ref;
-  for (std::size_t i = 1; i < header.size(); ++i) {
-    ref.columns[header[i]];
-  }
-  while (std::getline(in, line)) {
-    if (line.empty()) {
-      continue;
-    }
-    const auto cells = cells_of(line);
-    REQUIRE(cells.size() == header.size());
-    const auto t = t_ms(cells[0]);
-    for (std::size_t i = 1; i < cells.size(); ++i) {
-      if (!cells[i].empty()) {
-        ref.columns[header[i]].push_back(Point{t, std::strtod(cells[i].c_str(), nullptr)});
-      }
-    }
-  }
-  return cache.emplace(name, std::move(ref)).first->second;
-}
-
-bool close_enough(double got, double want) {
-  return got == want || std::abs(got - want) <= 1e-9 * std::abs(want);
-}
-
-// `got` has exactly the timestamps of `want`, in order, and values within a relative 1e-9.
-void check_matches(const std::vector<Point>& got, const std::vector<Point>& want) {
-  REQUIRE(got.size() == want.size());
-  std::size_t bad = 0;
-  std::string first_bad;
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    if (got[i].t != want[i].t || !close_enough(got[i].value, want[i].value)) {
-      if (bad++ == 0) {
-        std::ostringstream text;
-        text.precision(17);
-        text << "index " << i << ": got {" << got[i].t << ", " << got[i].value << "}, want {"
-             << want[i].t << ", " << want[i].value << "}";
-        first_bad = text.str();
-      }
-    }
-  }
-  INFO("first mismatch: " << first_bad);
-  CHECK(bad == 0);
-}
-
 // One price field of 600519.SH from its fixture, ascending: raw, or adjusted as D9 defines it
 // (D8 without the rounding, evaluated left to right).
 std::vector<Point> moutai_series(bool adjusted, double CsvBar::*field) {
@@ -191,11 +55,6 @@ std::vector<Point> moutai_series(bool adjusted, double CsvBar::*field) {
     out.push_back(Point{t_ms(row.date), adjusted ? raw * *row.factor / latest : raw});
   }
   return out;
-}
-
-std::string remaining(const Reply& reply) {
-  REQUIRE(reply.header_count("X-Credits-Remaining") <= 1);
-  return reply.header("X-Credits-Remaining");
 }
 
 // `count` distinct well-formed symbols: the known ones first, then unknown ones (300xxx.SZ).
