@@ -1107,6 +1107,15 @@ TEST_CASE("cli query: table output is aligned, with thousands separators and no 
           == "\n600519.SH  2024-06-14 .. 2024-06-21  6 bars  open_first 1471.2303  close_last "
              "1420.591  return_pct -3.442\n");
     CHECK(round4((1420.591 / 1471.2303 - 1) * 100) == -3.442);
+    // Narrower than the line: two lines rather than a wrap (COLUMNS in a pipe, as a terminal's).
+    const auto narrow = local(
+        {"bars", "600519.SH", "2024-06-14", "2024-06-21", "--format", "table", "--summary"},
+        {"COLUMNS=80"});
+    REQUIRE(narrow.status == 0);
+    const auto tail = narrow.out.substr(narrow.out.rfind("\n\n600519.SH"));
+    CHECK(tail
+          == "\n\n600519.SH  2024-06-14 .. 2024-06-21  6 bars\n  open_first 1471.2303  close_last "
+             "1420.591  return_pct -3.442\n");
   }
 }
 

@@ -180,11 +180,14 @@ void print_bars_table(std::ostream& out, const api::BarsResponse& response, cons
       continue;
     }
     const auto& summary = *item.summary;
-    out << "\n"
-        << item.symbol << "  " << summary.from.iso() << " .. " << summary.to.iso() << "  "
-        << summary.bars_count << " bars  open_first " << optional_number(summary.open_first)
-        << "  close_last " << optional_number(summary.close_last) << "  return_pct "
-        << optional_number(summary.return_pct) << "\n";
+    const std::string head = item.symbol + "  " + summary.from.iso() + " .. " + summary.to.iso()
+                             + "  " + std::to_string(summary.bars_count) + " bars";
+    const std::string figures = "open_first " + optional_number(summary.open_first)
+                                + "  close_last " + optional_number(summary.close_last)
+                                + "  return_pct " + optional_number(summary.return_pct);
+    // One line, or two when the terminal is narrower (issue 12: tables do not wrap).
+    const bool fits = !options.width || head.size() + 2 + figures.size() <= *options.width;
+    out << "\n" << head << (fits ? "  " : "\n  ") << figures << "\n";
   }
 }
 
