@@ -1,5 +1,7 @@
 #include "fixtures.hpp"
 
+#include "raw_http.hpp"
+
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -358,6 +360,19 @@ void check_matches(const std::vector<Point>& got, const std::vector<Point>& want
 std::string remaining(const Reply& reply) {
   REQUIRE(reply.header_count("X-Credits-Remaining") <= 1);
   return reply.header("X-Credits-Remaining");
+}
+
+void check_raw_head(int port, const std::string& path, const std::string& key,
+                    const std::string& remaining) {
+  const auto raw = raw_exchange(port, "HEAD " + path
+                                        + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                                        + key + "\r\nConnection: close\r\n\r\n");
+  INFO("HEAD " << path << ": " << raw);
+  CHECK(raw.rfind("HTTP/1.1 200 ", 0) == 0);
+  const auto end = raw.find("\r\n\r\n");
+  REQUIRE(end != std::string::npos);
+  CHECK(raw.size() == end + 4);
+  CHECK(raw.find("X-Credits-Remaining: " + remaining + "\r\n") != std::string::npos);
 }
 
 } // namespace indicator_tests

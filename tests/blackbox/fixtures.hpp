@@ -165,6 +165,11 @@ void check_matches(const std::vector<Point>& got, const std::vector<Point>& want
 // The X-Credits-Remaining header of `reply` ("" when absent; fails when sent twice).
 std::string remaining(const Reply& reply);
 
+// Check a HEAD of `path` with `key` on the wire: a 200 whose bytes end with its headers (no
+// body), carrying `X-Credits-Remaining: <remaining>`.
+void check_raw_head(int port, const std::string& path, const std::string& key,
+                    const std::string& remaining);
+
 } // namespace indicator_tests
 
 } // namespace bb

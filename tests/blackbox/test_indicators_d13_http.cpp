@@ -1079,15 +1079,7 @@ TEST_CASE("D7 / D10 D13 endpoints: one credit per served symbol as EMA, HEAD sen
   CHECK(head.status == 200);
   CHECK(head.body.empty());
   CHECK(remaining(head) == "2");
-  const auto raw = raw_exchange(port, "HEAD " + target("macd", "symbol=600519.SH&fast=5")
-                                          + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: "
-                                            "Bearer "
-                                          + key + "\r\nConnection: close\r\n\r\n");
-  CHECK(raw.rfind("HTTP/1.1 200 ", 0) == 0);
-  const auto end = raw.find("\r\n\r\n");
-  REQUIRE(end != std::string::npos);
-  CHECK(raw.size() == end + 4);
-  CHECK(raw.find("X-Credits-Remaining: 1\r\n") != std::string::npos);
+  check_raw_head(port, target("macd", "symbol=600519.SH&fast=5"), key, "1");
   // One credit left: two symbols are refused whole, one is served.
   reply = ind("kdj", "symbol=600519.SH,600036.SH", key);
   check_error(reply, 402, "INSUFFICIENT_CREDITS");

@@ -800,15 +800,7 @@ TEST_CASE("D7 indicators: one credit per served symbol, X-Credits-Remaining, HEA
     CHECK(head.status == 200);
     CHECK(head.body.empty());
     CHECK(remaining(head) == "3");
-    const auto raw = raw_exchange(port, "HEAD " + target("sma", "symbol=600519.SH")
-                                            + " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: "
-                                              "Bearer "
-                                            + key + "\r\nConnection: close\r\n\r\n");
-    CHECK(raw.rfind("HTTP/1.1 200 ", 0) == 0);
-    const auto end = raw.find("\r\n\r\n");
-    REQUIRE(end != std::string::npos);
-    CHECK(raw.size() == end + 4);
-    CHECK(raw.find("X-Credits-Remaining: 2\r\n") != std::string::npos);
+    check_raw_head(port, target("sma", "symbol=600519.SH"), key, "2");
     CHECK(shared().store.listed_credits(created.id) == "2");
     const auto get_reply = request(port, two, key, "GET");
     CHECK(get_reply.status == 200);

@@ -90,6 +90,22 @@ std::vector<std::string> signed_texts(std::vector<std::string> texts,
 }
 
 // Fit `table` into `width` and print it, with a note on stderr naming any column left out.
+// Add the columns that say what each row is: SYMBOL (when `several` symbols share the table) and
+// DATE.
+void add_row_keys(Table& table,
+                  bool several,
+                  const std::vector<std::string>& row_symbols,
+                  const std::vector<domain::Date>& dates) {
+  if (several) {
+    table.columns.push_back({{"SYMBOL"}, row_symbols});
+  }
+  std::vector<std::string> date_cells;
+  for (const auto& date : dates) {
+    date_cells.push_back(date.iso());
+  }
+  table.columns.push_back({{"DATE"}, date_cells});
+}
+
 void print_fitted(std::ostream& out, Table table, std::optional<std::size_t> width) {
   const auto left_out = fit_table(table, width);
   print_table(out, table);
@@ -131,14 +147,7 @@ Table bars_table(const api::BarsResponse& response, const OutputOptions& options
   Table table;
   table.title =
     title_line(symbols, {window_text(dates), adjustment_text(response.adjusted)}, options.width);
-  if (response.items.size() > 1) {
-    table.columns.push_back({{"SYMBOL"}, row_symbols});
-  }
-  std::vector<std::string> date_cells;
-  for (const auto& date : dates) {
-    date_cells.push_back(date.iso());
-  }
-  table.columns.push_back({{"DATE"}, date_cells});
+  add_row_keys(table, response.items.size() > 1, row_symbols, dates);
   const auto price = [](const char* header, const std::vector<double>& values, int rank) {
     return Column{{header, Align::right, "CNY"}, fixed_decimals(values), {}, rank};
   };
@@ -301,14 +310,7 @@ Table indicators_table(const api::IndicatorResponse& response,
   table.title = title_line(
     symbols, {indicator_label(query), window_text(dates), adjustment_text(response.adjusted)},
     options.width);
-  if (response.items.size() > 1) {
-    table.columns.push_back({{"SYMBOL"}, row_symbols});
-  }
-  std::vector<std::string> date_cells;
-  for (const auto& date : dates) {
-    date_cells.push_back(date.iso());
-  }
-  table.columns.push_back({{"DATE"}, date_cells});
+  add_row_keys(table, response.items.size() > 1, row_symbols, dates);
   for (std::size_t v = 0; v < values.size(); ++v) {
     table.columns.push_back({{headers[v], Align::right, in_prices ? "CNY" : ""},
                              fixed_decimals(values[v], k_indicator_decimals)});
