@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <limits>
 #include <string>
 #include <vector>
@@ -125,4 +126,14 @@ TEST_CASE("cli::render_terminal: an indicator pane with its label, lines, histog
            "                          ┃      ┤ -1\n"
            "─────┬─────────────┬─────────────┘\n"
            "     2024-01-02    2024-01-04\n");
+}
+
+TEST_CASE("cli::render_terminal: a pane of one line has its label and no legend") {
+  auto data = tiny();
+  data.panes.push_back({"RSI 2", {{"RSI 2", {50, 100, 40, 60}}}});
+  const auto lines = lines_of(render_terminal(data, layout_terminal(data, {40, 20}), false));
+  const auto separator = std::find_if(lines.begin(), lines.end(),
+                                      [](const auto& line) { return line.starts_with("─ RSI 2 "); });
+  REQUIRE(separator != lines.end());
+  CHECK(*separator == "─ RSI 2 ─────────────────────────┼ 0"); // 0: the volume pane's base
 }

@@ -355,6 +355,9 @@ void write_pane(std::string& out, const IndicatorPane& pane, const PaneFrame& pl
   for (std::size_t j = 0; j < pane.lines.size(); ++j) {
     const char* color = k_overlay_colors[j % k_overlay_colors.size()];
     write_polylines(out, pane.lines[j].values, frame, y_of, color);
+    if (pane.lines.size() < 2) {
+      continue; // one line is the label's own
+    }
     out += "<text" + attribute("x", x) + attribute("y", place.top + 12) + " class=\"pane\" style=\"fill:"
            + color + "\">" + xml_escape(pane.lines[j].label) + "</text>\n";
     x += static_cast<double>(pane.lines[j].label.size()) * k_char_width + 10;

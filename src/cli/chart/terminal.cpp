@@ -130,7 +130,9 @@ void draw_panes(Grid& grid, const ChartData& data, const TerminalLayout& layout)
     const int separator = pane_separator(layout, p);
     const int top = separator + 1;
     int column = put_text(grid, separator, 1, " " + data.panes[p].label + " ");
-    for (std::size_t j = 0; j < data.panes[p].lines.size(); ++j) {
+    // A legend when the pane has lines to tell apart; one line is the label's own.
+    const auto& lines = data.panes[p].lines;
+    for (std::size_t j = 0; lines.size() > 1 && j < lines.size(); ++j) {
       column = put_text(grid, separator, column + 1, k_overlay_marks[j % k_overlay_marks.size()],
                         overlay_ink(j));
       column = put_text(grid, separator, column, " " + data.panes[p].lines[j].label + " ");
