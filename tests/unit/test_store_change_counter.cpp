@@ -27,7 +27,7 @@ TEST_CASE("store::ChangeCounter: two mappings of one store see each other's bump
   CHECK(store::ChangeCounter::path_for(store_path) == dir / "ashare.db-changes");
 }
 
-TEST_CASE("store::ChangeCounter: unavailable when the file cannot be made; bump does nothing") {
+TEST_CASE("store::ChangeCounter: unavailable when the file cannot be made, and bump does nothing") {
   test::TempDir dir;
   test::write_file(dir / "a-file", "x");
   store::ChangeCounter counter(dir / "a-file" / "ashare.db"); // a directory that is a file
