@@ -414,6 +414,22 @@ async function validateDocument(text) {
     for (const value of ["0000-01-01", "2024-1-02", "1704124800000x", 1.5]) {
       assert(!validTime(value), `TimeBound allows ${JSON.stringify(value)}`);
     }
+    // D2: every date the document patterns (as_of included) is of the years 0001-9999.
+    const datePatterns = [];
+    const walk = (node) => {
+      if (node && typeof node === "object") {
+        if (node.format === "date" && typeof node.pattern === "string") {
+          datePatterns.push(node.pattern);
+        }
+        Object.values(node).forEach(walk);
+      }
+    };
+    walk(document);
+    assert(datePatterns.length >= 3, `only ${datePatterns.length} date patterns found`);
+    for (const pattern of datePatterns) {
+      assert(new RegExp(pattern, "u").test("2024-01-02"), `${pattern} refuses 2024-01-02`);
+      assert(!new RegExp(pattern, "u").test("0000-01-01"), `${pattern} allows year 0000 (D2)`);
+    }
     // D13's `k`, decimal text: the schema allows canonical texts of 0 < k <= 10 only.
     const k = deref(document, document.components.parameters.bbandsK.schema, "").node;
     const validK = plain.compile(k);
