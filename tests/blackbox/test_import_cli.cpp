@@ -316,3 +316,47 @@ TEST_CASE("remove: a window or all bars of a symbol, with as_of and derived chan
   CHECK(store.cli({"remove", "60051.SH"}).status == 2);
   CHECK(store.cli({"remove", "000001.SZ", "2024-01-01"}).status == 2);
 }
+
+TEST_CASE("import: a file that loads no row changes nothing, says so and exits 0 (D16)") {
+  TestStore store;
+  store.import({fixture("bancob_600036.SH.csv")}, {"--source", "tushare"});
+  const auto key = store.create_key("pro");
+  ServerProcess server(store);
+  const auto snapshot = [&] {
+    json out;
+    out["bars"] = without_request_id(request(
+        server.port(), bars_target("2020-01-01", "2030-12-31", "symbol=600036.SH&limit=5000"),
+        key.plaintext));
+    // With no symbol served, meta.source is the source of the store's most recent import (D8).
+    out["none_served"] = without_request_id(request(
+        server.port(), bars_target("2020-01-01", "2030-12-31", "symbol=900009.SH,900008.SH"),
+        key.plaintext));
+    out["health"] = request(server.port(), "/healthz").json();
+    return out;
+  };
+  const auto before = snapshot();
+  REQUIRE(before["bars"]["meta"]["source"] == "tushare");
+  REQUIRE(before["none_served"]["meta"]["source"] == "tushare");
+  SUBCASE("a header alone: an empty daily file on a holiday") {
+    const auto path = write_file(store, "holiday.csv", k_header + "\n");
+    const auto result = store.cli({"import", path.string(), "--source", "akshare"});
+    CHECK(result.status == 0);
+    CHECK(result.out
+          == path.string()
+                 + ": canonical, loaded 0 rows for 0 symbols, factors from the file; as_of "
+                   "2025-10-23\n");
+    CHECK(result.err == path.string() + ": note: no row loaded: the store is unchanged\n");
+  }
+  SUBCASE("every row skipped by --skip-invalid") {
+    const auto path =
+        write_file(store, "bad.csv", k_header + "\n900009.SH,2024-01-02,10,9,9,11,100,1100,0,1\n");
+    const auto result =
+        store.cli({"import", path.string(), "--skip-invalid", "--source", "akshare"});
+    CHECK(result.status == 0);
+    CHECK(result.err.find(path.string() + ":2: high: ") != std::string::npos);
+    CHECK(result.err.find(path.string() + ": note: no row loaded: the store is unchanged\n")
+          != std::string::npos);
+  }
+  // The recorded source (meta.source, D8) and everything served are as they were.
+  CHECK(snapshot() == before);
+}

@@ -284,6 +284,15 @@ ImportReport FileLoader::finish(const ParsedFile& file,
     return report; // the transaction rolls back
   }
   report.rows_skipped = static_cast<std::int64_t>(report.problems.size());
+  if (m_symbols.empty()) {
+    // D16: an import that loads no row (a header alone, every row skipped) changes nothing, its
+    // recorded source and the generation included: the transaction rolls back. Not a refusal:
+    // an empty daily file is normal for a cron job on a holiday.
+    report.as_of = m_store.load_dataset_info().as_of;
+    report.notes.push_back("no row loaded: the store is unchanged");
+    report.committed = true;
+    return report;
+  }
   for (const auto& [symbol, state] : m_symbols) {
     if (auto refusal = check_factor_scale(symbol, state, settlement)) {
       report.refusal = std::move(refusal);

@@ -38,7 +38,8 @@ enum class FactorOrigin { file, adj_factor, pre_close_chain, none };
 std::string_view factor_origin_name(FactorOrigin origin);
 
 struct ImportReport {
-  bool committed = false;            // false: the file was refused and nothing was stored
+  bool committed = false;            // false: the file was refused and nothing was stored;
+                                     // true with no row loaded: nothing to store (D16)
   std::int64_t rows_loaded = 0;
   std::int64_t rows_skipped = 0;     // bad rows left out (skip_invalid)
   std::set<std::string> symbols;     // symbols with rows loaded
