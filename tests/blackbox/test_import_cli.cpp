@@ -360,3 +360,24 @@ TEST_CASE("import: a file that loads no row changes nothing, says so and exits 0
   // The recorded source (meta.source, D8) and everything served are as they were.
   CHECK(snapshot() == before);
 }
+
+TEST_CASE("import: file content in messages has its control and non-UTF-8 bytes escaped (D16)") {
+  TestStore store;
+  SUBCASE("a header no format has, with escape sequences and a forged line") {
+    const auto path = write_file(store, "evil.csv",
+                                 "\x1b[2J\x1b[31mdate\nashare: forged,\xff\xfe,日期\n1,2\n");
+    const auto result = store.cli({"import", path.string()});
+    CHECK(result.status == 1);
+    CHECK(result.err.find('\x1b') == std::string::npos);
+    CHECK(result.err.find("\xff") == std::string::npos);
+    CHECK(result.err.find("\\x1b[2J\\x1b[31mdate") != std::string::npos);
+  }
+  SUBCASE("a bad value in a row") {
+    const auto path = write_file(store, "row.csv",
+                                 k_header + "\n900009.SH,2024-01-02,1\x1b[31m0,12,9,11,100,1100,0,1\n");
+    const auto result = store.cli({"import", path.string()});
+    CHECK(result.status == 1);
+    CHECK(result.err.find('\x1b') == std::string::npos);
+    CHECK(result.err.find("1\\x1b[31m0") != std::string::npos);
+  }
+}

@@ -3,6 +3,7 @@
 #include "cli/commands/command.hpp"
 #include "cli/output/formats.hpp"
 #include "cli/output/progress.hpp"
+#include "core/domain/text.hpp"
 #include "core/import/importer.hpp"
 #include "core/store/bar_store.hpp"
 
@@ -85,14 +86,14 @@ bool import_one(store::BarStore& store,
   auto report = import::import_file(store, file, options);
   bar.finish();
   if (!report) {
-    fail(report.error().message);
+    fail(domain::printable(report.error().message)); // it may quote the file (D16)
     return false;
   }
   for (const auto& problem : report->problems) {
-    std::cerr << import::format_problem(file, problem) << "\n";
+    std::cerr << domain::printable(import::format_problem(file, problem)) << "\n";
   }
   if (report->refusal) {
-    std::cerr << import::format_problem(file, *report->refusal) << "\n";
+    std::cerr << domain::printable(import::format_problem(file, *report->refusal)) << "\n";
   }
   if (!report->committed) {
     fail(file + ": nothing imported"
@@ -100,7 +101,7 @@ bool import_one(store::BarStore& store,
     return false;
   }
   for (const auto& note : report->notes) {
-    std::cerr << file << ": note: " << note << "\n";
+    std::cerr << domain::printable(file + ": note: " + note) << "\n";
   }
   print_report(file, *report);
   return true;
@@ -119,7 +120,7 @@ int run_import(const ImportArgs& args, const Config& config) {
   if (args.adj_factor) {
     auto table = load_adj_factors(*args.adj_factor);
     if (!table) {
-      return fail(table.error().message);
+      return fail(domain::printable(table.error().message));
     }
     adj_factors = std::move(*table);
     options.adj_factors = &*adj_factors;

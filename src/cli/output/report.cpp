@@ -1,5 +1,7 @@
 #include "cli/output/report.hpp"
 
+#include "core/domain/text.hpp"
+
 #include <iostream>
 
 namespace ashare::cli {
@@ -14,7 +16,8 @@ int fail(std::string_view message, int status) {
 }
 
 int fail_with(const Error& error) {
-  return fail(std::string(error_info(error.code).wire_name) + ": " + error.message,
+  // A remote's message is outside text: never raw control bytes on the user's terminal (D16).
+  return fail(std::string(error_info(error.code).wire_name) + ": " + domain::printable(error.message),
               error_info(error.code).exit_status);
 }
 
