@@ -381,3 +381,43 @@ TEST_CASE("import: file content in messages has its control and non-UTF-8 bytes 
     CHECK(result.err.find("1\\x1b[31m0") != std::string::npos);
   }
 }
+
+// Defence in depth (issue 13): no number that is not finite is ever written. D16's bounds are to
+// keep such values out of the store; until every path has them, a price of 1e308 whose factor
+// doubles on adjustment is one way to reach an infinite number.
+TEST_CASE("a number that is not finite: a 500 with the envelope over HTTP, an error in the CLI") {
+  TestStore store;
+  const auto path = write_file(store, "huge.csv",
+                               k_header + "\n900009.SH,2024-01-02,1e308,1e308,1e308,1e308,1,1,0,2\n"
+                                   "900009.SH,2024-01-03,10,10,10,10,1,1,0,1\n"
+                                   "900008.SH,2024-01-03,10,10,10,10,1,1,0,1\n");
+  REQUIRE(store.cli({"import", path.string()}).status == 0);
+  const auto key = store.create_key("pro");
+  ServerProcess server(store);
+  const auto target = bars_target("2024-01-01", "2024-01-05", "symbol=900009.SH");
+  for (int i = 0; i < 3; ++i) { // the first read, then the cached history's
+    const auto adjusted = request(server.port(), target, key.plaintext);
+    CHECK(adjusted.status == 500);
+    CHECK(adjusted.json()["error"]["code"] == "INTERNAL_ERROR");
+    CHECK(adjusted.body.find("inf") == std::string::npos);
+  }
+  // The server keeps serving the rest.
+  CHECK(request(server.port(), bars_target("2024-01-01", "2024-01-05", "symbol=900008.SH"),
+                key.plaintext)
+            .status
+        == 200);
+  CHECK(request(server.port(), "/healthz").status == 200);
+  // A table, for reading, shows such a value as "-" (output/table's fixed_decimals).
+  const auto table =
+    store.cli({"bars", "900009.SH", "2024-01-01", "2024-01-05", "--format", "table"});
+  CHECK(table.status == 0);
+  CHECK(table.out.find("2024-01-02     -     -    -      -") != std::string::npos);
+  for (const std::string format : {"csv", "json", "ndjson"}) {
+    CAPTURE(format);
+    const auto cli =
+      store.cli({"bars", "900009.SH", "2024-01-01", "2024-01-05", "--format", format});
+    CHECK(cli.status == 1);
+    CHECK(cli.err.rfind("ashare: error: ", 0) == 0);
+    CHECK(cli.out.find("inf") == std::string::npos);
+  }
+}

@@ -366,3 +366,15 @@ TEST_CASE("issue 11: to_double's fast path rounds as from_chars does") {
           == std::bit_cast<std::uint64_t>(expected));
   }
 }
+
+TEST_CASE("issue 13: write_number refuses a number that is not finite (D12 has no text for it)") {
+  char buffer[domain::k_max_number_chars];
+  for (const double value : {std::numeric_limits<double>::infinity(),
+                             -std::numeric_limits<double>::infinity(),
+                             std::numeric_limits<double>::quiet_NaN()}) {
+    CAPTURE(value);
+    CHECK_THROWS_AS(domain::write_number(buffer, value), domain::NonFiniteNumber);
+    CHECK_THROWS_AS(domain::format_number(value), domain::NonFiniteNumber);
+  }
+  CHECK(domain::format_number(std::numeric_limits<double>::max()).size() == 309);
+}

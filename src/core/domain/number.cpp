@@ -259,7 +259,9 @@ char* write_if_ten_thousandths(char* out, double value) {
 } // namespace
 
 char* write_number(char* out, double value) {
-  assert(std::isfinite(value));
+  if (!std::isfinite(value)) {
+    throw NonFiniteNumber(); // rather than "inf" or "nan", which JSON and D12 do not have
+  }
   if (value == 0) {
     *out++ = '0'; // also for -0.0
     return out;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -44,14 +45,21 @@ double to_double(const Decimal& value);
 bool is_zero(const Decimal& value);
 
 // Append `value` to `out` with std::to_chars fixed and shortest round-trip digits: 1525.4 is
-// "1525.4", 1e-7 is "0.0000001", 3.0 is "3", -0.0 is "0". Requires a finite value.
+// "1525.4", 1e-7 is "0.0000001", 3.0 is "3", -0.0 is "0"; NonFiniteNumber for inf or NaN.
 void append_number(std::string& out, double value);
 
 // The most characters write_number() writes.
 inline constexpr std::size_t k_max_number_chars = 400;
 
+// Thrown by write_number() (and so append_number() and format_number()) for an infinite or NaN
+// value, which no text of D12 holds and JSON cannot: a server answers it with a logged 500, the
+// command line with an error (issue 13; D16's bounds keep every stored value from producing one).
+struct NonFiniteNumber : std::domain_error {
+  NonFiniteNumber() : std::domain_error("a number to write is not finite") {}
+};
+
 // Write append_number's text of `value` at `out`, which has room for k_max_number_chars, and
-// return its end.
+// return its end; NonFiniteNumber when `value` is infinite or NaN.
 char* write_number(char* out, double value);
 
 // Write what write_number(static_cast<double>(whole) / 10000) writes, for a whole number of
