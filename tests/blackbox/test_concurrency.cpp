@@ -136,17 +136,20 @@ TEST_CASE("WAL: the server keeps answering during an import and then reports the
   ServerProcess server(store);
   const auto port = server.port();
 
-  // 300,000 valid bars of a new symbol on consecutive calendar days up to 2025-11-28.
+  // 300,000 valid bars of 30 new symbols, each on 10,000 consecutive calendar days up to
+  // 2025-11-28 (D16: no trade date before 1990-12-19).
   const std::string new_as_of = "2025-11-28";
   const auto big = store.dir() / "big.csv";
   {
     std::ofstream out(big);
     out << "symbol,trade_date,open,high,low,close,volume,turnover\n";
     const auto last = std::chrono::sys_days{std::chrono::year{2025} / 11 / 28};
-    constexpr int k_rows = 300'000;
-    for (int i = k_rows - 1; i >= 0; --i) {
-      out << "900100.SZ," << iso_day(last - std::chrono::days{i}) << ",10.5,12.25,9.75,"
-          << (i % 2 == 0 ? "11.125" : "10.875") << "," << 1000 + i << ",11000.5\n";
+    constexpr int k_days = 10'000;
+    for (int s = 0; s < 30; ++s) {
+      for (int i = k_days - 1; i >= 0; --i) {
+        out << 900100 + s << ".SZ," << iso_day(last - std::chrono::days{i}) << ",10.5,12.25,9.75,"
+            << (i % 2 == 0 ? "11.125" : "10.875") << "," << 1000 + i << ",11000.5\n";
+      }
     }
   }
 
@@ -186,7 +189,8 @@ TEST_CASE("WAL: the server keeps answering during an import and then reports the
   CHECK(*status == 0);
   import.wait_for_output_closed(10s);
   CHECK(import.stdout_text()
-        == big.string() + ": canonical, loaded 300000 rows for 1 symbol, no factors (1.0); as_of " + new_as_of + "\n");
+        == big.string() + ": canonical, loaded 300000 rows for 30 symbols, no factors (1.0); as_of "
+             + new_as_of + "\n");
   INFO("polls during the import: " << polls_during_import);
   CHECK(polls_during_import >= 3); // the import took long enough to be observed
   CHECK_FALSE(went_back);

@@ -90,12 +90,18 @@ TEST_CASE("import: each bad row is reported as file:line: column: what, and noth
       {"900009.SH,2024-01-03,abc,12,9,11,100,1100,0,1", "open: \"abc\" is not a number"},
       {"900009.SH,2024-13-03,10,12,9,11,100,1100,0,1",
        "trade_date: \"2024-13-03\" is not a date YYYY-MM-DD"},
-      {"900009.SH,2024-01-03,10,12,9,11,-5,1100,0,1", "volume: volume -5 is negative"},
-      {"900009.SH,2024-01-03,10,12,9,11,100,-1,0,1", "turnover: turnover -1 is negative"},
-      {"900009.SH,2024-01-03,10,12,9,11,100,1100,0,0", "factor: factor 0 must be greater than 0"},
-      {"900009.SH,2024-01-03,10,12,9,11,100,1100,0,-2", "factor: factor -2 must be greater than 0"},
-      {"900009.SH,2024-01-03,0,12,9,11,100,1100,0,1", "open: price 0 must be greater than 0"},
-      {"900009.SH,2024-01-03,10,12,9,-1,100,1100,0,1", "close: price -1 must be greater than 0"},
+      {"900009.SH,2024-01-03,10,12,9,11,-5,1100,0,1",
+       "volume: volume -5 must be from 0 to 1000000000000000"},
+      {"900009.SH,2024-01-03,10,12,9,11,100,-1,0,1",
+       "turnover: turnover -1 must be at least 0 and below 1000000000000000"},
+      {"900009.SH,2024-01-03,10,12,9,11,100,1100,0,0",
+       "factor: factor 0 must be from 0.000001 to 1000000000"},
+      {"900009.SH,2024-01-03,10,12,9,11,100,1100,0,-2",
+       "factor: factor -2 must be from 0.000001 to 1000000000"},
+      {"900009.SH,2024-01-03,0,12,9,11,100,1100,0,1",
+       "open: price 0 must be above 0 and below 1000000000"},
+      {"900009.SH,2024-01-03,10,12,9,-1,100,1100,0,1",
+       "close: price -1 must be above 0 and below 1000000000"},
       {"900009.SH,2024-01-03,10,12,9,11,100,1100,x,1", "change_pct: \"x\" is not a number"},
   };
   for (std::size_t i = 0; i < cases.size(); ++i) {
@@ -186,7 +192,7 @@ TEST_CASE("import --skip-invalid reports bad rows and loads the rest") {
                  "as_of 2024-01-08\n");
   CHECK(result.err
         == path.string() + ":3: high: high 10 is below max(open, close) 11\n" + path.string()
-               + ":5: volume: volume -5 is negative\n");
+               + ":5: volume: volume -5 must be from 0 to 1000000000000000\n");
   const auto key = store.create_key("pro");
   ServerProcess server(store);
   const auto reply = request(
@@ -254,6 +260,44 @@ TEST_CASE("import: a refused file leaves the store's contents unchanged") {
     const auto path =
         write_file(store, "header.csv", "symbol,trade_date,open\n600519.SH,2025-12-01,1\n");
     CHECK(store.cli({"import", path.string()}).status == 1);
+  }
+  SUBCASE("D16: one row dated 9999-12-31 would have moved as_of past every real bar") {
+    const auto path =
+      write_file(store, "future.csv", k_header + "\n900009.SH,9999-12-31,10,12,9,11,100,1100,0,1\n");
+    const auto result = store.cli({"import", path.string()});
+    CHECK(result.status == 1);
+    CHECK(result.err.rfind(path.string() + ":2: trade_date: 9999-12-31 is outside 1990-12-19 (the "
+                             "first session) to ", 0)
+          == 0);
+    // With --skip-invalid the row is left out like any other bad row: nothing else to load.
+    const auto skipped = store.cli({"import", "--skip-invalid", path.string()});
+    CHECK(skipped.status == 0);
+    CHECK(skipped.err.find("no row loaded: the store is unchanged") != std::string::npos);
+  }
+  SUBCASE("D16: a 400-digit turnover is refused, never read as 0") {
+    const auto path = write_file(store, "digits.csv",
+                                 k_header + "\n900009.SH,2024-01-02,10,12,9,11,100,"
+                                   + std::string(400, '7') + ",0,1\n");
+    const auto result = store.cli({"import", path.string()});
+    CHECK(result.status == 1);
+    CHECK(result.err
+          == path.string()
+               + ":2: turnover: \"77777777777777777777777777777777...\" (400 characters) has "
+                 "more than 40 significant digits: too long to read exactly\nashare: error: "
+               + path.string() + ": nothing imported (use --skip-invalid to load the valid rows)\n");
+  }
+  SUBCASE("D16: a line longer than 64 KiB refuses the file at that line") {
+    const auto path =
+      write_file(store, "long.csv",
+                 k_header + "\n600519.SH,2024-01-02,1.5,2.5,1.0,2.0,1,2,0,7.8576\n900009.SH,"
+                   + std::string(4 << 20, '9') + "\n600519.SH,2024-01-03,1.5,2.5,1.0,2.0,1,2,0,1\n");
+    const auto result = store.cli({"import", "--skip-invalid", path.string()});
+    CHECK(result.status == 1);
+    CHECK(result.out == "");
+    CHECK(result.err
+          == "ashare: error: " + path.string()
+               + ":3: row: the line is longer than 64 KiB (65536 bytes): no file of daily bars "
+                 "has one\n");
   }
   const auto after = snapshot();
   CHECK(after == before);
@@ -382,16 +426,30 @@ TEST_CASE("import: file content in messages has its control and non-UTF-8 bytes 
   }
 }
 
-// Defence in depth (issue 13): no number that is not finite is ever written. D16's bounds are to
-// keep such values out of the store; until every path has them, a price of 1e308 whose factor
-// doubles on adjustment is one way to reach an infinite number.
+// Defence in depth (issue 13): no number that is not finite is ever written. D16's bounds keep
+// such values out of an import; a store written before them (or edited by another tool) may
+// still hold a price of 1e308, whose factor doubling on adjustment gives an infinite number.
 TEST_CASE("a number that is not finite: a 500 with the envelope over HTTP, an error in the CLI") {
   TestStore store;
-  const auto path = write_file(store, "huge.csv",
-                               k_header + "\n900009.SH,2024-01-02,1e308,1e308,1e308,1e308,1,1,0,2\n"
+  const auto path = write_file(store, "bars.csv",
+                               k_header + "\n900009.SH,2024-01-02,10,10,10,10,1,1,0,2\n"
                                    "900009.SH,2024-01-03,10,10,10,10,1,1,0,1\n"
                                    "900008.SH,2024-01-03,10,10,10,10,1,1,0,1\n");
   REQUIRE(store.cli({"import", path.string()}).status == 0);
+  CHECK(store.cli({"import", write_file(store, "huge.csv",
+                                        k_header + "\n900009.SH,2024-01-02,1e308,1e308,1e308,"
+                                                   "1e308,1,1,0,2\n")
+                                 .string()})
+          .err.find("price 1e+308 must be above 0 and below 1000000000")
+        != std::string::npos);
+  Process edit({"/usr/bin/sqlite3", store.db().string(),
+                "UPDATE bars SET open = 1e308, high = 1e308, low = 1e308, close = 1e308 "
+                "WHERE trade_date = 20240102"},
+               {});
+  const auto edited = edit.wait_for_exit(30s);
+  edit.wait_for_output_closed(10s);
+  INFO(edit.stderr_text());
+  REQUIRE(edited == 0);
   const auto key = store.create_key("pro");
   ServerProcess server(store);
   const auto target = bars_target("2024-01-01", "2024-01-05", "symbol=900009.SH");

@@ -367,6 +367,20 @@ TEST_CASE("issue 11: to_double's fast path rounds as from_chars does") {
   }
 }
 
+TEST_CASE("issue 13: to_double overflows by magnitude, not by the exponent's sign (D16)") {
+  // 400 digits with exponent 0 are 10^399: inf, never 0 (the import read such a turnover as 0).
+  const auto big = *domain::parse_decimal(std::string(400, '1'));
+  CHECK(domain::to_double(big) == HUGE_VAL);
+  const auto big_negative = *domain::parse_decimal("-" + std::string(400, '9') + "e-50");
+  CHECK(domain::to_double(big_negative) == -HUGE_VAL);
+  // 400 digits after the point and an exponent that leaves them at 10^-20 are an ordinary value.
+  const auto small = *domain::parse_decimal("0." + std::string(380, '0') + "1e360");
+  CHECK(domain::to_double(small) == 1e-21);
+  const auto underflow = *domain::parse_decimal("1" + std::string(30, '0') + "e-400");
+  CHECK(domain::to_double(underflow) == 0.0);
+  CHECK(std::signbit(domain::to_double(*domain::parse_decimal("-1e-400"))));
+}
+
 TEST_CASE("issue 13: write_number refuses a number that is not finite (D12 has no text for it)") {
   char buffer[domain::k_max_number_chars];
   for (const double value : {std::numeric_limits<double>::infinity(),

@@ -1,5 +1,7 @@
 #include "core/import/canonical_csv.hpp"
 
+#include "core/domain/date.hpp"
+
 #include <doctest/doctest.h>
 
 #include <sstream>
@@ -138,20 +140,21 @@ TEST_CASE("import::parse_canonical_csv: each bad row names its line and column")
       {open, "abc", "open", "\"abc\" is not a number"},
       {open, "", "open", "\"\" is not a number"},
       {close, "nan", "close", "\"nan\" is not a number"},
-      {high, "1e999", "high", "\"1e999\" is not a number"},
-      {open, "0", "open", "price 0 must be greater than 0"},
-      {low, "-1", "low", "price -1 must be greater than 0"},
-      {close, "-1685.01", "close", "price -1685.01 must be greater than 0"},
+      {high, "1e999", "high", "\"1e999\" is out of range"},
+      {high, "-1e-999", "high", "\"-1e-999\" is out of range"},
+      {open, "0", "open", "price 0 must be above 0 and below 1000000000"},
+      {low, "-1", "low", "price -1 must be above 0 and below 1000000000"},
+      {close, "-1685.01", "close", "price -1685.01 must be above 0 and below 1000000000"},
       {high, "1685.005", "high", "high 1685.005 is below max(open, close) 1685.01"},
       {high, "1684", "high", "high 1684 is below max(open, close) 1685.01"},
       {low, "1685.001", "low", "low 1685.001 is above min(open, close) 1685"},
-      {volume, "-5", "volume", "volume -5 is negative"},
+      {volume, "-5", "volume", "volume -5 must be from 0 to 1000000000000000"},
       {volume, "1.5", "volume", "\"1.5\" is not a whole number of shares"},
       {volume, "x", "volume", "\"x\" is not a number"},
-      {turnover, "-1.5", "turnover", "turnover -1.5 is negative"},
+      {turnover, "-1.5", "turnover", "turnover -1.5 must be at least 0 and below 1000000000000000"},
       {change_pct, "n/a", "change_pct", "\"n/a\" is not a number"},
-      {factor, "0", "factor", "factor 0 must be greater than 0"},
-      {factor, "-8.305", "factor", "factor -8.305 must be greater than 0"},
+      {factor, "0", "factor", "factor 0 must be from 0.000001 to 1000000000"},
+      {factor, "-8.305", "factor", "factor -8.305 must be from 0.000001 to 1000000000"},
   };
   for (const auto& row : table) {
     CAPTURE(std::string_view(row.column));
@@ -238,5 +241,95 @@ TEST_CASE("import::parse_canonical_csv: structural row problems") {
     CHECK(file->problems.empty());
     REQUIRE(file->rows.size() == 1);
     CHECK(file->rows[0].bar.turnover == 1050.0);
+  }
+}
+
+TEST_CASE("import::parse_canonical_csv: D16's bounds on dates and numbers, each edge") {
+  enum { trade_date = 1, open = 2, high = 3, volume = 6, turnover = 7, change_pct = 8, factor = 9 };
+  const auto today = domain::today_utc8().iso();
+  const auto tomorrow = domain::today_utc8().plus_days(1).iso();
+  const std::string forty_digits(40, '1');   // 1111...: 40 significant digits
+  const std::string forty_one(41, '1');
+  const std::string four_hundred(400, '1');
+  const std::string tiny = "0." + std::string(398, '0') + "1"; // 10^-399: one significant digit
+  const std::string long_fraction = "1." + std::string(39, '1'); // 40 digits, read exactly enough
+  const std::string too_long_fraction = "1." + std::string(40, '1');
+  const struct {
+    int field;
+    std::string value;
+    const char* column; // "" when the row is accepted
+    std::string message;
+  } table[] = {
+    {trade_date, "1990-12-19", "", ""},
+    {trade_date, today, "", ""},
+    {trade_date, "1990-12-18", "trade_date",
+     "1990-12-18 is outside 1990-12-19 (the first session) to " + today + " (today at UTC+8)"},
+    {trade_date, "18991231", "trade_date",
+     "1899-12-31 is outside 1990-12-19 (the first session) to " + today + " (today at UTC+8)"},
+    {trade_date, "0001-01-01", "trade_date",
+     "0001-01-01 is outside 1990-12-19 (the first session) to " + today + " (today at UTC+8)"},
+    {trade_date, tomorrow, "trade_date",
+     tomorrow + " is outside 1990-12-19 (the first session) to " + today + " (today at UTC+8)"},
+    {trade_date, "9999-12-31", "trade_date",
+     "9999-12-31 is outside 1990-12-19 (the first session) to " + today + " (today at UTC+8)"},
+    {high, "999999999.99", "", ""},
+    {high, "1000000000", "high", "price 1000000000 must be above 0 and below 1000000000"},
+    {high, "1e308", "high", "price 1e+308 must be above 0 and below 1000000000"},
+    {high, four_hundred, "high",
+     "\"11111111111111111111111111111111...\" (400 characters) has more than 40 significant "
+     "digits: too long to read exactly"},
+    {open, "1e-320", "open", ""}, // a subnormal double: positive, then below low
+    {volume, "1000000000000000", "", ""},
+    {volume, "1e15", "", ""},
+    {volume, "1000000000000001", "volume", "volume 1000000000000001 must be from 0 to 1000000000000000"},
+    {volume, four_hundred, "volume",
+     "\"11111111111111111111111111111111...\" (400 characters) has more than 40 significant "
+     "digits: too long to read exactly"},
+    {turnover, "999999999999999.9", "", ""},
+    {turnover, "1e15", "turnover",
+     "turnover 1000000000000000 must be at least 0 and below 1000000000000000"},
+    {turnover, four_hundred, "turnover",
+     "\"11111111111111111111111111111111...\" (400 characters) has more than 40 significant "
+     "digits: too long to read exactly"},
+    {turnover, tiny, "turnover", "\"0.000000000000000000000000000000...\" (401 characters) is out of range"},
+    {change_pct, "-100", "", ""},
+    {change_pct, "10000", "", ""},
+    {change_pct, long_fraction, "", ""},
+    {change_pct, too_long_fraction, "change_pct",
+     "\"1.111111111111111111111111111111...\" (42 characters) has more than 40 significant "
+     "digits: too long to read exactly"},
+    {change_pct, "-100.0001", "change_pct", "change_pct -100.0001 must be from -100 to 10000"},
+    {change_pct, "10000.5", "change_pct", "change_pct 10000.5 must be from -100 to 10000"},
+    {change_pct, forty_digits, "change_pct",
+     "change_pct 1.1111111111111112e+39 must be from -100 to 10000"},
+    {change_pct, forty_one, "change_pct",
+     "\"11111111111111111111111111111111...\" (41 characters) has more than 40 significant "
+     "digits: too long to read exactly"},
+    {factor, "0.000001", "", ""},
+    {factor, "1e9", "", ""},
+    {factor, "0.00000099", "factor", "factor 0.00000099 must be from 0.000001 to 1000000000"},
+    {factor, "1000000000.5", "factor", "factor 1000000000.5 must be from 0.000001 to 1000000000"},
+    {factor, "1e-308", "factor", "factor 1e-308 must be from 0.000001 to 1000000000"},
+  };
+  for (const auto& row : table) {
+    CAPTURE(std::string_view(row.value).substr(0, 60));
+    auto line = good_row_with(static_cast<std::size_t>(row.field), row.value);
+    if (row.field == open && row.value == "1e-320") {
+      line = good_row_with(static_cast<std::size_t>(open), "1e-320"); // low 1663 > open
+      const auto file = parse(std::string(k_header) + line);
+      REQUIRE(file->problems.size() == 1);
+      CHECK(file->problems[0].column == "low");
+      continue;
+    }
+    const auto file = parse(std::string(k_header) + line);
+    REQUIRE(file.ok());
+    if (std::string_view(row.column).empty()) {
+      CHECK(file->problems.empty());
+      CHECK(file->rows.size() == 1);
+      continue;
+    }
+    REQUIRE(file->problems.size() == 1);
+    CHECK(file->problems[0].column == row.column);
+    CHECK(file->problems[0].message == row.message);
   }
 }

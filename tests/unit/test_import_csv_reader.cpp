@@ -166,3 +166,78 @@ TEST_CASE("issue 11: CsvReader reads fields that cross its 64 KiB blocks") {
   }
   CHECK_FALSE(result.unterminated);
 }
+
+namespace {
+
+// An endless stream of one byte: a file with one line that never ends, of which it counts what
+// was read (a streambuf that hands out 4 KiB at a time).
+class EndlessLine : public std::streambuf {
+public:
+  explicit EndlessLine(char byte) : m_block(4096, byte) {}
+  std::int64_t bytes_read = 0;
+
+protected:
+  int_type underflow() override {
+    setg(m_block.data(), m_block.data(), m_block.data() + m_block.size());
+    bytes_read += static_cast<std::int64_t>(m_block.size());
+    return traits_type::to_int_type(m_block[0]);
+  }
+
+private:
+  std::string m_block;
+};
+
+// Read every record of `text`; return the records read and the too-long line (0: none).
+std::pair<std::size_t, std::int64_t> count_records(const std::string& text) {
+  std::istringstream in(text);
+  import::CsvReader reader(in);
+  import::CsvRecord record;
+  std::size_t records = 0;
+  while (reader.next(record)) {
+    ++records;
+  }
+  return {records, reader.too_long_line()};
+}
+
+} // namespace
+
+TEST_CASE("D16: a line longer than 64 KiB ends the input at that line, each edge") {
+  constexpr auto k_max = static_cast<std::size_t>(import::k_max_line_bytes);
+  const std::string header = "a,b\n";
+  // Placed so that the long line crosses a 64 KiB block boundary, and so that it does not.
+  for (const std::size_t prefix : {std::size_t{0}, std::size_t{1000}, std::size_t{60000}}) {
+    CAPTURE(prefix);
+    const std::string lead = header + std::string(prefix, 'x') + ",y\n";
+    CHECK(count_records(lead + std::string(k_max - 2, 'z') + ",1\nq,r\n")
+          == std::pair<std::size_t, std::int64_t>{4, 0});
+    CHECK(count_records(lead + std::string(k_max - 2, 'z') + ",1\r\nq,r\r\n")
+          == std::pair<std::size_t, std::int64_t>{4, 0});
+    CHECK(count_records(lead + std::string(k_max - 2, 'z') + ",1") // the last line, no line end
+          == std::pair<std::size_t, std::int64_t>{3, 0});
+    CHECK(count_records(lead + std::string(k_max - 1, 'z') + ",1\nq,r\n")
+          == std::pair<std::size_t, std::int64_t>{2, 3});
+    CHECK(count_records(lead + std::string(k_max - 1, 'z') + ",1")
+          == std::pair<std::size_t, std::int64_t>{2, 3});
+    // Many short fields, and a quoted field with line ends in it: physical lines count.
+    std::string commas(k_max + 1, ',');
+    CHECK(count_records(lead + commas + "\n") == std::pair<std::size_t, std::int64_t>{2, 3});
+    CHECK(count_records(lead + "\"" + std::string(k_max, 'q') + "\nmore\"\n")
+          == std::pair<std::size_t, std::int64_t>{2, 3});
+    CHECK(count_records(lead + "\"" + std::string(k_max - 1, 'q') + "\nmore\"\n")
+          == std::pair<std::size_t, std::int64_t>{3, 0});
+  }
+}
+
+TEST_CASE("D16: a line that never ends is refused after reading about 64 KiB of it") {
+  for (const char byte : {'7', ',', '"'}) {
+    CAPTURE(byte);
+    EndlessLine source(byte);
+    std::istream in(&source);
+    import::CsvReader reader(in);
+    import::CsvRecord record;
+    CHECK_FALSE(reader.next(record));
+    CHECK(reader.too_long_line() == 1);
+    CHECK_FALSE(reader.unterminated_quote());
+    CHECK(source.bytes_read <= 3 * import::k_max_line_bytes);
+  }
+}

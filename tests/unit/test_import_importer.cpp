@@ -386,9 +386,9 @@ TEST_CASE("issue 11: a new symbol's summary, written from the rows as they came,
   REQUIRE(f.import_file("market.csv", market_text(7, 300, false, true))->committed);
   // A second file adds to a symbol already stored (refresh_symbol) and brings a new one.
   REQUIRE(f.import_file("more.csv", std::string(k_header)
-                                      + "600519.SH,2030-01-02,10,11,9,10.5,100,1050,0.5,1\n"
-                                        "600519.SH,2030-01-03,10.5,12,10,11,100,1100,4.7619,2\n"
-                                        "600003.SH,2030-01-02,10,11,9,10.5,100,1050,0.5,1.25\n")
+                                      + "600519.SH,2022-01-04,10,11,9,10.5,100,1050,0.5,1\n"
+                                        "600519.SH,2022-01-05,10.5,12,10,11,100,1100,4.7619,2\n"
+                                        "600003.SH,2022-01-04,10,11,9,10.5,100,1050,0.5,1.25\n")
             ->committed);
   const auto before = test::dump_store(f.db);
   {
@@ -409,7 +409,7 @@ TEST_CASE("issue 11: a bad or duplicate last row of a large file rolls every wri
   const auto good = market_text(20, 500, false, true); // 10,000 rows, written as they are read
   SUBCASE("a bad row") {
     const auto report =
-      f.import_file("bad.csv", good + "600001.SH,2030-01-02,10,9,11,10,100,1000,0,1\n");
+      f.import_file("bad.csv", good + "600001.SH,2022-01-04,10,9,11,10,100,1000,0,1\n");
     REQUIRE(report.ok());
     CHECK_FALSE(report->committed);
     REQUIRE(report->problems.size() == 1);

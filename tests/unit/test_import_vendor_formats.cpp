@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 using namespace ashare;
@@ -64,9 +65,10 @@ TEST_CASE("import::convert_vendor_row: units are scaled in decimal (D12)") {
   row.close = *domain::parse_decimal("1524.0");
   row.volume = *domain::parse_decimal("39354.45");
   row.turnover = *domain::parse_decimal("8398945.449");
+  const auto latest = date("2025-01-02");
   SUBCASE("tushare: lots and thousand CNY") {
     const auto parsed = std::get<import::ParsedRow>(
-      import::convert_vendor_row(row, import::k_tushare_units, 2));
+      import::convert_vendor_row(row, import::k_tushare_units, 2, latest));
     CHECK(parsed.bar.volume == 3935445);
     CHECK(parsed.bar.turnover == 8398945449.0);
     CHECK(parsed.bar.open == 1525.4);
@@ -75,7 +77,7 @@ TEST_CASE("import::convert_vendor_row: units are scaled in decimal (D12)") {
     row.volume = *domain::parse_decimal("32156");
     row.turnover = *domain::parse_decimal("5440082548.0");
     const auto parsed = std::get<import::ParsedRow>(
-      import::convert_vendor_row(row, import::k_akshare_units, 2));
+      import::convert_vendor_row(row, import::k_akshare_units, 2, latest));
     CHECK(parsed.bar.volume == 3215600);
     CHECK(parsed.bar.turnover == 5440082548.0);
   }
@@ -83,17 +85,47 @@ TEST_CASE("import::convert_vendor_row: units are scaled in decimal (D12)") {
     row.volume = *domain::parse_decimal("58980712");
     row.turnover = *domain::parse_decimal("1063389304.1100");
     const auto parsed = std::get<import::ParsedRow>(
-      import::convert_vendor_row(row, import::k_baostock_units, 2));
+      import::convert_vendor_row(row, import::k_baostock_units, 2, latest));
     CHECK(parsed.bar.volume == 58980712);
     CHECK(parsed.bar.turnover == 1063389304.11);
   }
   SUBCASE("a volume that is not whole shares after conversion is a problem on its line") {
     row.volume = *domain::parse_decimal("39354.455");
     const auto problem =
-      std::get<import::RowProblem>(import::convert_vendor_row(row, import::k_tushare_units, 7));
+      std::get<import::RowProblem>(import::convert_vendor_row(row, import::k_tushare_units, 7, latest));
     CHECK(problem.line == 7);
     CHECK(problem.column == "volume");
     CHECK(problem.message == "\"39354.455\" is not a whole number of shares after conversion");
+  }
+  SUBCASE("D16: a trade date after `latest` or before the first session is a problem") {
+    for (const auto* day : {"2025-01-03", "1990-12-18", "9999-12-31"}) {
+      CAPTURE(day);
+      row.trade_date = date(day);
+      const auto problem =
+        std::get<import::RowProblem>(import::convert_vendor_row(row, import::k_tushare_units, 4, latest));
+      CHECK(problem.column == "trade_date");
+      CHECK(problem.message
+            == std::string(day) + " is outside 1990-12-19 (the first session) to 2025-01-02 (today at UTC+8)");
+    }
+    row.trade_date = date("1990-12-19");
+    CHECK(std::holds_alternative<import::ParsedRow>(
+      import::convert_vendor_row(row, import::k_tushare_units, 4, latest)));
+  }
+  SUBCASE("D16: bounds apply to the converted value: 10^12 thousand CNY is 10^15 CNY") {
+    row.turnover = *domain::parse_decimal("999999999999.999");
+    CHECK(std::get<import::ParsedRow>(
+            import::convert_vendor_row(row, import::k_tushare_units, 5, latest))
+            .bar.turnover
+          == 999999999999999.0);
+    row.turnover = *domain::parse_decimal("1000000000000");
+    const auto problem =
+      std::get<import::RowProblem>(import::convert_vendor_row(row, import::k_tushare_units, 5, latest));
+    CHECK(problem.column == "turnover");
+    CHECK(problem.message == "turnover 1000000000000000 must be at least 0 and below 1000000000000000");
+    row.turnover = *domain::parse_decimal("1e400");
+    CHECK(std::get<import::RowProblem>(import::convert_vendor_row(row, import::k_tushare_units, 5, latest))
+            .message
+          == "turnover inf must be at least 0 and below 1000000000000000");
   }
 }
 
@@ -217,12 +249,33 @@ TEST_CASE("import::tdx_vendor_row: a fractional float amount keeps its shortest 
   record.open_cents = record.high_cents = record.low_cents = record.close_cents = 1234;
   record.amount = 12345.67f; // stored as 12345.669921875
   record.volume = 1000;
-  const auto row = import::tdx_vendor_row(record, "600000.SH");
-  REQUIRE(row.has_value());
-  CHECK(domain::to_double(row->turnover) == 12345.67);
-  CHECK(domain::to_double(row->close) == 12.34);
+  const auto row = import::tdx_vendor_row(record, "600000.SH", 1);
+  REQUIRE(std::holds_alternative<import::VendorRow>(row));
+  CHECK(domain::to_double(std::get<import::VendorRow>(row).turnover) == 12345.67);
+  CHECK(domain::to_double(std::get<import::VendorRow>(row).close) == 12.34);
   record.date = 20240231;
-  CHECK_FALSE(import::tdx_vendor_row(record, "600000.SH").has_value());
+  const auto bad_date = import::tdx_vendor_row(record, "600000.SH", 7);
+  REQUIRE(std::holds_alternative<import::RowProblem>(bad_date));
+  CHECK(std::get<import::RowProblem>(bad_date).line == 7);
+  CHECK(std::get<import::RowProblem>(bad_date).column == "date");
+}
+
+TEST_CASE("import::tdx_vendor_row: a NaN or infinite amount is a problem, never 0 (D16)") {
+  import::TdxRecord record;
+  record.date = 20240102;
+  record.open_cents = record.high_cents = record.low_cents = record.close_cents = 1234;
+  record.volume = 1000;
+  for (const float amount : {std::numeric_limits<float>::quiet_NaN(),
+                             std::numeric_limits<float>::infinity(),
+                             -std::numeric_limits<float>::infinity()}) {
+    record.amount = amount;
+    const auto row = import::tdx_vendor_row(record, "600000.SH", 3);
+    REQUIRE(std::holds_alternative<import::RowProblem>(row));
+    const auto& problem = std::get<import::RowProblem>(row);
+    CHECK(problem.line == 3);
+    CHECK(problem.column == "amount");
+    CHECK(problem.message == "the float32 amount is not a finite number");
+  }
 }
 
 TEST_CASE("import: broken vendor files give file:line errors and store nothing") {

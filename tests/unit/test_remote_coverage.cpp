@@ -83,7 +83,7 @@ TEST_CASE("remote::missing_ranges: what a window lacks") {
 }
 
 TEST_CASE("remote::reaches_first_session: whole history from 1990-12-19 on") {
-  CHECK(remote::k_first_session == date("1990-12-19"));
+  CHECK(domain::k_first_session == date("1990-12-19"));
   CHECK(remote::reaches_first_session(std::vector<DateRange>{range("1990-12-19", "2024-01-01")}));
   CHECK(remote::reaches_first_session(std::vector<DateRange>{range("1980-01-01", "1990-12-01"),
                                                              range("2000-01-01", "2024-01-01")}));

@@ -53,6 +53,12 @@ Date Date::containing_instant(std::int64_t t_ms) {
   return Date{sys_days{std::chrono::days{day}}};
 }
 
+Date today_utc8() {
+  const auto now = std::chrono::time_point_cast<std::chrono::milliseconds>(
+    std::chrono::system_clock::now());
+  return Date::containing_instant(now.time_since_epoch().count());
+}
+
 std::int64_t Date::yyyymmdd() const {
   const auto date = ymd();
   return static_cast<std::int64_t>(static_cast<int>(date.year())) * 10000

@@ -56,6 +56,13 @@ private:
   std::chrono::sys_days m_days{};
 };
 
+// The first session of the Shanghai Stock Exchange: no A-share bar is older (D16).
+inline constexpr Date k_first_session{
+    std::chrono::sys_days{std::chrono::year{1990} / std::chrono::December / std::chrono::day{19}}};
+
+// Return today's date at UTC+8 by the system clock: the latest trade date an import accepts (D16).
+Date today_utc8();
+
 // Parse a strict "YYYY-MM-DD" (zero-padded, real Gregorian date, year 0001 to 9999). On failure the message names
 // `parameter` and quotes `text` (D2).
 Result<Date> parse_iso_date(std::string_view text, std::string_view parameter);

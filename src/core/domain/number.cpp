@@ -202,9 +202,10 @@ double to_double(const Decimal& value) {
   double out = 0;
   const auto [stop, error] = std::from_chars(begin, end, out, std::chars_format::scientific);
   if (error == std::errc::result_out_of_range) {
-    // from_chars leaves `out` untouched on overflow and underflow; mirror strtod instead.
-    return value.exponent > 0 ? (value.negative ? -HUGE_VAL : HUGE_VAL)
-                              : (value.negative ? -0.0 : 0.0);
+    // from_chars leaves `out` untouched on overflow and underflow; mirror strtod instead. The
+    // magnitude, not the exponent, tells which: 400 digits with exponent 0 overflow.
+    const bool overflow = static_cast<long long>(value.digits.size()) + value.exponent > 0;
+    return overflow ? (value.negative ? -HUGE_VAL : HUGE_VAL) : (value.negative ? -0.0 : 0.0);
   }
   assert(error == std::errc{} && stop == end);
   return out;

@@ -61,12 +61,12 @@ public:
     if (problem) {
       return 0;
     }
-    const auto value = domain::parse_double(text(column));
-    if (!value || !std::isfinite(*value)) {
-      fail(column, quoted(text(column)) + " is not a number");
+    auto value = read_number_field(text(column));
+    if (auto* message = std::get_if<std::string>(&value)) {
+      fail(column, std::move(*message));
       return 0;
     }
-    return *value;
+    return std::get<double>(value);
   }
 
   std::int64_t whole_number(Column column) {
@@ -76,12 +76,12 @@ public:
     if (const auto plain = domain::parse_plain_integer(text(column))) {
       return *plain;
     }
-    const auto decimal = domain::parse_decimal(text(column));
-    if (!decimal) {
-      fail(column, quoted(text(column)) + " is not a number");
+    const auto decimal = read_decimal_field(text(column));
+    if (const auto* message = std::get_if<std::string>(&decimal)) {
+      fail(column, *message);
       return 0;
     }
-    const auto value = domain::to_int64(*decimal);
+    const auto value = domain::to_int64(std::get<domain::Decimal>(decimal));
     if (!value) {
       fail(column, quoted(text(column)) + " is not a whole number of shares");
       return 0;
@@ -103,7 +103,8 @@ private:
 
 std::variant<ParsedRow, RowProblem> parse_row(const CsvRecord& record,
                                               const std::array<std::optional<std::size_t>,
-                                                               k_columns.size()>& index) {
+                                                               k_columns.size()>& index,
+                                              domain::Date latest) {
   RowParser row(record.fields, index, record.line);
   ParsedRow parsed;
   parsed.line = record.line;
@@ -134,7 +135,7 @@ std::variant<ParsedRow, RowProblem> parse_row(const CsvRecord& record,
   if (row.problem) {
     return *row.problem;
   }
-  if (auto problem = check_bar(parsed.bar, record.line); !problem.column.empty()) {
+  if (auto problem = check_bar(parsed.bar, record.line, latest); !problem.column.empty()) {
     return problem;
   }
   return parsed;
@@ -146,6 +147,9 @@ Result<ParsedFile> parse_canonical_csv(std::istream& in, RowSink sink) {
   CsvReader reader(in);
   CsvRecord header;
   if (!reader.next(header)) {
+    if (reader.too_long_line() != 0) {
+      return too_long_line_error(reader.too_long_line());
+    }
     return file_error(1, "header", "the file is empty: expected a header row naming the columns");
   }
   std::array<std::optional<std::size_t>, k_columns.size()> index;
@@ -176,18 +180,22 @@ Result<ParsedFile> parse_canonical_csv(std::istream& in, RowSink sink) {
   file.has_factor = index[factor].has_value();
   CsvRecord record;
   std::int64_t last_line = header.line; // where the last record starts
+  const auto latest = domain::today_utc8();
   while (reader.next(record)) {
     last_line = record.line;
     if (auto problem = field_count_problem(record, header.fields.size())) {
       file.problems.push_back(std::move(*problem));
       continue;
     }
-    auto row = parse_row(record, index);
+    auto row = parse_row(record, index, latest);
     if (auto* problem = std::get_if<RowProblem>(&row)) {
       file.problems.push_back(std::move(*problem));
     } else {
       file.add_row(std::get<ParsedRow>(std::move(row)));
     }
+  }
+  if (reader.too_long_line() != 0) {
+    return too_long_line_error(reader.too_long_line());
   }
   if (reader.unterminated_quote()) {
     file.problems.push_back(RowProblem{last_line, "row", "unterminated quoted field"});

@@ -12,6 +12,14 @@ bool is_special(char c) {
 
 bool CsvReader::fill() {
   constexpr std::size_t k_block = 64 * 1024;
+  m_buffer_offset += static_cast<std::int64_t>(m_buffer.size());
+  if (m_too_long_line != 0 || m_buffer_offset - m_line_offset > k_max_line_bytes + 1) {
+    // The current line has no end within 64 KiB (and a '\r'): refuse it before reading more.
+    m_too_long_line = m_line;
+    m_buffer.clear();
+    m_pos = 0;
+    return false;
+  }
   m_buffer.resize(k_block);
   m_in.read(m_buffer.data(), static_cast<std::streamsize>(k_block));
   m_buffer.resize(static_cast<std::size_t>(m_in.gcount()));
@@ -31,6 +39,19 @@ int CsvReader::peek() {
     return -1;
   }
   return static_cast<unsigned char>(m_buffer[m_pos]);
+}
+
+bool CsvReader::end_line() {
+  const std::int64_t end = m_buffer_offset + static_cast<std::int64_t>(m_pos) - 1;
+  // A CRLF line's '\r' is its line end, not part of its length.
+  const bool crlf = end > m_line_offset && m_pos >= 2 && m_buffer[m_pos - 2] == '\r';
+  if (end - m_line_offset - (crlf ? 1 : 0) > k_max_line_bytes) {
+    m_too_long_line = m_line;
+    return false;
+  }
+  m_line_offset = end + 1;
+  ++m_line;
+  return true;
 }
 
 void CsvReader::end_field(CsvRecord& record, std::size_t& count) {
@@ -60,9 +81,13 @@ bool CsvReader::next(CsvRecord& record) {
       record.fields.clear();
       return false;
     }
+    // fill() returns false at a line too long as at the end of input: no partial record then.
     while (true) {
       if (quoted) {
         if (c == -1) {
+          if (m_too_long_line != 0) {
+            return false;
+          }
           m_unterminated_quote = true;
           end_field(record, count);
           record.fields.resize(count);
@@ -76,8 +101,8 @@ bool CsvReader::next(CsvRecord& record) {
             quoted = false;
           }
         } else {
-          if (c == '\n') {
-            ++m_line;
+          if (c == '\n' && !end_line()) {
+            return false;
           }
           m_field.push_back(static_cast<char>(c));
         }
@@ -88,8 +113,13 @@ bool CsvReader::next(CsvRecord& record) {
         end_field(record, count);
         any = true;
       } else if (c == '\n' || c == -1) {
-        if (c == '\n') {
-          ++m_line;
+        if (c == '\n' && !end_line()) {
+          return false;
+        }
+        if (c == -1 && m_too_long_line == 0
+            && m_buffer_offset + static_cast<std::int64_t>(m_pos) - m_line_offset
+                 > k_max_line_bytes) {
+          m_too_long_line = m_line; // the last line, without a line end
         }
         break;
       } else if (c == '\r' && peek() == '\n') {
@@ -106,6 +136,9 @@ bool CsvReader::next(CsvRecord& record) {
         m_pos = end;
       }
       c = get();
+    }
+    if (m_too_long_line != 0) {
+      return false;
     }
     if (!any && m_field.empty()) {
       continue; // a blank line

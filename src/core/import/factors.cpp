@@ -36,6 +36,9 @@ Result<AdjFactorTable> parse_adj_factor_csv(std::istream& in) {
   CsvReader reader(in);
   CsvRecord header;
   if (!reader.next(header)) {
+    if (reader.too_long_line() != 0) {
+      return too_long_line_error(reader.too_long_line());
+    }
     return file_error(1, "header", "the file is empty: expected ts_code,trade_date,adj_factor");
   }
   const auto index = find_columns(header, k_columns, "a Tushare adj_factor file");
@@ -55,8 +58,9 @@ Result<AdjFactorTable> parse_adj_factor_csv(std::istream& in) {
     }
     const auto date = fields.date(trade_date);
     const auto factor = domain::to_double(fields.decimal(adj_factor));
-    if (!fields.problem && factor <= 0) {
-      fields.fail(adj_factor, quoted(fields.text(adj_factor)) + " is not a positive factor");
+    if (!fields.problem && !(factor >= k_min_factor && factor <= k_max_factor)) {
+      fields.fail(adj_factor, quoted(fields.text(adj_factor))
+                                + " is not a factor from 0.000001 to 1000000000");
     }
     if (fields.problem) {
       return file_error(record.line, fields.problem->column, fields.problem->message);
@@ -67,6 +71,9 @@ Result<AdjFactorTable> parse_adj_factor_csv(std::istream& in) {
       return file_error(record.line, "trade_date",
                         "duplicate row for " + symbol->str() + " on " + date.iso());
     }
+  }
+  if (reader.too_long_line() != 0) {
+    return too_long_line_error(reader.too_long_line());
   }
   return table;
 }

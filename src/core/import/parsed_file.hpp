@@ -61,8 +61,19 @@ struct SymbolRows {
 // the file is sorted by symbol). The spans point into `file.rows`.
 std::vector<SymbolRows> rows_by_symbol(ParsedFile& file);
 
-// Return the first problem of `bar`, checking in order: prices > 0, high >= max(open, close),
-// low <= min(open, close), volume >= 0, turnover >= 0, factor > 0; or an empty column when valid.
-RowProblem check_bar(const domain::Bar& bar, std::int64_t line);
+// The bounds of D16 on what a bar may hold: anything outside refuses the row, naming the column.
+inline constexpr double k_max_price = 1e9;             // prices: above 0, below this
+inline constexpr double k_max_turnover = 1e15;         // CNY: from 0, below this
+inline constexpr std::int64_t k_max_volume = 1'000'000'000'000'000; // shares: 0 to this
+inline constexpr double k_min_change_pct = -100;       // change_pct: from this
+inline constexpr double k_max_change_pct = 10000;      // ... to this
+inline constexpr double k_min_factor = 1e-6;           // factors: from this
+inline constexpr double k_max_factor = 1e9;            // ... to this
+
+// Return the first problem of `bar` read on `line`, checking in order: trade_date from
+// domain::k_first_session to `latest` (today at UTC+8 for an import), prices within D16's bounds,
+// high >= max(open, close), low <= min(open, close), then volume, turnover, change_pct and factor
+// within D16's bounds; or an empty column when valid. Values need not be finite.
+RowProblem check_bar(const domain::Bar& bar, std::int64_t line, domain::Date latest);
 
 } // namespace ashare::import

@@ -49,10 +49,15 @@ TdxRecord decode_tdx_record(const unsigned char* bytes) {
   return record;
 }
 
-std::optional<VendorRow> tdx_vendor_row(const TdxRecord& record, const std::string& symbol) {
+std::variant<VendorRow, RowProblem>
+tdx_vendor_row(const TdxRecord& record, const std::string& symbol, std::int64_t number) {
   const auto date = domain::Date::from_yyyymmdd(record.date);
   if (!date) {
-    return std::nullopt;
+    return RowProblem{number, "date", std::to_string(record.date) + " is not a date YYYYMMDD"};
+  }
+  if (!std::isfinite(record.amount)) {
+    // A damaged record: a NaN or infinite float is no amount, and must not become 0.
+    return RowProblem{number, "amount", "the float32 amount is not a finite number"};
   }
   VendorRow row;
   row.symbol = symbol;
@@ -78,16 +83,17 @@ Result<ParsedFile> parse_tdx_day(std::istream& in, const std::string& symbol, Ro
   file.has_factor = false;
   file.has_change_pct = false;
   const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
+  const auto latest = domain::today_utc8();
   for (std::size_t i = 0; i * k_record_size < bytes.size(); ++i) {
     const auto number = static_cast<std::int64_t>(i + 1);
     const auto record = decode_tdx_record(data + i * k_record_size);
-    const auto row = tdx_vendor_row(record, symbol);
-    if (!row) {
-      file.problems.push_back(
-          RowProblem{number, "date", std::to_string(record.date) + " is not a date YYYYMMDD"});
+    auto row = tdx_vendor_row(record, symbol, number);
+    if (auto* problem = std::get_if<RowProblem>(&row)) {
+      file.problems.push_back(std::move(*problem));
       continue;
     }
-    auto converted = convert_vendor_row(*row, VendorUnits{0, 0}, number);
+    auto converted =
+      convert_vendor_row(std::get<VendorRow>(row), VendorUnits{0, 0}, number, latest);
     if (auto* problem = std::get_if<RowProblem>(&converted)) {
       file.problems.push_back(std::move(*problem));
     } else {

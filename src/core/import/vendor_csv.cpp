@@ -68,11 +68,53 @@ std::optional<RowProblem> field_count_problem(const CsvRecord& record, std::size
 std::string quoted(std::string_view text) {
   // Built by appending: GCC 12 -O2 reports a bogus -Wrestrict for `"\"" + std::string(..)`.
   std::string out;
-  out.reserve(text.size() + 2);
   out += '"';
-  out += text;
-  out += '"';
+  if (text.size() <= 40) {
+    out += text;
+    out += '"';
+    return out;
+  }
+  // A field of 64 KiB would bury the message: its start says which value it is.
+  out += text.substr(0, 32);
+  out += "...\" (";
+  out += std::to_string(text.size());
+  out += " characters)";
   return out;
+}
+
+std::variant<domain::Decimal, std::string> read_decimal_field(std::string_view text) {
+  auto value = domain::parse_decimal(text);
+  if (!value) {
+    return quoted(text) + " is not a number";
+  }
+  if (value->digits.size() > k_max_significant_digits) {
+    return quoted(text) + " has more than 40 significant digits: too long to read exactly";
+  }
+  // Within 10^-300 to 10^300 a value is a normal double without converting it; beyond, ask
+  // to_double whether it overflows to inf or underflows to 0.
+  const long long magnitude = static_cast<long long>(value->digits.size()) + value->exponent;
+  if (!domain::is_zero(*value) && (magnitude > 300 || magnitude < -300)) {
+    const double nearest = domain::to_double(*value);
+    if (!std::isfinite(nearest) || nearest == 0) {
+      return quoted(text) + " is out of range";
+    }
+  }
+  return *std::move(value);
+}
+
+std::variant<double, std::string> read_number_field(std::string_view text) {
+  if (text.size() <= k_max_significant_digits) {
+    // At most 40 characters hold at most 40 digits; only an exponent can leave the range.
+    const auto value = domain::parse_double(text);
+    if (value && std::isfinite(*value) && *value != 0) {
+      return *value;
+    }
+  }
+  auto decimal = read_decimal_field(text);
+  if (auto* problem = std::get_if<std::string>(&decimal)) {
+    return std::move(*problem);
+  }
+  return domain::to_double(std::get<domain::Decimal>(decimal));
 }
 
 Error file_error(std::int64_t line, std::string_view column, const std::string& message) {
@@ -82,6 +124,11 @@ Error file_error(std::int64_t line, std::string_view column, const std::string& 
   text += ": ";
   text += message;
   return make_error(ErrorCode::invalid_input, std::move(text));
+}
+
+Error too_long_line_error(std::int64_t line) {
+  return file_error(line, "row",
+                    "the line is longer than 64 KiB (65536 bytes): no file of daily bars has one");
 }
 
 std::optional<domain::Date> parse_date_text(std::string_view text) {
@@ -125,14 +172,12 @@ domain::Decimal RowFields::decimal(int column) {
   if (problem) {
     return {};
   }
-  const auto value = domain::parse_decimal(text(column));
-  // Below 10^308 a value is finite without converting it; larger ones are judged by to_double.
-  const bool small = value && static_cast<long long>(value->digits.size()) + value->exponent <= 308;
-  if (!value || (!small && !std::isfinite(domain::to_double(*value)))) {
-    fail(column, quoted(text(column)) + " is not a number");
+  auto value = read_decimal_field(text(column));
+  if (auto* message = std::get_if<std::string>(&value)) {
+    fail(column, std::move(*message));
     return {};
   }
-  return *value;
+  return std::get<domain::Decimal>(std::move(value));
 }
 
 std::optional<domain::Decimal> RowFields::optional_decimal(int column) {
@@ -163,7 +208,10 @@ void RowFields::fail(int column, std::string message) {
 }
 
 std::variant<ParsedRow, RowProblem>
-convert_vendor_row(const VendorRow& row, VendorUnits units, std::int64_t line) {
+convert_vendor_row(const VendorRow& row,
+                   VendorUnits units,
+                   std::int64_t line,
+                   domain::Date latest) {
   ParsedRow parsed;
   parsed.line = line;
   parsed.symbol = row.symbol;
@@ -187,7 +235,7 @@ convert_vendor_row(const VendorRow& row, VendorUnits units, std::int64_t line) {
   if (row.pre_close) {
     parsed.pre_close = domain::to_double(*row.pre_close);
   }
-  if (auto problem = check_bar(bar, line); !problem.column.empty()) {
+  if (auto problem = check_bar(bar, line, latest); !problem.column.empty()) {
     return problem;
   }
   return parsed;
@@ -198,6 +246,9 @@ Result<ParsedFile> parse_vendor_csv(std::istream& in, const VendorCsvFormat& for
   CsvRecord header;
   for (int skipped = 0; skipped <= format.lines_before_header; ++skipped) {
     if (!reader.next(header)) {
+      if (reader.too_long_line() != 0) {
+        return too_long_line_error(reader.too_long_line());
+      }
       return file_error(1, "header",
                         "the file is empty: expected " + std::string(format.description));
     }
@@ -218,6 +269,7 @@ Result<ParsedFile> parse_vendor_csv(std::istream& in, const VendorCsvFormat& for
   file.sink = std::move(sink);
   file.has_factor = false;
   bool every_change_pct = true; // change_pct is derived unless every row has one
+  const auto latest = domain::today_utc8();
   CsvRecord record;
   std::int64_t last_line = header.line;
   while (reader.next(record)) {
@@ -241,12 +293,15 @@ Result<ParsedFile> parse_vendor_csv(std::istream& in, const VendorCsvFormat& for
       continue;
     }
     every_change_pct = every_change_pct && row.change_pct.has_value();
-    auto converted = convert_vendor_row(row, format.units, record.line);
+    auto converted = convert_vendor_row(row, format.units, record.line, latest);
     if (auto* problem = std::get_if<RowProblem>(&converted)) {
       file.problems.push_back(std::move(*problem));
     } else {
       file.add_row(std::get<ParsedRow>(std::move(converted)));
     }
+  }
+  if (reader.too_long_line() != 0) {
+    return too_long_line_error(reader.too_long_line());
   }
   if (reader.unterminated_quote()) {
     file.problems.push_back(RowProblem{last_line, "row", "unterminated quoted field"});

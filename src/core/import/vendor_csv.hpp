@@ -44,9 +44,13 @@ struct VendorUnits {
 };
 
 // Convert `row` to a bar in shares and CNY, scaling the decimal text exactly (D12); a volume
-// that is not a whole number of shares is a problem on `line`. The factor is left at 1.
+// that is not a whole number of shares, or a bar check_bar refuses (with `latest`), is a problem
+// on `line`. The factor is left at 1.
 std::variant<ParsedRow, RowProblem>
-convert_vendor_row(const VendorRow& row, VendorUnits units, std::int64_t line);
+convert_vendor_row(const VendorRow& row,
+                   VendorUnits units,
+                   std::int64_t line,
+                   domain::Date latest);
 
 // One record's fields, read by column id (an index into the format's column table). The first
 // problem found is kept, naming the column by its header name; later reads return zeros.
@@ -112,11 +116,26 @@ Result<std::vector<std::optional<std::size_t>>> find_columns(const CsvRecord& he
 // Return the problem of a `record` that does not have `expected` fields, or nullopt.
 std::optional<RowProblem> field_count_problem(const CsvRecord& record, std::size_t expected);
 
-// Return `text` in double quotes.
+// Return `text` in double quotes; text longer than 40 bytes shows its first 32 and its length.
 std::string quoted(std::string_view text);
+
+// The most significant digits a number of a file may have (D16): more cannot be read exactly.
+inline constexpr std::size_t k_max_significant_digits = 40;
+
+// Read the number text `text` of a field as D16 allows: plain decimal or exponent form, at most
+// k_max_significant_digits significant digits, and a double that neither overflows nor
+// underflows to 0. Return the decimal, or the problem quoting the text.
+std::variant<domain::Decimal, std::string> read_decimal_field(std::string_view text);
+
+// Return what read_decimal_field reads, as the nearest double; plain text of at most 40
+// characters is read in place (the importers' hot path, issue 11 P3).
+std::variant<double, std::string> read_number_field(std::string_view text);
 
 // Return an INVALID_INPUT error reading "`line`: `column`: `message`".
 Error file_error(std::int64_t line, std::string_view column, const std::string& message);
+
+// Return the error that refuses a file whose line `line` is longer than k_max_line_bytes (D16).
+Error too_long_line_error(std::int64_t line);
 
 // Return the date `text` (YYYY-MM-DD or YYYYMMDD), or nullopt.
 std::optional<domain::Date> parse_date_text(std::string_view text);

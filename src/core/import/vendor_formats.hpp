@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <istream>
 #include <optional>
+#include <variant>
 #include <string>
 
 namespace ashare::import {
@@ -49,9 +50,10 @@ struct TdxRecord {
 TdxRecord decode_tdx_record(const unsigned char* bytes);
 
 // Return `record` as a vendor row of `symbol` (prices: cents / 100 exactly; amount: the float's
-// exact value from 2^24 on, where floats are whole, else its shortest decimal text), or nullopt
-// when its date is not a valid YYYYMMDD.
-std::optional<VendorRow> tdx_vendor_row(const TdxRecord& record, const std::string& symbol);
+// exact value from 2^24 on, where floats are whole, else its shortest decimal text), or the
+// problem of record `number` when its date is not a valid YYYYMMDD or its amount not finite.
+std::variant<VendorRow, RowProblem>
+tdx_vendor_row(const TdxRecord& record, const std::string& symbol, std::int64_t number);
 
 // Parse a TDX (通达信) `.day` file for `symbol`: 32-byte little-endian records of date YYYYMMDD,
 // open, high, low, close in cents, amount as float32 CNY, volume in shares and a reserved word.

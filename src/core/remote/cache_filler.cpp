@@ -141,7 +141,7 @@ Refusal CacheFiller::fetch_pages(std::string target, FetchStats& stats) {
 }
 
 Refusal CacheFiller::fetch_anchor(const std::string& symbol, Date as_of, FetchStats& stats) {
-  const Date from = auth::earliest_reachable(m_plan, as_of).value_or(k_first_session);
+  const Date from = auth::earliest_reachable(m_plan, as_of).value_or(domain::k_first_session);
   auto request = raw_bars_request({symbol}, {from, as_of});
   request.query.sort = domain::SortOrder::desc;
   request.limit = 1;

@@ -201,7 +201,7 @@ Reply CachedRemote::answer_indicator(api::IndicatorRequest request, const std::s
   std::vector<double> anchors;
   for (const auto& symbol : symbols) {
     if (auto refusal =
-            fill(symbol.str(), {k_first_session, *as_of}, *as_of, request.query.adjusted)) {
+            fill(symbol.str(), {domain::k_first_session, *as_of}, *as_of, request.query.adjusted)) {
       return *refusal;
     }
     const auto anchor = request.query.adjusted ? current_anchor(symbol.str(), *as_of) : 1.0;

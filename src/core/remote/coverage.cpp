@@ -43,7 +43,7 @@ missing_ranges(std::span<const DateRange> covered, domain::Date first, domain::D
 }
 
 bool reaches_first_session(std::span<const DateRange> covered) {
-  return !covered.empty() && covered.front().first <= k_first_session;
+  return !covered.empty() && covered.front().first <= domain::k_first_session;
 }
 
 } // namespace ashare::remote

@@ -9,10 +9,6 @@
 
 namespace ashare::remote {
 
-// The first session of the Shanghai Stock Exchange: no A-share bar is older.
-inline constexpr domain::Date k_first_session{
-    std::chrono::sys_days{std::chrono::year{1990} / std::chrono::December / std::chrono::day{19}}};
-
 // An inclusive range of calendar days.
 struct DateRange {
   domain::Date first;
@@ -30,8 +26,8 @@ std::vector<DateRange> merge_ranges(std::vector<DateRange> ranges);
 std::vector<DateRange>
 missing_ranges(std::span<const DateRange> covered, domain::Date first, domain::Date last);
 
-// Return whether `covered` (merged) holds a range that starts on or before k_first_session, that
-// is, the symbol's history from its first bar on.
+// Return whether `covered` (merged) holds a range that starts on or before
+// domain::k_first_session, that is, the symbol's history from its first bar on.
 bool reaches_first_session(std::span<const DateRange> covered);
 
 } // namespace ashare::remote

@@ -18,7 +18,7 @@ DateRange sync_window(auth::Plan plan,
                       domain::Date as_of,
                       std::optional<domain::Date> from,
                       std::optional<domain::Date> to) {
-  DateRange window{auth::earliest_reachable(plan, as_of).value_or(k_first_session), as_of};
+  DateRange window{auth::earliest_reachable(plan, as_of).value_or(domain::k_first_session), as_of};
   if (from) {
     window.first = *from;
   }
