@@ -174,6 +174,46 @@ Result<ConfigFile> parse_config_file(std::string_view text, const std::string& p
   return file;
 }
 
+bool holds_password(std::string_view locator) {
+  const auto lower = [](std::string_view text) {
+    std::string out(text);
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return out;
+  };
+  const std::string text = lower(locator);
+  for (const std::string_view scheme : {"postgresql://", "postgres://"}) {
+    if (text.rfind(scheme, 0) != 0) {
+      continue;
+    }
+    // postgresql://user:secret@host/db?password=secret: a password in the user info or a query.
+    const auto rest = std::string_view(text).substr(scheme.size());
+    const auto authority = rest.substr(0, rest.find_first_of("/?#"));
+    const auto at = authority.rfind('@');
+    if (at != std::string_view::npos && authority.substr(0, at).find(':') != std::string_view::npos) {
+      return true;
+    }
+    const auto query = rest.find('?');
+    if (query == std::string_view::npos) {
+      return false;
+    }
+    const auto params = "&" + std::string(rest.substr(query + 1));
+    return params.find("&password=") != std::string::npos;
+  }
+  // libpq's key=value form: "host=/run/pg dbname=ashare password=secret".
+  for (std::size_t at = text.find("password"); at != std::string::npos;
+       at = text.find("password", at + 1)) {
+    std::size_t after = at + 8;
+    while (after < text.size() && text[after] == ' ') {
+      ++after;
+    }
+    if ((at == 0 || text[at - 1] == ' ') && after < text.size() && text[after] == '=') {
+      return true;
+    }
+  }
+  return false;
+}
+
 Result<ConfigFile> load_config_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
@@ -185,13 +225,23 @@ Result<ConfigFile> load_config_file(const std::filesystem::path& path) {
   if (!file) {
     return file;
   }
+  const auto secret = [&]() -> std::string {
+    if (file->count("api_key") > 0) {
+      return "an API key";
+    }
+    for (const char* key : {"db", "keys_db", "cache_db"}) {
+      if (const auto it = file->find(key); it != file->end() && holds_password(it->second)) {
+        return "a database password";
+      }
+    }
+    return "";
+  }();
   struct stat info {};
-  if (file->count("api_key") > 0 && ::stat(path.c_str(), &info) == 0
+  if (!secret.empty() && ::stat(path.c_str(), &info) == 0
       && (info.st_mode & (S_IRWXG | S_IRWXO)) != 0) {
     return make_error(ErrorCode::invalid_input,
-                      "config file " + path.string()
-                        + " holds an API key and is readable by group or others; fix it with: "
-                          "chmod 600 "
+                      "config file " + path.string() + " holds " + secret
+                        + " and is readable by group or others; fix it with: chmod 600 "
                         + path.string());
   }
   return file;

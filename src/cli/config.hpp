@@ -108,8 +108,13 @@ std::filesystem::path config_file_path(const GlobalFlags& flags, const Environme
 // "path:line: what".
 Result<ConfigFile> parse_config_file(std::string_view text, const std::string& path);
 
+// Return whether the store locator `locator` holds a password: a postgresql:// or postgres://
+// URI with one in its user info or its query, or a libpq key=value string with password=.
+bool holds_password(std::string_view locator);
+
 // Read and parse the config file at `path`; an absent file is an empty ConfigFile. A file that
-// holds api_key and is readable by group or others is refused with the chmod that fixes it.
+// holds api_key, or a db, keys_db or cache_db with a password (holds_password), and is readable
+// by group or others is refused with the chmod that fixes it (issue 13).
 Result<ConfigFile> load_config_file(const std::filesystem::path& path);
 
 // Resolve every setting from `flags`, then `environment` (ASHARE_DB, ASHARE_KEYS_DB,

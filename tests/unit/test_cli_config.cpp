@@ -411,6 +411,52 @@ TEST_CASE("cli::load_config_file: a file holding api_key must not be readable by
   }
 }
 
+TEST_CASE("cli::holds_password: the locators that carry a database password (issue 13)") {
+  const std::pair<const char*, bool> rows[] = {
+    {"/home/u/.local/share/ashare/ashare.db", false},
+    {"postgresql://ashare@db.example/ashare", false},
+    {"postgresql:///ashare?host=/run/postgresql", false},
+    {"postgresql://ashare:s3cret@db.example:5432/ashare", true},
+    {"POSTGRES://ashare:s3cret@db.example/ashare", true},
+    {"postgres://:s3cret@/ashare?host=/tmp", true},
+    {"postgresql://ashare@db.example/ashare?sslmode=require&password=s3cret", true},
+    {"postgresql://ashare@db.example/ashare?password=s3cret", true},
+    {"postgresql://db.example/ashare?mypassword=x", false},
+    {"host=/run/postgresql dbname=ashare password=s3cret", true},
+    {"host=/run/postgresql dbname=ashare password = s3cret", true},
+    {"password=s3cret", true},
+    {"host=/run/postgresql dbname=ashare", false},
+    {"/data/passwords/ashare.db", false},
+  };
+  for (const auto& [locator, expected] : rows) {
+    CAPTURE(std::string(locator));
+    CHECK(holds_password(locator) == expected);
+  }
+}
+
+TEST_CASE("cli::load_config_file: a file holding a database password must be 0600 as for a key") {
+  const ScopedTempDir dir;
+  const auto path = dir.path() / "config.toml";
+  for (const char* key : {"db", "keys_db", "cache_db"}) {
+    CAPTURE(std::string(key));
+    const auto text = std::string(key) + " = \"postgresql://ashare:s3cret@db.example/ashare\"\n";
+    write_file(path, text, 0644);
+    const auto refused = load_config_file(path);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.error().message
+          == "config file " + path.string()
+               + " holds a database password and is readable by group or others; fix it with: "
+                 "chmod 600 "
+               + path.string());
+    std::filesystem::remove(path);
+    write_file(path, text, 0600);
+    CHECK(load_config_file(path).ok());
+    std::filesystem::remove(path);
+  }
+  write_file(path, "db = \"postgresql://ashare@db.example/ashare\"\n", 0644);
+  CHECK(load_config_file(path).ok()); // no password: .pgpass or the environment has it
+}
+
 TEST_CASE("cli::load_config_file: an absent file is empty, a malformed one names path:line") {
   const ScopedTempDir dir;
   const auto absent = load_config_file(dir.path() / "absent.toml");

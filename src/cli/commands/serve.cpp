@@ -3,6 +3,7 @@
 // once connections are accepted, and serves on the event-driven server of src/server until
 // SIGINT or SIGTERM, which drain it.
 #include "cli/commands/command.hpp"
+#include "cli/listen_address.hpp"
 #include "cli/net/module.hpp"
 #include "core/api/services.hpp"
 
@@ -20,31 +21,6 @@ struct ServeArgs {
   std::string tls_cert; // PEM certificate chain; with tls_key, serve HTTPS
   std::string tls_key;
 };
-
-struct Endpoint {
-  std::string host;
-  int port = 0;
-};
-
-std::optional<Endpoint> parse_listen(const std::string& text) {
-  const auto colon = text.rfind(':');
-  if (colon == std::string::npos || colon == 0 || colon + 1 == text.size()) {
-    return std::nullopt;
-  }
-  const std::string port = text.substr(colon + 1);
-  if (port.size() > 5 || port.find_first_not_of("0123456789") != std::string::npos) {
-    return std::nullopt;
-  }
-  const int number = std::stoi(port);
-  if (number > 65535) {
-    return std::nullopt;
-  }
-  std::string host = text.substr(0, colon);
-  if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
-    host = host.substr(1, host.size() - 2); // [::1]:8080
-  }
-  return Endpoint{host, number};
-}
 
 // Return the whole number `text` of setting `name` within [min, max], or a usage message.
 Result<std::size_t> parse_count(std::string_view name,
@@ -161,6 +137,10 @@ int run_serve(const ServeArgs& args, const Config& config) {
   const auto options = server_options(args, config.serve);
   if (!options) {
     return fail(options.error().message, k_exit_usage);
+  }
+  if (const auto warning =
+        plaintext_warning({options->host, options->port}, options->tls.has_value())) {
+    warn(*warning);
   }
   auto budget_mib = config.serve.cache_budget
                       ? parse_count("--cache-budget", *config.serve.cache_budget, 1, 1'048'576)

@@ -1,5 +1,7 @@
 #include "core/store/change_counter.hpp"
 
+#include "core/store/private_files.hpp"
+
 #include <atomic>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -14,11 +16,14 @@ std::filesystem::path ChangeCounter::path_for(const std::filesystem::path& store
 
 ChangeCounter::ChangeCounter(const std::filesystem::path& store_path) {
   const auto path = path_for(store_path);
-  std::error_code ignored; // a missing directory is created as open_database creates it
   if (path.has_parent_path()) {
-    std::filesystem::create_directories(path.parent_path(), ignored);
+    try {
+      create_private_directories(path.parent_path()); // as open_database creates it
+    } catch (const std::filesystem::filesystem_error&) {
+      // open() below fails and the counter stays unavailable, which load() reports.
+    }
   }
-  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
   m_writable = fd >= 0;
   if (fd < 0) {
     fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC); // a reader without write access

@@ -1,5 +1,6 @@
 #include "core/store/schema.hpp"
 
+#include "core/store/private_files.hpp"
 #include "core/store/stored_number.hpp"
 
 #include <SQLiteCpp/Transaction.h>
@@ -274,8 +275,9 @@ void announce_change(SQLite::Database& db, std::unique_ptr<ChangeCounter>& count
 
 SQLite::Database open_database(const std::filesystem::path& path, StoreKind kind) {
   if (path.has_parent_path()) {
-    std::filesystem::create_directories(path.parent_path());
+    create_private_directories(path.parent_path());
   }
+  create_private_file(path); // before SQLite would create it 0644 (issue 13)
   constexpr int k_busy_timeout_ms = 10'000;
   SQLite::Database db(path, SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE | SQLite::OPEN_NOMUTEX,
                       k_busy_timeout_ms);
