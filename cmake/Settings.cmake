@@ -18,6 +18,17 @@ target_compile_definitions(ashare_settings INTERFACE
   ASHARE_VERSION="${PROJECT_VERSION}"
   $<$<CONFIG:Debug>:_GLIBCXX_ASSERTIONS>)
 
+if(ASHARE_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "ASHARE_FUZZ needs clang: -DCMAKE_CXX_COMPILER=clang++-14")
+  endif()
+  # Coverage for libFuzzer everywhere; the harnesses link the fuzzer itself (tests/fuzz).
+  target_compile_options(ashare_settings INTERFACE
+    -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+    -fno-sanitize-recover=all)
+  target_link_options(ashare_settings INTERFACE -fsanitize=address,undefined)
+endif()
+
 if(ASHARE_SANITIZE)
   list(JOIN ASHARE_SANITIZE "," _ashare_sanitizers)
   target_compile_options(ashare_settings INTERFACE

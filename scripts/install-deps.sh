@@ -7,6 +7,9 @@ packages=(
   libcli11-dev nlohmann-json3-dev libsqlitecpp-dev libsqlite3-dev doctest-dev
   libcpp-httplib-dev libssl-dev libboost-dev zlib1g-dev
   sqlite3 openssl curl python3 nodejs npm zsh fish
+  # The fuzz harnesses (tests/fuzz): clang and libFuzzer. The compiler runtime is only a
+  # recommendation of clang, and the install runs without recommendations: name it.
+  clang libfuzzer-14-dev libclang-rt-14-dev
 )
 
 sudo=""

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: builds the normal and the ASan+UBSan configurations with warnings as
-# errors and runs every test (labels unit and blackbox) in both.
+# errors and runs every test (labels unit and blackbox) in both; then builds the libFuzzer
+# harnesses with clang and replays every committed input once (label fuzz; no exploration, which
+# is scripts/fuzz.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,4 +30,5 @@ run_configuration() {
 
 run_configuration normal
 run_configuration sanitize -DASHARE_SANITIZE="address;undefined"
+run_configuration fuzz -DCMAKE_CXX_COMPILER=clang++-14 -DASHARE_FUZZ=ON
 echo "==> all configurations passed"

@@ -249,3 +249,49 @@ TEST_CASE("D9: an indicator response's next_url, written and read back") {
   CHECK_FALSE(single.contains("next_url"));
   CHECK(api::indicators_from_json(single.dump())->next_urls == response.next_urls);
 }
+
+TEST_CASE("issue 13: a hostile remote's body is refused as a value, never a crash or a NaN") {
+  const std::string bars_head =
+    R"({"status":"OK","from":"2024-01-02","to":"2024-01-02","symbol":"600519.SH","ohlc":[)";
+  const std::string good_bar =
+    R"({"trade_date":"2024-01-02","open":1,"high":2,"low":0.5,"close":1.5,"volume":100,)"
+    R"("turnover":150,"change_pct":0,"factor":1})";
+  REQUIRE(api::bars_from_json(bars_head + good_bar + "]}").ok());
+  const std::pair<std::string, std::string> bad_bars[] = {
+    {R"("volume":100,)", R"("volume":1.76e20,)"},  // a float where a whole number goes (UBSan)
+    {R"("volume":100,)", R"("volume":18446744073709551615,)"}, // beyond int64
+    {R"("volume":100,)", R"("volume":1.5,)"},
+    {R"("open":1,)", R"("open":1e400,)"},           // inf
+    {R"("trade_date":"2024-01-02",)", R"("trade_date":7,)"},
+  };
+  for (const auto& [good, bad] : bad_bars) {
+    CAPTURE(bad);
+    auto bar = good_bar;
+    bar.replace(bar.find(good), good.size(), bad);
+    const auto response = api::bars_from_json(bars_head + bar + "]}");
+    REQUIRE_FALSE(response.ok());
+    CHECK(response.error().code == ErrorCode::invalid_input);
+  }
+  // nlohmann's type errors (value() of a string where a bool goes) are refusals too.
+  CHECK_FALSE(api::bars_from_json(R"({"from":"2024-01-02","to":"2024-01-02","adjusted":"yes"})").ok());
+  CHECK_FALSE(api::bars_from_json(R"({"from":"2024-01-02","to":"2024-01-02","results":[7]})").ok());
+
+  const std::string values_head = R"({"status":"OK","results":{"values":[)";
+  const auto values = [&](const std::string& items) {
+    return api::indicators_from_json(values_head + items + "]}}");
+  };
+  REQUIRE(values(R"({"timestamp":1,"value":2,"upper":3,"lower":1})").ok());
+  CHECK(values(R"({"timestamp":1,"value":2,"upper":3,"lower":1})")->indicator
+        == query::Indicator::bbands);
+  // The first value decides the indicator; a later one of another kind is no server's body (it
+  // left NaN fields that the writer refused).
+  CHECK_FALSE(values(R"({"timestamp":1,"value":2,"upper":3,"lower":1},{"timestamp":2,"value":2})").ok());
+  CHECK_FALSE(values(R"({"timestamp":1,"value":2},{"timestamp":2,"value":2,"signal":1,"histogram":1})").ok());
+  CHECK_FALSE(values(R"({"timestamp":1,"value":2,"upper":3})").ok()); // lower missing
+  CHECK_FALSE(values(R"({"timestamp":1.7e20,"value":2})").ok());
+  CHECK_FALSE(values(R"({"timestamp":"x","value":2})").ok());
+  CHECK_FALSE(api::error_from_json(R"({"error":{"code":7}})").has_value());
+  const auto health = api::health_as_of_from_json(R"({"as_of":{"x":1},"status":1})");
+  REQUIRE(health.ok()); // an as_of that is no date is unknown, as a null one is
+  CHECK_FALSE(health->has_value());
+}

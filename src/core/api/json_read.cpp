@@ -5,6 +5,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
 namespace ashare::api {
 namespace {
 
@@ -12,6 +16,50 @@ using nlohmann::json;
 
 Error bad_body(const std::string& what) {
   return make_error(ErrorCode::invalid_input, "unexpected response body: " + what);
+}
+
+// Thrown by the readers below for a body no SPEC server sends (issue 13: a hostile remote), and
+// turned into bad_body() by the public functions, as nlohmann's own type errors are.
+struct BadBody {
+  std::string what;
+};
+
+// Return `value` as an int64 when it is a whole JSON number in range; else throw BadBody naming
+// `what` (converting a float such as 1.7e20 would be undefined behaviour).
+std::int64_t integer_of(const json& value, const char* what) {
+  if (value.is_number_unsigned()) {
+    const auto whole = value.get<std::uint64_t>();
+    if (whole <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+      return static_cast<std::int64_t>(whole);
+    }
+  } else if (value.is_number_integer()) {
+    return value.get<std::int64_t>();
+  }
+  throw BadBody{std::string(what) + " is not a whole number"};
+}
+
+// Return `value` as a double when it is a finite JSON number; else throw BadBody naming `what`
+// (JSON has no inf, and D12 no text for it).
+double finite_of(const json& value, const char* what) {
+  if (value.is_number()) {
+    const double number = value.get<double>();
+    if (std::isfinite(number)) {
+      return number;
+    }
+  }
+  throw BadBody{std::string(what) + " is not a finite number"};
+}
+
+// Answer `read()`, or the bad_body() of a body it could not read.
+template <typename Read>
+auto read_body(Read read) -> decltype(read()) {
+  try {
+    return read();
+  } catch (const BadBody& bad) {
+    return bad_body(bad.what);
+  } catch (const json::exception& bad) {
+    return bad_body(bad.what());
+  }
 }
 
 // Return the wire error code `name` as an ErrorCode (internal when unknown).
@@ -32,8 +80,8 @@ std::optional<domain::Date> date_of(const json& value) {
   return date ? std::optional(*date) : std::nullopt;
 }
 
-std::optional<double> number_or_null(const json& value) {
-  return value.is_number() ? std::optional(value.get<double>()) : std::nullopt;
+std::optional<double> number_or_null(const json& value, const char* what) {
+  return value.is_null() ? std::nullopt : std::optional(finite_of(value, what));
 }
 
 Result<domain::Bar> bar_of(const json& value) {
@@ -47,14 +95,14 @@ Result<domain::Bar> bar_of(const json& value) {
     return bad_body("bar without trade_date");
   }
   return domain::Bar{*date,
-                     value["open"].get<double>(),
-                     value["high"].get<double>(),
-                     value["low"].get<double>(),
-                     value["close"].get<double>(),
-                     value["volume"].get<std::int64_t>(),
-                     value["turnover"].get<double>(),
-                     value["change_pct"].get<double>(),
-                     value["factor"].get<double>()};
+                     finite_of(value["open"], "open"),
+                     finite_of(value["high"], "high"),
+                     finite_of(value["low"], "low"),
+                     finite_of(value["close"], "close"),
+                     integer_of(value["volume"], "volume"),
+                     finite_of(value["turnover"], "turnover"),
+                     finite_of(value["change_pct"], "change_pct"),
+                     finite_of(value["factor"], "factor")};
 }
 
 std::optional<query::Summary> summary_of(const json& value) {
@@ -64,10 +112,10 @@ std::optional<query::Summary> summary_of(const json& value) {
   query::Summary summary;
   summary.from = date_of(value.value("from", json())).value_or(domain::Date{});
   summary.to = date_of(value.value("to", json())).value_or(domain::Date{});
-  summary.bars_count = value.value("bars_count", std::int64_t{0});
-  summary.return_pct = number_or_null(value.value("return_pct", json()));
-  summary.open_first = number_or_null(value.value("open_first", json()));
-  summary.close_last = number_or_null(value.value("close_last", json()));
+  summary.bars_count = integer_of(value.value("bars_count", json(0)), "bars_count");
+  summary.return_pct = number_or_null(value.value("return_pct", json()), "return_pct");
+  summary.open_first = number_or_null(value.value("open_first", json()), "open_first");
+  summary.close_last = number_or_null(value.value("close_last", json()), "close_last");
   return summary;
 }
 
@@ -121,24 +169,33 @@ std::optional<query::Indicator> indicator_of_value(const json& item) {
   return std::nullopt;
 }
 
-std::vector<query::IndicatorValue> values_of(const json& value, query::Indicator& indicator) {
+// Return the values of `value` (an item of an indicator body). The first value of the body
+// decides the indicator (`decided`, nullopt until then) by its fields beyond `value`; every later
+// value must carry the same fields (else BadBody: a body no server writes).
+std::vector<query::IndicatorValue> values_of(const json& value,
+                                             std::optional<query::Indicator>& decided) {
   std::vector<query::IndicatorValue> out;
   for (const auto& item : value.value("values", json::array())) {
-    query::IndicatorValue one{item.value("timestamp", std::int64_t{0}), item.value("value", 0.0)};
-    if (const auto with_extras = indicator_of_value(item)) {
-      indicator = *with_extras;
-      const auto names = query::extra_value_names(indicator);
-      one.second = item.value(std::string(names[0]), 0.0);
-      one.third = item.value(std::string(names[1]), 0.0);
+    query::IndicatorValue one{integer_of(item.value("timestamp", json(0)), "timestamp"),
+                              finite_of(item.value("value", json(0.0)), "value")};
+    const auto indicator = indicator_of_value(item).value_or(query::Indicator::sma);
+    if (decided && *decided != indicator) {
+      throw BadBody{"values of different indicators"};
+    }
+    decided = indicator;
+    const auto names = query::extra_value_names(indicator);
+    if (!names.empty()) {
+      const std::string second(names[0]);
+      const std::string third(names[1]);
+      one.second = finite_of(item.value(second, json()), second.c_str());
+      one.third = finite_of(item.value(third, json()), third.c_str());
     }
     out.push_back(one);
   }
   return out;
 }
 
-} // namespace
-
-Result<BarsResponse> bars_from_json(std::string_view body) {
+Result<BarsResponse> read_bars(std::string_view body) {
   auto parsed = parse(body);
   if (!parsed) {
     return parsed.error();
@@ -180,7 +237,8 @@ Result<BarsResponse> bars_from_json(std::string_view body) {
   return response;
 }
 
-Result<IndicatorResponse> indicators_from_json(std::string_view body) {
+Result<IndicatorResponse> read_indicators(std::string_view body) {
+  std::optional<query::Indicator> decided;
   auto parsed = parse(body);
   if (!parsed) {
     return parsed.error();
@@ -206,8 +264,9 @@ Result<IndicatorResponse> indicators_from_json(std::string_view body) {
   };
   if (response.single) {
     read_underlying(results);
-    response.items.push_back(query::SymbolValues{"", true, values_of(results, response.indicator), false});
+    response.items.push_back(query::SymbolValues{"", true, values_of(results, decided), false});
     read_next_url(results);
+    response.indicator = decided.value_or(query::Indicator::sma);
     return response;
   }
   if (!results.is_array()) {
@@ -216,26 +275,43 @@ Result<IndicatorResponse> indicators_from_json(std::string_view body) {
   for (const auto& item : results) {
     read_underlying(item);
     response.items.push_back(query::SymbolValues{item.value("symbol", ""), !item.contains("error"),
-                                                 values_of(item, response.indicator), false});
+                                                 values_of(item, decided), false});
     read_next_url(item);
   }
+  response.indicator = decided.value_or(query::Indicator::sma);
   return response;
 }
 
+} // namespace
+
+Result<BarsResponse> bars_from_json(std::string_view body) {
+  return read_body([&] { return read_bars(body); });
+}
+
+Result<IndicatorResponse> indicators_from_json(std::string_view body) {
+  return read_body([&] { return read_indicators(body); });
+}
+
 std::optional<Error> error_from_json(std::string_view body) {
-  auto parsed = parse(body);
-  if (!parsed) {
-    return std::nullopt;
+  try {
+    auto parsed = parse(body);
+    if (!parsed) {
+      return std::nullopt;
+    }
+    return error_of(parsed->value("error", json()));
+  } catch (const json::exception&) {
+    return std::nullopt; // not an envelope
   }
-  return error_of(parsed->value("error", json()));
 }
 
 Result<std::optional<domain::Date>> health_as_of_from_json(std::string_view body) {
-  auto parsed = parse(body);
-  if (!parsed) {
-    return parsed.error();
-  }
-  return date_of(parsed->value("as_of", json()));
+  return read_body([&]() -> Result<std::optional<domain::Date>> {
+    auto parsed = parse(body);
+    if (!parsed) {
+      return parsed.error();
+    }
+    return date_of(parsed->value("as_of", json()));
+  });
 }
 
 } // namespace ashare::api
