@@ -103,7 +103,7 @@ _ashare() {
     info) options="" ;;
     sync) options="--symbols-file --from --to --plan" ;;
     import) options="--format --adj-factor --adjusted-input --symbol --skip-invalid --source" ;;
-    serve) options="--listen --threads --max-connections --header-timeout --idle-timeout --write-timeout --drain-timeout --tls-cert --tls-key" ;;
+    serve) options="--listen --threads --max-connections --header-timeout --idle-timeout --write-timeout --drain-timeout --cache-budget --rate-limit --tls-cert --tls-key" ;;
     keys)
       case "$sub" in
         "") COMPREPLY=($(compgen -W "create list revoke credit" -- "$cur")); return ;;

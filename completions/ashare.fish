@@ -151,5 +151,6 @@ complete -c ashare -n '__fish_seen_subcommand_from serve' -l idle-timeout -x -d 
 complete -c ashare -n '__fish_seen_subcommand_from serve' -l write-timeout -x -d 'Seconds for a client to read'
 complete -c ashare -n '__fish_seen_subcommand_from serve' -l drain-timeout -x -d 'Seconds in-flight requests get on SIGTERM'
 complete -c ashare -n '__fish_seen_subcommand_from serve' -l cache-budget -x -d 'MiB of whole histories kept in memory'
+complete -c ashare -n '__fish_seen_subcommand_from serve' -l rate-limit -d 'Limit requests a second per key (PLAN=N,...)'
 complete -c ashare -n '__fish_seen_subcommand_from serve' -l tls-cert -r -F -d 'PEM certificate chain'
 complete -c ashare -n '__fish_seen_subcommand_from serve' -l tls-key -r -F -d 'PEM private key'

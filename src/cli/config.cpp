@@ -35,6 +35,7 @@ constexpr std::array k_settings{
   Setting{&GlobalFlags::write_timeout, "ASHARE_WRITE_TIMEOUT", "write_timeout"},
   Setting{&GlobalFlags::drain_timeout, "ASHARE_DRAIN_TIMEOUT", "drain_timeout"},
   Setting{&GlobalFlags::cache_budget, "ASHARE_CACHE_BUDGET", "cache_budget"},
+  Setting{&GlobalFlags::rate_limit, "ASHARE_RATE_LIMIT", "rate_limit"},
 };
 
 // Return the config-file keys, comma-separated, in table order.
@@ -299,7 +300,8 @@ Config resolve_config(const GlobalFlags& flags, const Environment& environment, 
   config.serve = ServeConfig{value(&GlobalFlags::listen),          value(&GlobalFlags::threads),
                              value(&GlobalFlags::max_connections), value(&GlobalFlags::header_timeout),
                              value(&GlobalFlags::idle_timeout),    value(&GlobalFlags::write_timeout),
-                             value(&GlobalFlags::drain_timeout),   value(&GlobalFlags::cache_budget)};
+                             value(&GlobalFlags::drain_timeout),   value(&GlobalFlags::cache_budget),
+                             value(&GlobalFlags::rate_limit)};
   return config;
 }
 

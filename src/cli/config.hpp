@@ -36,6 +36,7 @@ struct GlobalFlags {
   std::optional<std::string> write_timeout;
   std::optional<std::string> drain_timeout;
   std::optional<std::string> cache_budget; // MiB
+  std::optional<std::string> rate_limit;   // "on", "off" or PLAN=N,... (D14)
 };
 
 // The output formats of the query commands.
@@ -71,6 +72,7 @@ struct ServeConfig {
   std::optional<std::string> write_timeout;
   std::optional<std::string> drain_timeout;
   std::optional<std::string> cache_budget;   // MiB of the history cache
+  std::optional<std::string> rate_limit;     // "on", "off" or PLAN=N,... (D14)
 };
 
 struct Config {
@@ -104,8 +106,8 @@ std::filesystem::path config_file_path(const GlobalFlags& flags, const Environme
 
 // Parse config file `text` (named `path` in messages). Keys: db, keys_db, cache_db, base_url,
 // api_key, format, convention, plan, and serve's listen, threads, max_connections, header_timeout,
-// idle_timeout, write_timeout, drain_timeout. An unknown key or a malformed line is INVALID_INPUT
-// "path:line: what".
+// idle_timeout, write_timeout, drain_timeout, cache_budget and rate_limit. An unknown key or a
+// malformed line is INVALID_INPUT "path:line: what".
 Result<ConfigFile> parse_config_file(std::string_view text, const std::string& path);
 
 // Return whether the store locator `locator` holds a password: a postgresql:// or postgres://

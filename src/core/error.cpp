@@ -6,7 +6,7 @@ namespace ashare {
 namespace {
 
 // The only place that names error codes on the wire. Exit statuses follow the CLI contract:
-// 1 data or API error, 4 authentication, credits or plan refused.
+// 1 data or API error, 4 authentication, credits, plan or request rate refused.
 constexpr std::array k_error_table{
   ErrorInfo{ErrorCode::invalid_symbol, "INVALID_SYMBOL", 400, 1},
   ErrorInfo{ErrorCode::invalid_parameter, "INVALID_PARAMETER", 400, 1},
@@ -18,6 +18,7 @@ constexpr std::array k_error_table{
   ErrorInfo{ErrorCode::method_not_allowed, "METHOD_NOT_ALLOWED", 405, 1},
   ErrorInfo{ErrorCode::internal, "INTERNAL_ERROR", 500, 1},
   ErrorInfo{ErrorCode::invalid_input, "INVALID_INPUT", 400, 1},
+  ErrorInfo{ErrorCode::rate_limited, "RATE_LIMITED", 429, 4},
 };
 
 } // namespace

@@ -22,6 +22,7 @@ enum class ErrorCode {
   method_not_allowed,
   internal,
   invalid_input, // a file or command-line value the CLI rejects (import rows, key ids, ...)
+  rate_limited,  // D14: a key beyond its plan's request rate
 };
 
 struct Error {

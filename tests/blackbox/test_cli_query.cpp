@@ -893,7 +893,8 @@ TEST_CASE("cli query: exit statuses") {
     CHECK(help.status == 0);
     CHECK(help.out.find("Usage:") != std::string::npos);
     CHECK(help.out.find("Exit status: 0 success, 1 data or API error, 2 usage error, 3 network "
-                        "error,\n4 authentication, credits or plan refused (HTTP 401, 402, 403).")
+                        "error,\n4 authentication, credits, plan or request rate refused (HTTP 401, 402, 403, "
+                        "429).")
           != std::string::npos);
     const auto bars_help = sandbox.run({"bars", "--help"});
     CHECK(bars_help.status == 0);
@@ -1217,7 +1218,7 @@ TEST_CASE("cli query: the config file, under the environment and the flags") {
           == "ashare: error: " + path.string()
                  + ":3: unknown key \"colour\" (known: db, keys_db, cache_db, base_url, api_key, "
                    "format, convention, plan, listen, threads, max_connections, header_timeout, "
-                   "idle_timeout, write_timeout, drain_timeout, cache_budget)\n");
+                   "idle_timeout, write_timeout, drain_timeout, cache_budget, rate_limit)\n");
   }
 }
 

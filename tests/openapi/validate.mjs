@@ -1266,6 +1266,39 @@ async function main() {
   await req({ base, name: "HEAD 200 /v1/openapi.json", method: "HEAD", status: 200, path: "/v1/openapi.json" });
 
   await indicatorChecks(req, { base, pro, basic, free, broke, revoked });
+
+  // D14: a server with --rate-limit (Free 1 a second, a bucket of 2): each data operation's 429,
+  // GET and HEAD, after a burst that used the bucket up; a metered key's 429 costs nothing.
+  const limitedBase = await startServer(bin, db, "rate-limited", ["--rate-limit", "free=1,pro=1"]);
+  const slow = await key("slow", "free");
+  const exhaust = async (k, p) => {
+    for (let i = 0; i < 10; ++i) {
+      const response = await fetch(limitedBase + p, {
+        headers: { Authorization: `Bearer ${k.value}` },
+        signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      });
+      const body = await response.arrayBuffer();
+      if (response.status === 200 && k.metered) {
+        tester.balances.set(k.name, tester.balances.get(k.name) - 1);
+      }
+      if (response.status === 429) {
+        return;
+      }
+      assert(response.status === 200, `${p}: ${response.status} while using up the bucket: ${Buffer.from(body).toString().slice(0, 200)}`);
+    }
+    throw new Error(`${p}: no 429 after 10 requests`);
+  };
+  const limitedPaths = [p1, ...["ema", "rsi", "sma", "macd", "bbands", "atr", "kdj"].map(
+    (name) => `/v1/indicators/${name}?symbol=600519.SH&timestamp.gte=2025-10-01`)];
+  for (const p of limitedPaths) {
+    await exhaust(slow, p);
+    await req({ base: limitedBase, name: `429 ${p}`, key: slow, status: 429, code: "RATE_LIMITED", path: p });
+    await req({ base: limitedBase, name: `HEAD 429 ${p}`, method: "HEAD", key: slow, status: 429, path: p });
+  }
+  await exhaust(pro, p1);
+  await req({ base: limitedBase, name: "429 metered: X-Credits-Remaining, nothing charged", key: pro,
+    status: 429, code: "RATE_LIMITED", path: p1 });
+
   const open = await key("open", "pro");
   await schemaTable(req, document, { base, open });
   await generatedClient(document, { base, open });

@@ -720,3 +720,56 @@ TEST_CASE("D7: a metered request waits on its charge: apply_charges, then finish
     CHECK(server.balance(metered) == 1);
   }
 }
+
+TEST_CASE("D14: 429 RATE_LIMITED with Retry-After after authentication, before validation, free") {
+  Server server;
+  server.services.rate_limiter.enable(auth::PlanRates{1, 0, 0}); // Free 1 a second: 2 at once
+  const auto free_key = server.key(Plan::free, std::nullopt);
+  const auto metered = server.key(Plan::free, 100);
+  const api::Request bars{"GET", k_bars_path, "symbol=600519.SH", "Bearer " + free_key.plaintext};
+  CHECK(in_two_steps(server.services, bars).status == 200); // deferred: the store is cold
+  CHECK(in_two_steps(server.services, bars).status == 200); // from memory
+  const auto refused = in_two_steps(server.services, bars);
+  check_error(refused, 429, "RATE_LIMITED");
+  CHECK(header(refused, "Retry-After") == "1");
+  CHECK(body(refused)["error"]["message"]
+        == "too many requests: the free plan allows this key 1 a second; retry after 1 s");
+  // Before parameter validation: an invalid request is 429 too; an unknown key still 401.
+  check_error(server.call("GET", k_bars_path, "symbol=bad", "Bearer " + free_key.plaintext), 429,
+              "RATE_LIMITED");
+  check_error(server.call("GET", k_bars_path, "symbol=600519.SH", "Bearer ask_nobody"), 401,
+              "UNAUTHORIZED");
+  // Not limited: the public routes, and other plans (rate 0).
+  for (int i = 0; i < 5; ++i) {
+    CHECK(server.call("GET", "/healthz", "", std::nullopt).status == 200);
+    CHECK(server.call("GET", "/v1/openapi.json", "", std::nullopt).status == 200);
+  }
+  const auto pro = server.key(Plan::pro, std::nullopt);
+  for (int i = 0; i < 20; ++i) {
+    CHECK(server.get(k_bars_path, "symbol=600519.SH", pro).status == 200);
+  }
+  // A metered key: 429 carries X-Credits-Remaining and charges nothing.
+  const api::Request metered_bars{"GET", k_bars_path, "symbol=600519.SH",
+                                  "Bearer " + metered.plaintext};
+  CHECK(in_two_steps(server.services, metered_bars).status == 200);
+  CHECK(in_two_steps(server.services, metered_bars).status == 200);
+  for (int i = 0; i < 3; ++i) {
+    const auto limited = in_two_steps(server.services, metered_bars);
+    check_error(limited, 429, "RATE_LIMITED");
+    CHECK(header(limited, "X-Credits-Remaining") == "98");
+    CHECK(header(limited, "Retry-After") == "1");
+  }
+  CHECK(server.balance(metered) == 98);
+}
+
+TEST_CASE("D14: a request deferred to a worker takes one token, not two") {
+  Server server;
+  server.services.rate_limiter.enable(auth::PlanRates{1, 0, 0}); // 2 at once
+  const auto key = server.key(Plan::free, std::nullopt);
+  // Each request of another symbol range is deferred the first time (a cold history).
+  const api::Request first{"GET", k_bars_path, "symbol=600519.SH", "Bearer " + key.plaintext};
+  const api::Request second{"GET", k_bars_path, "symbol=000001.SZ", "Bearer " + key.plaintext};
+  CHECK(in_two_steps(server.services, first).status == 200);
+  CHECK(in_two_steps(server.services, second).status == 200);
+  CHECK(in_two_steps(server.services, first).status == 429);
+}

@@ -8,7 +8,8 @@
 using namespace ashare;
 
 TEST_CASE("error table: every ErrorCode has one row, in enumerator order") {
-  // SPEC "Errors" (400..500), D10 (404, 405) and the CLI's INVALID_INPUT for rejected files.
+  // SPEC "Errors" (400..500), D10 (404, 405), the CLI's INVALID_INPUT for rejected files and
+  // D14's RATE_LIMITED.
   struct Row {
     ErrorCode code;
     const char* wire_name;
@@ -25,10 +26,11 @@ TEST_CASE("error table: every ErrorCode has one row, in enumerator order") {
       {ErrorCode::method_not_allowed, "METHOD_NOT_ALLOWED", 405},
       {ErrorCode::internal, "INTERNAL_ERROR", 500},
       {ErrorCode::invalid_input, "INVALID_INPUT", 400},
+      {ErrorCode::rate_limited, "RATE_LIMITED", 429},
   };
   const auto table = error_table();
-  // invalid_input is the last enumerator: one row per enumerator, none missing, none extra.
-  REQUIRE(table.size() == static_cast<std::size_t>(ErrorCode::invalid_input) + 1);
+  // rate_limited is the last enumerator: one row per enumerator, none missing, none extra.
+  REQUIRE(table.size() == static_cast<std::size_t>(ErrorCode::rate_limited) + 1);
   REQUIRE(table.size() == std::size(expected));
 
   for (std::size_t i = 0; i < table.size(); ++i) {
@@ -48,12 +50,13 @@ TEST_CASE("error table: every ErrorCode has one row, in enumerator order") {
     CHECK(names.size() == table.size());
   }
 
-  SUBCASE("CLI exit statuses: 4 for authentication, credits and plan, 1 otherwise") {
+  SUBCASE("CLI exit statuses: 4 for authentication, credits, plan and rate, 1 otherwise") {
     for (const auto& row : table) {
       CAPTURE(row.wire_name);
       const bool refused = row.code == ErrorCode::unauthorized
                            || row.code == ErrorCode::insufficient_credits
-                           || row.code == ErrorCode::plan_limit;
+                           || row.code == ErrorCode::plan_limit
+                           || row.code == ErrorCode::rate_limited;
       CHECK(row.exit_status == (refused ? 4 : 1));
     }
   }

@@ -150,6 +150,13 @@ int run_serve(const ServeArgs& args, const Config& config) {
   }
   api::Services services(config.db, config.keys_db);
   services.histories.set_budget(*budget_mib << 20);
+  if (config.serve.rate_limit && *config.serve.rate_limit != "off") {
+    const auto rates = auth::parse_plan_rates(*config.serve.rate_limit);
+    if (!rates) {
+      return fail(rates.error().message, k_exit_usage);
+    }
+    services.rate_limiter.enable(*rates);
+  }
   // Open both stores now, so that a bad path fails before "listening" is printed.
   services.bars.acquire();
   services.keys.acquire();
@@ -206,6 +213,14 @@ Action setup_serve(CLI::App& command, GlobalFlags& flags) {
                 "(env ASHARE_CACHE_BUDGET)")
     ->default_str("256")
     ->type_name("MIB");
+  command
+    .add_option("--rate-limit", flags.rate_limit,
+                "Limit each key's requests a second by plan (D14: free 5, basic 50, pro 500, "
+                "bursts of twice that; PLAN=N sets one, 0 lifts it; env ASHARE_RATE_LIMIT: on, "
+                "off or PLAN=N,...)")
+    ->expected(0, 1)
+    ->default_str("on")
+    ->type_name("[PLAN=N,...]");
   command.add_option("--tls-cert", args->tls_cert, "Serve HTTPS with this PEM certificate (chain)")
     ->check(CLI::ExistingFile)
     ->type_name("FILE");

@@ -161,6 +161,8 @@ struct Exchange {
   const std::string& request_id;
   Waiting waiting;
   Clock::time_point now;
+  bool rate_checked = false;       // an earlier step took this request's token (D14)
+  mutable bool rate_taken = false; // this step took it
 };
 
 // Return the caller of the request's key, an UNAUTHORIZED response, or nullopt when finding the
@@ -273,8 +275,46 @@ Outcome serve_data(const Route& route,
   return charge_and_answer(caller, std::move(*render), credit_cost(symbols, *catalog), exchange);
 }
 
+// Return `outcome` with a Retry-After of `seconds`, now or once its charge is applied.
+Outcome with_retry_after(Outcome outcome, std::int64_t seconds) {
+  if (auto* response = std::get_if<Response>(&outcome)) {
+    response->set_header("Retry-After", std::to_string(seconds));
+  } else if (auto* needed = std::get_if<ChargeNeeded>(&outcome)) {
+    needed->finish = [finish = std::move(needed->finish),
+                      seconds](const store::ChargeResult& result) {
+      auto answered = finish(result);
+      if (answered.status == 429) { // not when the charge found the key revoked meanwhile
+        answered.set_header("Retry-After", std::to_string(seconds));
+      }
+      return answered;
+    };
+  }
+  return outcome;
+}
+
+// D14: take a token of `caller`'s bucket, once per request (not again when a deferred request
+// is answered on a worker); the 429 when there is none, which charges nothing.
+std::optional<Outcome> check_rate(const Caller& caller, const Exchange& exchange) {
+  if (exchange.rate_checked) {
+    return std::nullopt;
+  }
+  exchange.rate_taken = true;
+  const auto wait = exchange.services.rate_limiter.take(caller.key_id, caller.plan, exchange.now);
+  if (!wait) {
+    return std::nullopt;
+  }
+  const auto& limits = auth::plan_limits(caller.plan);
+  auto refused = make_error(ErrorCode::rate_limited,
+                            "too many requests: the " + std::string(limits.name)
+                              + " plan allows this key "
+                              + std::to_string(exchange.services.rate_limiter.rate(caller.plan))
+                              + " a second; retry after " + std::to_string(*wait) + " s");
+  return with_retry_after(charge_and_answer(caller, std::move(refused), 0, exchange), *wait);
+}
+
 // Answer `exchange` for `trusted` (when set) or the request's key, in the D6 order: route (404),
-// method (405), caller (401), then serve_data for the rest. Public routes need no key.
+// method (405), caller (401), request rate (429, D14), then serve_data for the rest. Public
+// routes need no key.
 Outcome route_request(const Exchange& exchange, const Caller* trusted) {
   const Request& request = exchange.request;
   std::vector<std::string> captures;
@@ -306,6 +346,11 @@ Outcome route_request(const Exchange& exchange, const Caller* trusted) {
   }
   if (!*caller) {
     return unauthorized(caller->error());
+  }
+  if (trusted == nullptr) {
+    if (auto refused = check_rate(**caller, exchange)) {
+      return std::move(*refused);
+    }
   }
   const auto params = QueryParams::parse(request.query);
   // D7 wants X-Credits-Remaining on every response after authentication, a 500 included, so an
@@ -341,8 +386,8 @@ Response with_request_id(Response response, const std::string& request_id) {
 
 Step dispatch_in_memory(const Request& request, Services& services) {
   std::string request_id = auth::generate_uuid(services.random);
-  auto outcome =
-    route_request(Exchange{request, services, request_id, Waiting::forbidden, Clock::now()}, nullptr);
+  const Exchange exchange{request, services, request_id, Waiting::forbidden, Clock::now()};
+  auto outcome = route_request(exchange, nullptr);
   if (auto* response = std::get_if<Response>(&outcome)) {
     return with_request_id(std::move(*response), request_id);
   }
@@ -353,12 +398,13 @@ Step dispatch_in_memory(const Request& request, Services& services) {
     };
     return std::move(*needed);
   }
-  return Deferred{std::move(request_id)};
+  return Deferred{std::move(request_id), exchange.rate_taken};
 }
 
 Response finish_dispatch(const Request& request, Services& services, const Deferred& deferred) {
-  auto outcome = route_request(
-    Exchange{request, services, deferred.request_id, Waiting::allowed, Clock::now()}, nullptr);
+  auto outcome = route_request(Exchange{request, services, deferred.request_id, Waiting::allowed,
+                                        Clock::now(), deferred.rate_checked},
+                               nullptr);
   // A step that may wait resolves everything itself.
   return with_request_id(std::get<Response>(std::move(outcome)), deferred.request_id);
 }

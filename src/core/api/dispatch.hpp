@@ -25,7 +25,8 @@ namespace ashare::api {
 
 // A request that dispatch_in_memory() could not answer without reading the store.
 struct Deferred {
-  std::string request_id; // already chosen: the response keeps it
+  std::string request_id;    // already chosen: the response keeps it
+  bool rate_checked = false; // the request's token was taken already (D14)
 };
 
 // A metered request answered but for its charge (D7), which waits on the key store's write lock.

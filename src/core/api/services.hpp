@@ -7,6 +7,7 @@
 #include "core/api/history_cache.hpp"
 #include "core/api/key_cache.hpp"
 #include "core/auth/api_key.hpp"
+#include "core/auth/rate_limiter.hpp"
 #include "core/query/catalog.hpp"
 #include "core/store/bar_store.hpp"
 #include "core/store/change_counter.hpp"
@@ -39,6 +40,7 @@ struct Services {
   // rows each needs (a one-shot command, which answers one: issue 11's bounded read).
   bool cache_histories = true;
   auth::BufferedSystemRandom random; // for request ids; thread-safe
+  auth::RateLimiter rate_limiter;    // off unless `serve --rate-limit` (D14)
   // Receives the detail of an unexpected failure answered with 500 (D10: never sent to clients).
   std::function<void(std::string_view detail)> log_error = [](std::string_view) {};
   // Set by a server that is stopping (SIGTERM): /healthz answers 503 "unavailable" (D15).
