@@ -1,7 +1,9 @@
-// api::KeyCache (issue 9): digest -> id, plan, metered, revoked, from memory while the key store's
-// counter stands still; never a balance, never an unknown digest.
+// api::KeyCache (issue 9): public prefix -> the stored keys of it (id, plan, metered, revoked,
+// digest), from memory while the key store's counter stands still; never a balance, never an
+// unknown prefix. Digests are compared in constant time (issue 13).
 #include "testutil.hpp"
 
+#include "core/api/caller.hpp"
 #include "core/api/key_cache.hpp"
 #include "core/auth/api_key.hpp"
 
@@ -10,6 +12,14 @@
 using namespace ashare;
 using auth::Plan;
 using Clock = std::chrono::steady_clock;
+
+namespace {
+
+api::Credential credential_of(const std::string& plaintext) {
+  return api::Credential{std::string(auth::key_lookup_prefix(plaintext)), auth::key_digest(plaintext)};
+}
+
+} // namespace
 
 TEST_CASE("api::KeyCache") {
   test::TempDir dir;
@@ -21,7 +31,7 @@ TEST_CASE("api::KeyCache") {
   store::ChangeCounter changes(path);
   api::KeyCache cache(&changes);
   const auto t0 = Clock::now();
-  const auto digest = auth::key_digest(metered.plaintext);
+  const auto digest = credential_of(metered.plaintext);
 
   CHECK_FALSE(cache.find_fresh(digest, t0).known); // nothing remembered yet
   const auto found = cache.find(digest, server, t0);
@@ -53,14 +63,14 @@ TEST_CASE("api::KeyCache") {
   SUBCASE("a key created elsewhere drops what it remembers, then it is found") {
     const auto created = test::create_key(path, Plan::free, std::nullopt);
     CHECK_FALSE(cache.find_fresh(digest, t0).known);
-    const auto key = cache.find(auth::key_digest(created.plaintext), server, t0);
+    const auto key = cache.find(credential_of(created.plaintext), server, t0);
     REQUIRE(key);
     CHECK(key->plan == Plan::free);
     CHECK_FALSE(key->metered);
   }
-  SUBCASE("unknown digests are answered but never remembered") {
+  SUBCASE("unknown prefixes are answered but never remembered") {
     for (int i = 0; i < 100; ++i) {
-      const auto unknown = auth::key_digest("ask_random_" + std::to_string(i));
+      const auto unknown = credential_of("ask_random_" + std::to_string(i) + "_secret");
       CHECK_FALSE(cache.find(unknown, server, t0));
       CHECK_FALSE(cache.find_fresh(unknown, t0).known);
     }
@@ -72,9 +82,54 @@ TEST_CASE("api::KeyCache") {
     CHECK(cache.find_fresh(digest, t0 + store::k_recheck_interval).known);
   }
   SUBCASE("an unmetered key") {
-    const auto key = cache.find(auth::key_digest(unmetered.plaintext), server, t0);
+    const auto key = cache.find(credential_of(unmetered.plaintext), server, t0);
     REQUIRE(key);
     CHECK_FALSE(key->metered);
     CHECK(key->plan == Plan::pro);
   }
+}
+
+TEST_CASE("issue 13: keys are found by their public prefix, then by digest in constant time") {
+  test::TempDir dir;
+  const auto path = dir / "ashare-keys.db";
+  store::KeyStore keys(path);
+  // Two keys that share their public prefix (48 random bits: rare, but it must work).
+  const std::string first = "ask_SHAREDPRFirstSecretPartOfTheKey00000000000000";
+  const std::string second = "ask_SHAREDPRSecondSecretPartOfTheKey0000000000000";
+  REQUIRE(auth::key_lookup_prefix(first) == auth::key_lookup_prefix(second));
+  const auto insert = [&](const std::string& plaintext, Plan plan) {
+    return keys.insert_key(store::NewKeyRecord{std::string(auth::key_lookup_prefix(plaintext)),
+                                               auth::key_digest(plaintext), "t", plan,
+                                               std::nullopt, "2024-01-01T00:00:00Z"});
+  };
+  const auto first_id = insert(first, Plan::free);
+  const auto second_id = insert(second, Plan::pro);
+  CHECK(keys.find_by_prefix(std::string(auth::key_lookup_prefix(first))).size() == 2);
+  store::ChangeCounter changes(path);
+  api::KeyCache cache(&changes);
+  const auto t0 = Clock::now();
+  CHECK(cache.find(credential_of(first), keys, t0)->id == first_id);
+  CHECK(cache.find_fresh(credential_of(second), t0).key->id == second_id);
+  // A wrong key of a known prefix: known to be no key, from memory.
+  const auto wrong = cache.find_fresh(credential_of("ask_SHAREDPRWrongGuess"), t0);
+  CHECK(wrong.known);
+  CHECK_FALSE(wrong.key);
+  CHECK_FALSE(cache.find(credential_of("ask_SHAREDPRWrongGuess"), keys, t0));
+  // authenticate(), without the cache, the same.
+  CHECK(api::authenticate("Bearer " + second, keys)->key_id == second_id);
+  CHECK_FALSE(api::authenticate("Bearer ask_SHAREDPRWrongGuess", keys).ok());
+  CHECK_FALSE(api::authenticate("Bearer ask_S", keys).ok()); // shorter than a prefix
+}
+
+TEST_CASE("issue 13: auth::digests_equal") {
+  const auto a = auth::key_digest("ask_a");
+  const auto b = auth::key_digest("ask_b");
+  CHECK(auth::digests_equal(a, a));
+  CHECK_FALSE(auth::digests_equal(a, b));
+  CHECK_FALSE(auth::digests_equal(a, a.substr(0, 31)));
+  CHECK_FALSE(auth::digests_equal(a, ""));
+  CHECK(auth::digests_equal("", ""));
+  auto last_byte = a;
+  last_byte.back() = static_cast<char>(last_byte.back() ^ 1);
+  CHECK_FALSE(auth::digests_equal(a, last_byte));
 }

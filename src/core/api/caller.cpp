@@ -5,10 +5,21 @@
 namespace ashare::api {
 
 KeyEntry key_entry(const store::KeyRecord& record) {
-  return KeyEntry{record.id, record.plan, record.credits.has_value(), record.revoked_at};
+  return KeyEntry{record.id, record.plan, record.credits.has_value(), record.revoked_at,
+                  record.digest};
 }
 
-Result<std::string> bearer_digest(const std::optional<std::string>& authorization) {
+std::optional<KeyEntry> match_key(std::span<const KeyEntry> candidates, const std::string& digest) {
+  std::optional<KeyEntry> found;
+  for (const auto& candidate : candidates) {
+    if (auth::digests_equal(candidate.digest, digest)) {
+      found = candidate; // no early exit: every candidate costs the same
+    }
+  }
+  return found;
+}
+
+Result<Credential> bearer_credential(const std::optional<std::string>& authorization) {
   if (!authorization) {
     return make_error(ErrorCode::unauthorized,
                       "missing Authorization header: send \"Authorization: Bearer <API_KEY>\"");
@@ -18,7 +29,7 @@ Result<std::string> bearer_digest(const std::optional<std::string>& authorizatio
     return make_error(ErrorCode::unauthorized,
                       "invalid Authorization header: expected \"Bearer <API_KEY>\"");
   }
-  return auth::key_digest(*credential);
+  return Credential{std::string(auth::key_lookup_prefix(*credential)), auth::key_digest(*credential)};
 }
 
 Result<Caller> caller_of(const std::optional<KeyEntry>& key) {
@@ -32,12 +43,15 @@ Result<Caller> caller_of(const std::optional<KeyEntry>& key) {
 }
 
 Result<Caller> authenticate(const std::optional<std::string>& authorization, store::KeyStore& keys) {
-  const auto digest = bearer_digest(authorization);
-  if (!digest) {
-    return digest.error();
+  const auto credential = bearer_credential(authorization);
+  if (!credential) {
+    return credential.error();
   }
-  const auto record = keys.find_by_digest(*digest);
-  return caller_of(record ? std::optional(key_entry(*record)) : std::nullopt);
+  std::vector<KeyEntry> candidates;
+  for (const auto& record : keys.find_by_prefix(credential->prefix)) {
+    candidates.push_back(key_entry(record));
+  }
+  return caller_of(match_key(candidates, credential->digest));
 }
 
 } // namespace ashare::api

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 
 namespace ashare::api {
@@ -24,21 +25,33 @@ struct KeyEntry {
   auth::Plan plan = auth::Plan::free;
   bool metered = false;
   std::optional<std::string> revoked_at;
+  std::string digest; // compared in constant time with a presented key's
 };
 
 // Return the entry of `record`.
 KeyEntry key_entry(const store::KeyRecord& record);
 
-// Return the SHA-256 digest of the key in `authorization` (the header value): UNAUTHORIZED when
-// it is missing or not a Bearer credential.
-Result<std::string> bearer_digest(const std::optional<std::string>& authorization);
+// A presented key as it is looked up: by its public prefix, then its digest compared with those
+// of the stored keys of that prefix (issue 13: no lookup compares the secret part).
+struct Credential {
+  std::string prefix; // auth::key_lookup_prefix of the key
+  std::string digest; // SHA-256 of the key
+};
+
+// Return the credential in `authorization` (the header value): UNAUTHORIZED when it is missing or
+// not a Bearer credential.
+Result<Credential> bearer_credential(const std::optional<std::string>& authorization);
+
+// Return the entry of `candidates` (the stored keys of a prefix) whose digest is `digest`, or
+// nullopt; every candidate is compared, each in constant time.
+std::optional<KeyEntry> match_key(std::span<const KeyEntry> candidates, const std::string& digest);
 
 // Return the caller of `key`, the key found for a digest (nullopt: none): UNAUTHORIZED when it is
 // unknown or revoked.
 Result<Caller> caller_of(const std::optional<KeyEntry>& key);
 
-// Return the caller of `authorization`, looking its key up in `keys` (bearer_digest, then
-// caller_of).
+// Return the caller of `authorization`, looking its key up in `keys` (bearer_credential,
+// find_by_prefix, match_key, then caller_of).
 Result<Caller> authenticate(const std::optional<std::string>& authorization, store::KeyStore& keys);
 
 } // namespace ashare::api

@@ -168,20 +168,20 @@ struct Exchange {
 // Return the caller of the request's key, an UNAUTHORIZED response, or nullopt when finding the
 // key needs the store and waiting is forbidden.
 std::optional<Result<Caller>> find_caller(const Exchange& exchange) {
-  const auto digest = bearer_digest(exchange.request.authorization);
-  if (!digest) {
-    return digest.error();
+  const auto credential = bearer_credential(exchange.request.authorization);
+  if (!credential) {
+    return credential.error();
   }
   auto& cache = exchange.services.key_cache;
   if (exchange.waiting == Waiting::forbidden) {
-    const auto lookup = cache.find_fresh(*digest, exchange.now);
+    const auto lookup = cache.find_fresh(*credential, exchange.now);
     if (!lookup.known) {
       return std::nullopt;
     }
     return caller_of(lookup.key);
   }
   auto keys = exchange.services.keys.acquire();
-  return caller_of(cache.find(*digest, *keys, exchange.now));
+  return caller_of(cache.find(*credential, *keys, exchange.now));
 }
 
 // What one step of answering gives: the response, that the request needs the store (only when

@@ -2,20 +2,20 @@
 
 namespace ashare::api {
 
-KeyCache::Lookup KeyCache::find_fresh(const std::string& digest, Clock::time_point now) {
+KeyCache::Lookup KeyCache::find_fresh(const Credential& credential, Clock::time_point now) {
   const auto counter = m_changes != nullptr ? m_changes->load() : std::nullopt;
   std::lock_guard lock(m_mutex);
   if (!m_checked.holds(counter, now)) {
     return {};
   }
-  const auto it = m_keys.find(digest);
+  const auto it = m_keys.find(credential.prefix);
   if (it == m_keys.end()) {
     return {};
   }
-  return Lookup{true, it->second};
+  return Lookup{true, match_key(it->second, credential.digest)};
 }
 
-std::optional<KeyEntry> KeyCache::find(const std::string& digest,
+std::optional<KeyEntry> KeyCache::find(const Credential& credential,
                                        store::KeyStore& keys,
                                        Clock::time_point now) {
   // The counter before the generation: a change announced after this read is seen next time.
@@ -29,21 +29,24 @@ std::optional<KeyEntry> KeyCache::find(const std::string& digest,
     }
     if (generation == m_generation) { // else another thread has read a newer one: leave it be
       m_checked = store::LastCheck{counter, now};
-      if (const auto it = m_keys.find(digest); it != m_keys.end()) {
-        return it->second;
+      if (const auto it = m_keys.find(credential.prefix); it != m_keys.end()) {
+        return match_key(it->second, credential.digest);
       }
     }
   }
-  const auto record = keys.find_by_digest(digest);
-  if (!record) {
+  std::vector<KeyEntry> entries;
+  for (const auto& record : keys.find_by_prefix(credential.prefix)) {
+    entries.push_back(key_entry(record));
+  }
+  if (entries.empty()) {
     return std::nullopt; // not remembered: random keys must not grow the memory
   }
-  auto entry = key_entry(*record);
+  auto found = match_key(entries, credential.digest);
   std::lock_guard lock(m_mutex);
   if (generation == m_generation) { // else a newer generation came meanwhile: do not mix
-    m_keys.emplace(digest, entry);
+    m_keys.emplace(credential.prefix, std::move(entries));
   }
-  return entry;
+  return found;
 }
 
 } // namespace ashare::api

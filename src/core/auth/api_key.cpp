@@ -5,6 +5,7 @@
 // provider: linked statically it adds 30 KB and no start-up work to `ashare`, where EVP and the
 // one-shot SHA256() bring in OpenSSL's provider machinery (issue 11, P2).
 #define OPENSSL_SUPPRESS_DEPRECATED
+#include <openssl/crypto.h>
 #include <openssl/sha.h>
 #include <atomic>
 #include <cerrno>
@@ -103,8 +104,16 @@ NewKey generate_key(RandomSource& random) {
   std::array<std::byte, 32> bytes{};
   random.fill(bytes);
   std::string plaintext = std::string(k_key_prefix) + base64url(bytes);
-  std::string prefix = plaintext.substr(0, 12);
+  std::string prefix = plaintext.substr(0, k_key_prefix_length);
   return NewKey{std::move(plaintext), std::move(prefix)};
+}
+
+std::string_view key_lookup_prefix(std::string_view key) {
+  return key.substr(0, k_key_prefix_length);
+}
+
+bool digests_equal(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
 }
 
 std::string key_digest(std::string_view key) {

@@ -34,9 +34,13 @@ public:
 
 inline constexpr std::string_view k_key_prefix = "ask_";
 
+// How many characters of a key are its public prefix: shown by `keys list`, and what a server
+// looks a key up by, so that no lookup compares the secret part (issue 13).
+inline constexpr std::size_t k_key_prefix_length = 12;
+
 struct NewKey {
   std::string plaintext; // "ask_" followed by 43 base64url characters (256 random bits)
-  std::string prefix;    // the first 12 characters, for `keys list`
+  std::string prefix;    // the first k_key_prefix_length characters
 };
 
 // Return a new key from 32 bytes of `random`.
@@ -44,6 +48,12 @@ NewKey generate_key(RandomSource& random);
 
 // Return the 32-byte SHA-256 digest of `key`.
 std::string key_digest(std::string_view key);
+
+// Return the public prefix of `key`: its first k_key_prefix_length characters (all when shorter).
+std::string_view key_lookup_prefix(std::string_view key);
+
+// Return whether digests `a` and `b` are equal, in a time that depends on their sizes only.
+bool digests_equal(std::string_view a, std::string_view b);
 
 // Return the credential of an `Authorization` header value "Bearer <key>" (scheme word in any
 // case); nullopt for any other scheme or an empty credential.

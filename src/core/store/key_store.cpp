@@ -8,7 +8,8 @@
 namespace ashare::store {
 namespace {
 
-constexpr const char* k_key_columns = "id, prefix, label, plan, credits, created_at, revoked_at";
+constexpr const char* k_key_columns =
+  "id, prefix, label, plan, credits, created_at, revoked_at, digest";
 
 KeyRecord read_key(SQLite::Statement& statement) {
   KeyRecord key;
@@ -23,6 +24,9 @@ KeyRecord read_key(SQLite::Statement& statement) {
   if (!statement.getColumn(6).isNull()) {
     key.revoked_at = statement.getColumn(6).getString();
   }
+  const auto digest = statement.getColumn(7);
+  key.digest.assign(static_cast<const char*>(digest.getBlob()),
+                    static_cast<std::size_t>(digest.getBytes()));
   return key;
 }
 
@@ -35,6 +39,7 @@ std::string select_keys(const char* where) {
 struct KeyStore::Statements {
   explicit Statements(SQLite::Database& db)
     : by_digest(db, select_keys("WHERE digest = ?1")),
+      by_prefix(db, select_keys("WHERE prefix = ?1 ORDER BY id")),
       charge(db, "UPDATE api_keys SET credits = credits - ?2 WHERE id = ?1 "
                  "AND credits IS NOT NULL AND credits >= ?2 AND revoked_at IS NULL "
                  "RETURNING credits"),
@@ -43,6 +48,7 @@ struct KeyStore::Statements {
       generation(db, "SELECT value FROM meta WHERE key = 'generation'") {}
 
   SQLite::Statement by_digest;
+  SQLite::Statement by_prefix;
   SQLite::Statement charge;
   SQLite::Statement balance;
   SQLite::Statement state;
@@ -85,6 +91,18 @@ std::optional<KeyRecord> KeyStore::find_by_digest(const std::string& digest) {
   }
   statement.reset();
   return key;
+}
+
+std::vector<KeyRecord> KeyStore::find_by_prefix(const std::string& prefix) {
+  auto& statement = m_statements->by_prefix;
+  statement.reset();
+  statement.bindNoCopy(1, prefix);
+  std::vector<KeyRecord> keys;
+  while (statement.executeStep()) {
+    keys.push_back(read_key(statement));
+  }
+  statement.reset();
+  return keys;
 }
 
 std::optional<KeyRecord> KeyStore::find_by_id(std::int64_t id) {

@@ -21,6 +21,7 @@ namespace ashare::store {
 struct KeyRecord {
   std::int64_t id = 0;
   std::string prefix;
+  std::string digest; // SHA-256 of the plaintext
   std::string label;
   auth::Plan plan = auth::Plan::free;
   std::optional<std::int64_t> credits; // nullopt: unmetered
@@ -63,6 +64,10 @@ public:
 
   // Return the key whose digest is `digest`, revoked or not, or nullopt.
   std::optional<KeyRecord> find_by_digest(const std::string& digest);
+
+  // Return the keys whose public prefix is `prefix` (auth::key_lookup_prefix), revoked or not,
+  // by id: what a server looks a presented key up by before comparing digests (issue 13).
+  std::vector<KeyRecord> find_by_prefix(const std::string& prefix);
 
   // Return the key with id `id`, or nullopt.
   std::optional<KeyRecord> find_by_id(std::int64_t id);

@@ -146,6 +146,11 @@ constexpr Migration k_keys_migrations[] = {
       UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key = 'generation';
     END;
   )sql"},
+  // Keys are looked up by their public prefix, then compared by digest in constant time (issue
+  // 13): the prefix needs an index of its own.
+  {R"sql(
+    CREATE INDEX api_keys_by_prefix ON api_keys(prefix);
+  )sql"},
 };
 
 // The cache of remote mode: raw bars fetched from servers, keyed by base URL, apart from imported
