@@ -5,8 +5,11 @@ Load: single- and multi-symbol bars, every indicator, requests that end in error
 404, 405), metered and unmetered keys, HEAD, and slow readers that take a response a few bytes
 at a time; halfway through, an import of a new symbol lands. Every 10 s it prints requests,
 statuses, p50/p99 latency and the server's RSS. It fails when RSS grows by more than 10% after
-the first minute, when a status is not one the API documents, or when a sampled answer differs
-from the same request answered by a fresh `ashare serve` on the same store (request ids aside).
+the first minute of steady load, when a status is not one the API documents, or when a sampled
+answer differs from the same request answered by a fresh `ashare serve` on the same store
+(request ids aside). Steady load is each side of the import: the import changes the data, so the
+server rebuilds its history cache once (old histories still held by requests in flight while new
+ones are built); that step is reported, and each side is held to the 10%.
 """
 import http.client
 import json
@@ -191,9 +194,11 @@ def main():
         for thread in threads:
             thread.start()
         started = time.monotonic()
-        baseline_rss = None
-        peak_after_minute = 0
+        # Per steady phase (before the import, after it): RSS one minute in, and the peak since.
+        phases = [{"name": "before the import", "start": 0.0, "baseline": None, "peak": 0},
+                  {"name": "after the import", "start": None, "baseline": None, "peak": 0}]
         imported = False
+        rss_before_import = 0
         print(f"{'t(s)':>6} {'requests':>10} {'req/s':>8} {'p50(ms)':>8} {'p99(ms)':>8} "
               f"{'RSS(MiB)':>9}  statuses", flush=True)
         last_total = 0
@@ -201,17 +206,20 @@ def main():
             time.sleep(min(10, max(0.1, seconds - (time.monotonic() - started))))
             elapsed = time.monotonic() - started
             if not imported and elapsed >= seconds / 2:
+                rss_before_import = rss_kib(server.pid)
                 run(binary, "import", new_file, db=db)
                 imported = True
                 time.sleep(1.5)  # the servers see a new generation within a second
                 new_symbol_ready.append("600276.SH")
                 import_done_at[0] = time.monotonic()
+                phases[1]["start"] = time.monotonic() - started
             window = sorted(stats.take_window())
             rss = rss_kib(server.pid)
-            if elapsed >= 60 and baseline_rss is None:
-                baseline_rss = rss
-            if baseline_rss is not None:
-                peak_after_minute = max(peak_after_minute, rss)
+            phase = phases[1] if imported else phases[0]
+            if phase["start"] is not None and elapsed >= phase["start"] + 60:
+                if phase["baseline"] is None:
+                    phase["baseline"] = rss
+                phase["peak"] = max(phase["peak"], rss)
             p50 = window[len(window) // 2] * 1000 if window else 0
             p99 = window[int(len(window) * 0.99)] * 1000 if window else 0
             total = stats.total
@@ -226,8 +234,12 @@ def main():
         failures = []
         if stats.undocumented:
             failures.append(f"undocumented statuses: {stats.undocumented[:5]}")
-        if baseline_rss and peak_after_minute > baseline_rss * 1.10:
-            failures.append(f"RSS grew from {baseline_rss} KiB at 1 min to {peak_after_minute} KiB")
+        if seconds >= 240 and not all(phase["baseline"] for phase in phases):
+            failures.append("no RSS one minute into each phase")
+        for phase in phases:
+            if phase["baseline"] and phase["peak"] > phase["baseline"] * 1.10:
+                failures.append(f"RSS grew {phase['name']} from {phase['baseline']} KiB one minute "
+                                f"in to {phase['peak']} KiB")
         # Replay the sampled answers on a fresh process.
         server.send_signal(signal.SIGTERM)
         server.wait(timeout=30)
@@ -245,8 +257,11 @@ def main():
                     print(f"differs on a fresh process: {method} {target}: {status} vs {response.status}")
         if differing:
             failures.append(f"{differing} of {len(stats.samples)} sampled answers differ on a fresh process")
-        print(f"soak: {stats.total} requests in {seconds} s, statuses {dict(sorted(stats.statuses.items()))}, "
-              f"RSS at 1 min {baseline_rss and baseline_rss // 1024} MiB, peak after {peak_after_minute // 1024} MiB, "
+        rss_text = "; ".join(
+            f"{p['name']}: {p['baseline'] / 1024:.1f} MiB one minute in, peak {p['peak'] / 1024:.1f} MiB"
+            for p in phases if p["baseline"])
+        print(f"soak: {stats.total} requests in {seconds} s, statuses {dict(sorted(stats.statuses.items()))}; "
+              f"RSS {rss_text}; the import's step from {rss_before_import / 1024:.1f} MiB; "
               f"{len(stats.samples)} answers replayed on a fresh process")
         if failures:
             print("soak FAILED: " + "; ".join(failures))
