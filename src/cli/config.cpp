@@ -191,7 +191,8 @@ bool holds_password(std::string_view locator) {
     const auto rest = std::string_view(text).substr(scheme.size());
     const auto authority = rest.substr(0, rest.find_first_of("/?#"));
     const auto at = authority.rfind('@');
-    if (at != std::string_view::npos && authority.substr(0, at).find(':') != std::string_view::npos) {
+    if (at != std::string_view::npos
+        && authority.substr(0, at).find(':') != std::string_view::npos) {
       return true;
     }
     const auto query = rest.find('?');

@@ -29,7 +29,8 @@ Result<Credential> bearer_credential(const std::optional<std::string>& authoriza
     return make_error(ErrorCode::unauthorized,
                       "invalid Authorization header: expected \"Bearer <API_KEY>\"");
   }
-  return Credential{std::string(auth::key_lookup_prefix(*credential)), auth::key_digest(*credential)};
+  return Credential{std::string(auth::key_lookup_prefix(*credential)),
+                    auth::key_digest(*credential)};
 }
 
 Result<Caller> caller_of(const std::optional<KeyEntry>& key) {

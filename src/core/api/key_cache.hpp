@@ -30,7 +30,7 @@ public:
 
   // What find_fresh() knows of a credential.
   struct Lookup {
-    bool known = false;          // false: ask find() (the prefix is new, or the memory may be stale)
+    bool known = false;          // false: ask find() (a new prefix, or the memory may be stale)
     std::optional<KeyEntry> key; // when known; nullopt: no stored key has this digest
   };
 

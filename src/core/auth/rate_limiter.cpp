@@ -48,7 +48,8 @@ void RateLimiter::enable(const PlanRates& rates) {
   m_enabled = true;
 }
 
-std::optional<std::int64_t> RateLimiter::take(std::int64_t key_id, Plan plan, Clock::time_point now) {
+std::optional<std::int64_t>
+RateLimiter::take(std::int64_t key_id, Plan plan, Clock::time_point now) {
   if (!m_enabled) {
     return std::nullopt;
   }
