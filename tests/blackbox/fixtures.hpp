@@ -165,6 +165,10 @@ void check_matches(const std::vector<Point>& got, const std::vector<Point>& want
 // The X-Credits-Remaining header of `reply` ("" when absent; fails when sent twice).
 std::string remaining(const Reply& reply);
 
+// Return the headers of `reply` but those a HEAD and its GET may differ in (Content-Length, Date,
+// X-Request-Id), to check that HEAD answers as GET would (D10).
+httplib::Headers headers_but_volatile(const Reply& reply);
+
 // Check a HEAD of `path` with `key` on the wire: a 200 whose bytes end with its headers (no
 // body), carrying `X-Credits-Remaining: <remaining>`.
 void check_raw_head(int port, const std::string& path, const std::string& key,

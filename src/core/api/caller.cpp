@@ -2,17 +2,23 @@
 
 #include "core/auth/api_key.hpp"
 
+#include <algorithm>
+#include <string_view>
+
 namespace ashare::api {
 
 KeyEntry key_entry(const store::KeyRecord& record) {
-  return KeyEntry{record.id, record.plan, record.credits.has_value(), record.revoked_at,
-                  record.digest};
+  KeyEntry entry{record.id, record.plan, record.credits.has_value(), record.revoked_at, {}};
+  std::copy_n(record.digest.begin(), std::min(record.digest.size(), entry.digest.size()),
+              entry.digest.begin());
+  return entry;
 }
 
 std::optional<KeyEntry> match_key(std::span<const KeyEntry> candidates, const std::string& digest) {
   std::optional<KeyEntry> found;
   for (const auto& candidate : candidates) {
-    if (auth::digests_equal(candidate.digest, digest)) {
+    if (auth::digests_equal(std::string_view(candidate.digest.data(), candidate.digest.size()),
+                            digest)) {
       found = candidate; // no early exit: every candidate costs the same
     }
   }
