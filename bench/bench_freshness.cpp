@@ -10,7 +10,7 @@
 #include "core/auth/api_key.hpp"
 #include "core/store/bar_store.hpp"
 #include "core/store/change_counter.hpp"
-#include "core/store/key_store.hpp"
+#include "core/store/sqlite_key_store.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
   }
   std::string key;
   {
-    store::KeyStore keys(keys_path);
+    store::SqliteKeyStore keys(keys_path);
     auth::SystemRandom random;
     const auto generated = auth::generate_key(random);
     keys.insert_key(store::NewKeyRecord{generated.prefix, auth::key_digest(generated.plaintext),

@@ -10,7 +10,7 @@
 #include "core/query/catalog.hpp"
 #include "core/auth/api_key.hpp"
 #include "core/store/bar_store.hpp"
-#include "core/store/key_store.hpp"
+#include "core/store/sqlite_key_store.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -112,7 +112,7 @@ int main(int argc, char** argv) {
   {
     store::BarStore store(dir / "ashare.db");
     fill_store(store, bars);
-    store::KeyStore keys(dir / "ashare-keys.db");
+    store::SqliteKeyStore keys(dir / "ashare-keys.db");
     auth::SystemRandom random;
     const auto key = auth::generate_key(random);
     keys.insert_key({key.prefix, auth::key_digest(key.plaintext), "bench", auth::Plan::pro,

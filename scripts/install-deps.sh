@@ -6,6 +6,9 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   libcli11-dev nlohmann-json3-dev libsqlitecpp-dev libsqlite3-dev doctest-dev
   libcpp-httplib-dev libssl-dev libboost-dev zlib1g-dev
+  # PostgreSQL (issue 14): the client library and header, and a server for the tests
+  # (scripts/with-postgres.sh).
+  libpq-dev postgresql-15
   sqlite3 openssl curl python3 nodejs npm zsh fish
   # The fuzz harnesses (tests/fuzz): clang and libFuzzer. The compiler runtime is only a
   # recommendation of clang, and the install runs without recommendations: name it.

@@ -1,5 +1,7 @@
 #include "cli/config.hpp"
 
+#include "core/store/locator.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -283,8 +285,14 @@ Config resolve_config(const GlobalFlags& flags, const Environment& environment, 
   };
   Config config;
   config.db = value(&GlobalFlags::db).value_or(default_db_path(environment).string());
-  config.keys_db = value(&GlobalFlags::keys_db).value_or(default_keys_path(config.db).string());
-  config.cache_db = value(&GlobalFlags::cache_db).value_or(default_cache_path(config.db).string());
+  // A database server's keys default to the same database (tables of their own), and the
+  // remote-mode cache stays a local file beside where the default store would be (issue 14).
+  const bool on_server = store::is_postgres_locator(config.db.string());
+  config.keys_db = value(&GlobalFlags::keys_db)
+                     .value_or(on_server ? config.db.string() : default_keys_path(config.db).string());
+  config.cache_db =
+    value(&GlobalFlags::cache_db)
+      .value_or(default_cache_path(on_server ? default_db_path(environment) : config.db).string());
   config.base_url = value(&GlobalFlags::base_url);
   config.api_key = value(&GlobalFlags::api_key);
   config.format = value(&GlobalFlags::format);

@@ -68,9 +68,19 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(m_path, ignored);
 }
 
+std::vector<std::string> TestStore::store_args() const {
+  std::vector<std::string> args{"--db", db().string()};
+  if (!m_keys_locator.empty()) {
+    args.insert(args.end(), {"--keys-db", m_keys_locator});
+  }
+  return args;
+}
+
 RunResult TestStore::cli(const std::vector<std::string>& args,
                          std::chrono::milliseconds timeout) const {
-  std::vector<std::string> argv{ashare_bin(), "--db", db().string()};
+  std::vector<std::string> argv{ashare_bin()};
+  const auto stores = store_args();
+  argv.insert(argv.end(), stores.begin(), stores.end());
   argv.insert(argv.end(), args.begin(), args.end());
   // HOME and XDG_DATA_HOME point into the temp dir, so nothing can touch the user's store.
   return run_process(argv, timeout,
@@ -123,8 +133,10 @@ std::string TestStore::listed_credits(std::int64_t id) const {
 }
 
 ServerProcess::ServerProcess(const TestStore& store, const std::vector<std::string>& extra_args) {
-  std::vector<std::string> argv{ashare_bin(), "--db",     store.db().string(),
-                                "serve",      "--listen", "127.0.0.1:0"};
+  std::vector<std::string> argv{ashare_bin()};
+  const auto stores = store.store_args();
+  argv.insert(argv.end(), stores.begin(), stores.end());
+  argv.insert(argv.end(), {"serve", "--listen", "127.0.0.1:0"});
   argv.insert(argv.end(), extra_args.begin(), extra_args.end());
   m_process = std::make_unique<Process>(
       argv, std::vector<std::string>{"HOME=" + store.dir().string(),

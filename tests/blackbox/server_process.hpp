@@ -43,12 +43,16 @@ struct Key {
   std::string plaintext;
 };
 
-// A data store and key store in a temporary directory (`ashare.db`, `ashare-keys.db`).
+// A data store and key store in a temporary directory (`ashare.db`, `ashare-keys.db`), or with
+// its keys at another locator (a postgresql:// URI: issue 14).
 class TestStore {
 public:
   TestStore() = default;
+  explicit TestStore(std::string keys_locator) : m_keys_locator(std::move(keys_locator)) {}
   const std::filesystem::path& dir() const { return m_dir.path(); }
   std::filesystem::path db() const { return dir() / "ashare.db"; }
+  // Return `--db DB` and, when the keys are elsewhere, `--keys-db LOCATOR`.
+  std::vector<std::string> store_args() const;
 
   // Run `ashare --db DB ARGS...`.
   RunResult cli(const std::vector<std::string>& args,
@@ -69,6 +73,7 @@ public:
 
 private:
   TempDir m_dir;
+  std::string m_keys_locator;
 };
 
 // `ashare serve --listen 127.0.0.1:0` on a TestStore, stopped and reaped on destruction.

@@ -1,5 +1,6 @@
 // D7's atomic charging under concurrency, within one server and across two servers on one store,
 // and the store serving while an import runs (WAL): the new as_of appears without a restart.
+#include "burst.hpp"
 #include "fixtures.hpp"
 
 #include <chrono>
@@ -13,44 +14,6 @@
 using namespace bb;
 
 namespace {
-
-struct Outcome {
-  int status = 0;
-  std::string remaining; // X-Credits-Remaining
-  std::string error;     // transport error, if any
-  std::int64_t charged = -1;
-};
-
-// Send `count` requests for `target` with `key` at once, request i to ports[i % ports.size()],
-// each thread with its own client.
-std::vector<Outcome> burst(const std::vector<int>& ports,
-                           const std::string& target,
-                           const std::string& key,
-                           std::size_t count) {
-  std::vector<Outcome> outcomes(count);
-  std::latch start(static_cast<std::ptrdiff_t>(count));
-  std::vector<std::thread> threads;
-  for (std::size_t i = 0; i < count; ++i) {
-    threads.emplace_back([&, i] {
-      start.arrive_and_wait();
-      const auto reply = request(ports[i % ports.size()], target, key);
-      auto& out = outcomes[i];
-      out.status = reply.status;
-      out.remaining = reply.header("X-Credits-Remaining");
-      out.error = reply.transport_error;
-      if (reply.status == 200) {
-        const auto body = nlohmann::json::parse(reply.body, nullptr, false);
-        if (body.is_object() && body["meta"].contains("credits_charged")) {
-          out.charged = body["meta"]["credits_charged"].get<std::int64_t>();
-        }
-      }
-    });
-  }
-  for (auto& thread : threads) {
-    thread.join();
-  }
-  return outcomes;
-}
 
 // Check a burst of 1-credit requests on a key that had 20 credits.
 void check_twenty_of_fifty(const std::vector<Outcome>& outcomes) {

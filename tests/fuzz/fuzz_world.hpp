@@ -7,7 +7,7 @@
 #include "core/auth/plan.hpp"
 #include "core/import/importer.hpp"
 #include "core/store/bar_store.hpp"
-#include "core/store/key_store.hpp"
+#include "core/store/sqlite_key_store.hpp"
 
 #include <cstdlib>
 #include <filesystem>
@@ -62,7 +62,7 @@ inline std::string add_fixed_key(const std::filesystem::path& keys_path,
                                  unsigned char byte,
                                  auth::Plan plan,
                                  std::optional<std::int64_t> credits) {
-  store::KeyStore keys(keys_path);
+  store::SqliteKeyStore keys(keys_path);
   RepeatedByte random(byte);
   auto key = auth::generate_key(random);
   keys.insert_key(store::NewKeyRecord{key.prefix, auth::key_digest(key.plaintext), "fuzz", plan,

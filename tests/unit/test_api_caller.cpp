@@ -12,7 +12,7 @@ TEST_CASE("D5: api::authenticate") {
   const auto keys_path = dir / "ashare-keys.db";
   const auto metered = test::create_key(keys_path, Plan::basic, 20);
   const auto unmetered = test::create_key(keys_path, Plan::pro, std::nullopt);
-  store::KeyStore keys(keys_path);
+  store::SqliteKeyStore keys(keys_path);
 
   const auto fails = [&](const std::optional<std::string>& header, const std::string& message) {
     const auto caller = api::authenticate(header, keys);

@@ -48,7 +48,7 @@ struct Server {
   }
 
   std::optional<std::int64_t> balance(const test::TestKey& key) {
-    store::KeyStore keys(keys_path);
+    store::SqliteKeyStore keys(keys_path);
     return keys.load_balance(key.id);
   }
 
@@ -156,7 +156,7 @@ TEST_CASE("D5: 401 UNAUTHORIZED with WWW-Authenticate: Bearer") {
   const auto key = server.key(Plan::pro, std::nullopt);
   const auto revoked = server.key(Plan::pro, 10);
   {
-    store::KeyStore keys(server.keys_path);
+    store::SqliteKeyStore keys(server.keys_path);
     REQUIRE(keys.revoke(revoked.id, "2024-02-01T00:00:00Z"));
   }
   const std::optional<std::string> rejected[] = {
@@ -642,7 +642,7 @@ TEST_CASE("api::dispatch_in_memory: from memory once warm, deferred while the st
   }
   SUBCASE("a key revoked elsewhere is refused by the next request") {
     CHECK(in_two_steps(server.services, bars).status == 200);
-    store::KeyStore admin(server.keys_path);
+    store::SqliteKeyStore admin(server.keys_path);
     REQUIRE(admin.revoke(key.id, "2024-03-01T00:00:00Z"));
     const auto refused = in_two_steps(server.services, bars);
     check_error(refused, 401, "UNAUTHORIZED");
@@ -712,7 +712,7 @@ TEST_CASE("D7: a metered request waits on its charge: apply_charges, then finish
     const auto one = api::Request{"GET", k_bars_path, "symbol=600519.SH",
                                   "Bearer " + metered.plaintext};
     auto needed = std::get<api::ChargeNeeded>(api::dispatch_in_memory(one, server.services));
-    store::KeyStore admin(server.keys_path);
+    store::SqliteKeyStore admin(server.keys_path);
     REQUIRE(admin.revoke(metered.id, "2024-03-01T00:00:00Z"));
     const auto response =
       needed.finish(api::apply_charges(server.services, std::span(&needed.charge, 1)).front());

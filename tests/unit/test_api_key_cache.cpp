@@ -26,8 +26,8 @@ TEST_CASE("api::KeyCache") {
   const auto path = dir / "ashare-keys.db";
   const auto metered = test::create_key(path, Plan::basic, 10);
   const auto unmetered = test::create_key(path, Plan::pro, std::nullopt);
-  store::KeyStore server(path);
-  store::KeyStore admin(path); // another connection, as `ashare keys` in another process
+  store::SqliteKeyStore server(path);
+  store::SqliteKeyStore admin(path); // another connection, as `ashare keys` in another process
   store::ChangeCounter changes(path);
   api::KeyCache cache(&changes);
   const auto t0 = Clock::now();
@@ -92,7 +92,7 @@ TEST_CASE("api::KeyCache") {
 TEST_CASE("issue 13: keys are found by their public prefix, then by digest in constant time") {
   test::TempDir dir;
   const auto path = dir / "ashare-keys.db";
-  store::KeyStore keys(path);
+  store::SqliteKeyStore keys(path);
   // Two keys that share their public prefix (48 random bits: rare, but it must work).
   const std::string first = "ask_SHAREDPRFirstSecretPartOfTheKey00000000000000";
   const std::string second = "ask_SHAREDPRSecondSecretPartOfTheKey0000000000000";

@@ -181,6 +181,17 @@ TEST_CASE("cli::resolve_config: one setting's layer does not leak into another's
   CHECK(config.plan == "basic");
 }
 
+TEST_CASE("cli::resolve_config: a PostgreSQL store keeps its keys there and its cache local") {
+  GlobalFlags flags;
+  flags.db = "postgresql://ashare@db.example/prod";
+  const Config config = resolve_config(flags, environment_of({{"HOME", "/home/u"}}), ConfigFile{});
+  CHECK(config.keys_db == "postgresql://ashare@db.example/prod");
+  CHECK(config.cache_db == "/home/u/.local/share/ashare/ashare-cache.db");
+  flags.keys_db = "/k/keys.db";
+  CHECK(resolve_config(flags, environment_of({{"HOME", "/home/u"}}), ConfigFile{}).keys_db
+        == "/k/keys.db");
+}
+
 TEST_CASE("cli::resolve_config: default paths of the data store and the key store") {
   struct Row {
     const char* what;

@@ -95,7 +95,7 @@ TEST_CASE("store: commits that a server must see bump the store's counter, and o
     CHECK(data_at() == imported + 1);
   }
   SUBCASE("creating and revoking a key bump the key store's and its generation") {
-    store::KeyStore keys(keys_path);
+    store::SqliteKeyStore keys(keys_path);
     const auto generation = keys.load_generation();
     const auto before = keys_at();
     const auto key = test::create_key(keys_path, auth::Plan::basic, 10);

@@ -9,7 +9,6 @@ using namespace ashare;
 TEST_CASE("store::ConnectionPool") {
   test::TempDir dir;
   store::ConnectionPool<store::BarStore> pool(dir / "ashare.db");
-  CHECK(pool.path() == dir / "ashare.db");
 
   SUBCASE("a returned connection is reused") {
     store::BarStore* first = nullptr;
@@ -40,4 +39,36 @@ TEST_CASE("store::ConnectionPool") {
     CHECK(&*a == first);
     CHECK(&*b != first);
   }
+}
+
+namespace {
+
+// A connection that can lose its server, as a PostgreSQL one does (issue 14).
+struct FlakyConnection {
+  bool up = true;
+  bool healthy() const { return up; }
+};
+
+} // namespace
+
+TEST_CASE("store::ConnectionPool drops a connection whose server went away (issue 14, D15)") {
+  int opened = 0;
+  store::ConnectionPool<FlakyConnection> pool([&opened] {
+    ++opened;
+    return std::make_unique<FlakyConnection>();
+  });
+  FlakyConnection* first = nullptr;
+  {
+    auto lease = pool.acquire();
+    first = &*lease;
+  }
+  {
+    auto lease = pool.acquire();
+    CHECK(&*lease == first); // healthy: lent again
+    lease->up = false;
+  }
+  CHECK(opened == 1);
+  auto lease = pool.acquire();
+  CHECK(opened == 2); // the broken one was dropped, a new one opened
+  CHECK(lease->healthy());
 }

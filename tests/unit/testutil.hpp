@@ -10,7 +10,7 @@
 #include "core/import/canonical_csv.hpp"
 #include "core/import/importer.hpp"
 #include "core/store/bar_store.hpp"
-#include "core/store/key_store.hpp"
+#include "core/store/sqlite_key_store.hpp"
 
 #include <SQLiteCpp/Statement.h>
 #include <doctest/doctest.h>
@@ -190,7 +190,7 @@ inline TestKey create_key(const std::filesystem::path& keys_path,
                           auth::Plan plan,
                           std::optional<std::int64_t> credits,
                           std::string label = "test") {
-  store::KeyStore keys(keys_path);
+  store::SqliteKeyStore keys(keys_path);
   auth::SystemRandom random;
   auto key = auth::generate_key(random);
   const auto id =

@@ -3,6 +3,7 @@
 #include "core/api/dispatch.hpp"
 #include "core/remote/coverage.hpp"
 #include "core/store/bar_store.hpp"
+#include "core/store/locator.hpp"
 #include "core/store/cache_store.hpp"
 
 #include <CLI/CLI.hpp>
@@ -94,7 +95,7 @@ int run_info(const Config& config) {
   }
   std::cout << "mode: local\n"
             << "store: " << config.db.string() << " (" << store_size(config.db) << ")\n"
-            << "keys: " << config.keys_db.string() << "\n"
+            << "keys: " << store::redacted_locator(config.keys_db.string()) << "\n"
             << "symbols: " << symbols.size() << "\n"
             << "bars: " << bars << "\n"
             << "as_of: " << (dataset.as_of ? dataset.as_of->iso() : "none") << "\n"

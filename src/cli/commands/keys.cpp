@@ -52,7 +52,8 @@ int create(const KeysArgs& args, const Config& config) {
   if (!plan) {
     return fail(plan.error().message, k_exit_usage);
   }
-  store::KeyStore keys(config.keys_db);
+  const auto store = store::open_key_store(config.keys_db.string());
+  auto& keys = *store;
   auth::SystemRandom random;
   const auto key = auth::generate_key(random);
   const auto id = keys.insert_key(store::NewKeyRecord{key.prefix, auth::key_digest(key.plaintext),
@@ -66,7 +67,8 @@ int create(const KeysArgs& args, const Config& config) {
 }
 
 int list(const Config& config) {
-  store::KeyStore keys(config.keys_db);
+  const auto store = store::open_key_store(config.keys_db.string());
+  auto& keys = *store;
   std::vector<std::vector<std::string>> rows;
   for (const auto& key : keys.load_keys()) {
     rows.push_back({std::to_string(key.id), key.prefix, key.label,
@@ -87,7 +89,8 @@ int list(const Config& config) {
 }
 
 int revoke(const KeysArgs& args, const Config& config) {
-  store::KeyStore keys(config.keys_db);
+  const auto store = store::open_key_store(config.keys_db.string());
+  auto& keys = *store;
   const auto key = find_key(keys, args.key_or_id);
   if (!key) {
     return no_such_key(args.key_or_id);
@@ -102,7 +105,8 @@ int revoke(const KeysArgs& args, const Config& config) {
 }
 
 int credit(const KeysArgs& args, const Config& config) {
-  store::KeyStore keys(config.keys_db);
+  const auto store = store::open_key_store(config.keys_db.string());
+  auto& keys = *store;
   const auto key = find_key(keys, args.key_or_id);
   if (!key) {
     return no_such_key(args.key_or_id);

@@ -160,6 +160,7 @@ int run_serve(const ServeArgs& args, const Config& config) {
   // Open both stores now, so that a bad path fails before "listening" is printed.
   services.bars.acquire();
   services.keys.acquire();
+  services.watch_key_changes();
 
   return net::module().serve(services, *options);
 }

@@ -13,6 +13,8 @@
 #include "core/store/change_counter.hpp"
 #include "core/store/connection_pool.hpp"
 #include "core/store/key_store.hpp"
+#include "core/store/locator.hpp"
+#include "core/store/postgres/change_listener.hpp"
 
 #include <atomic>
 #include <filesystem>
@@ -22,10 +24,26 @@
 namespace ashare::api {
 
 struct Services {
-  // Open pools over the data store at `data_path` and the key store at `keys_path`, and map
-  // their change counters.
-  Services(const std::filesystem::path& data_path, const std::filesystem::path& keys_path)
-    : bars(data_path), keys(keys_path), data_changes(data_path), keys_changes(keys_path) {}
+  // Open pools over the data store at `data_path` and the key store at `keys_locator` (a file
+  // path or a postgresql:// URI, store/locator.hpp), and map their change counters (a key store
+  // on a database server has one in memory, which hears of changes through the server).
+  Services(const std::filesystem::path& data_path, const std::string& keys_locator)
+    : bars(data_path), keys([keys_locator] { return store::open_key_store(keys_locator); }),
+      data_changes(data_path), keys_changes(store::is_postgres_locator(keys_locator)
+                                              ? store::ChangeCounter()
+                                              : store::ChangeCounter(keys_locator)),
+      m_keys_locator(keys_locator) {}
+
+  // Keep the key cache current across hosts when the keys are on a database server: a thread
+  // hears their changes (store/postgres/change_listener.hpp). A server calls it; a one-shot
+  // command has nothing to keep current. On SQLite there is nothing to do: the file's change
+  // counter is shared memory.
+  void watch_key_changes() {
+    if (store::is_postgres_locator(m_keys_locator) && !m_keys_listener) {
+      m_keys_listener = std::make_unique<store::postgres::ChangeListener>(
+        m_keys_locator, "ashare_keys", keys_changes);
+    }
+  }
 
   store::ConnectionPool<store::BarStore> bars;
   store::ConnectionPool<store::KeyStore> keys;
@@ -45,6 +63,10 @@ struct Services {
   std::function<void(std::string_view detail)> log_error = [](std::string_view) {};
   // Set by a server that is stopping (SIGTERM): /healthz answers 503 "unavailable" (D15).
   std::atomic<bool> draining{false};
+
+private:
+  std::string m_keys_locator;
+  std::unique_ptr<store::postgres::ChangeListener> m_keys_listener; // stopped first
 };
 
 } // namespace ashare::api

@@ -40,13 +40,16 @@ ChangeCounter::ChangeCounter(const std::filesystem::path& store_path) {
                            m_writable ? PROT_READ | PROT_WRITE : PROT_READ, MAP_SHARED, fd, 0);
     if (mapping != MAP_FAILED) {
       m_word = static_cast<std::uint64_t*>(mapping);
+      m_mapped = true;
     }
   }
   ::close(fd); // the mapping keeps the file
 }
 
+ChangeCounter::ChangeCounter() : m_word(&m_local), m_writable(true) {}
+
 ChangeCounter::~ChangeCounter() {
-  if (m_word != nullptr) {
+  if (m_mapped) {
     ::munmap(m_word, sizeof(std::uint64_t));
   }
 }

@@ -24,6 +24,9 @@ public:
   // Open (creating when missing) and map the counter of the store at `store_path`. A counter that
   // cannot be opened or mapped is unavailable: load() returns nullopt and bump() does nothing.
   explicit ChangeCounter(const std::filesystem::path& store_path);
+  // A counter in this process's memory only, for a store on a database server (issue 14), which
+  // tells other processes of a commit itself (LISTEN/NOTIFY); whoever hears of it bumps this.
+  ChangeCounter();
   ~ChangeCounter();
   ChangeCounter(const ChangeCounter&) = delete;
   ChangeCounter& operator=(const ChangeCounter&) = delete;
@@ -38,8 +41,10 @@ public:
   static std::filesystem::path path_for(const std::filesystem::path& store_path);
 
 private:
-  std::uint64_t* m_word = nullptr; // in a MAP_SHARED mapping; accessed through std::atomic_ref
+  std::uint64_t* m_word = nullptr; // in a MAP_SHARED mapping or m_local; through std::atomic_ref
   bool m_writable = false;
+  bool m_mapped = false;
+  alignas(std::uint64_t) std::uint64_t m_local = 0;
 };
 
 // When a cache of a store's contents last read the store's generation, and the counter's value

@@ -1,9 +1,12 @@
 // A pool of store connections (BarStore or KeyStore) for a multi-threaded server: each request
 // borrows one for its duration, so statements are prepared once per connection, not per request.
+// A connection to a database server that went away is dropped when given back, not lent again.
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <memory>
+#include <concepts>
 #include <mutex>
 #include <vector>
 
@@ -11,8 +14,15 @@ namespace ashare::store {
 
 template <class Store> class ConnectionPool {
 public:
-  // Create a pool that opens connections to `path` on demand.
-  explicit ConnectionPool(std::filesystem::path path) : m_path(std::move(path)) {}
+  using Opener = std::function<std::unique_ptr<Store>()>;
+
+  // Create a pool that opens connections with `open` on demand.
+  explicit ConnectionPool(Opener open) : m_open(std::move(open)) {}
+
+  // Create a pool that opens connections to the store file at `path` on demand.
+  explicit ConnectionPool(const std::filesystem::path& path)
+    requires std::constructible_from<Store, const std::filesystem::path&>
+    : m_open([path] { return std::make_unique<Store>(path); }) {}
 
   // Returns its connection to the pool when destroyed.
   class Lease {
@@ -44,18 +54,21 @@ public:
         return Lease(*this, std::move(store));
       }
     }
-    return Lease(*this, std::make_unique<Store>(m_path));
+    return Lease(*this, m_open());
   }
-
-  const std::filesystem::path& path() const { return m_path; }
 
 private:
   void give_back(std::unique_ptr<Store> store) {
+    if constexpr (requires { store->healthy(); }) {
+      if (!store->healthy()) {
+        return; // the next acquire() connects afresh
+      }
+    }
     std::lock_guard lock(m_mutex);
     m_idle.push_back(std::move(store));
   }
 
-  std::filesystem::path m_path;
+  Opener m_open;
   std::mutex m_mutex;
   std::vector<std::unique_ptr<Store>> m_idle;
 };

@@ -1,20 +1,18 @@
 // The key store: API keys (as SHA-256 digests, never plaintext), their plans and credit balances,
-// in a SQLite file of its own. Credits are charged by one conditional UPDATE, so concurrent
-// requests, in one process or several, never spend more than the balance. Creating or revoking a
-// key bumps the store's generation and its change counter, so servers drop what they cached.
+// in a SQLite file of its own or in a PostgreSQL database (issue 14). Credits are charged by one
+// conditional UPDATE, so concurrent requests, in one process or several, on one host or several,
+// never spend more than the balance. Creating or revoking a key bumps the store's generation, so
+// servers drop what they cached.
 #pragma once
 
 #include "core/auth/plan.hpp"
-#include "core/store/change_counter.hpp"
 
 #include <cstdint>
-#include <filesystem>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
-#include <SQLiteCpp/Database.h>
 
 namespace ashare::store {
 
@@ -51,60 +49,59 @@ struct ChargeResult {
   bool revoked = false;                // refused because the key is revoked
 };
 
+// The key store's operations; a SQLite file (store/sqlite_key_store.hpp) or a PostgreSQL
+// database (store/postgres/key_store.hpp) behind it, chosen by open_key_store().
 class KeyStore {
 public:
-  // Open (and create or migrate) the key store at `path`.
-  explicit KeyStore(const std::filesystem::path& path);
-  ~KeyStore();
-  KeyStore(const KeyStore&) = delete;
-  KeyStore& operator=(const KeyStore&) = delete;
+  virtual ~KeyStore() = default;
 
   // Insert `key` and return its id.
-  std::int64_t insert_key(const NewKeyRecord& key);
+  virtual std::int64_t insert_key(const NewKeyRecord& key) = 0;
 
   // Return the key whose digest is `digest`, revoked or not, or nullopt.
-  std::optional<KeyRecord> find_by_digest(const std::string& digest);
+  virtual std::optional<KeyRecord> find_by_digest(const std::string& digest) = 0;
 
   // Return the keys whose public prefix is `prefix` (auth::key_lookup_prefix), revoked or not,
   // by id: what a server looks a presented key up by before comparing digests (issue 13).
-  std::vector<KeyRecord> find_by_prefix(const std::string& prefix);
+  virtual std::vector<KeyRecord> find_by_prefix(const std::string& prefix) = 0;
 
   // Return the key with id `id`, or nullopt.
-  std::optional<KeyRecord> find_by_id(std::int64_t id);
+  virtual std::optional<KeyRecord> find_by_id(std::int64_t id) = 0;
 
   // Return every key, ordered by id.
-  std::vector<KeyRecord> load_keys();
+  virtual std::vector<KeyRecord> load_keys() = 0;
 
   // Mark key `id` revoked at `at` unless it already is; return whether a key changed.
-  bool revoke(std::int64_t id, const std::string& at);
+  virtual bool revoke(std::int64_t id, const std::string& at) = 0;
 
   // Add `credits` to metered key `id`; return the new balance, or nullopt when `id` is unmetered
   // or unknown.
-  std::optional<std::int64_t> add_credits(std::int64_t id, std::int64_t credits);
+  virtual std::optional<std::int64_t> add_credits(std::int64_t id, std::int64_t credits) = 0;
 
   // Take `cost` credits from metered key `id`, unless it is revoked, in one conditional update;
   // return the balance after the charge, or nullopt when the balance is below `cost` or the key
   // is revoked (nothing is charged then).
-  std::optional<std::int64_t> charge(std::int64_t id, std::int64_t cost);
+  virtual std::optional<std::int64_t> charge(std::int64_t id, std::int64_t cost) = 0;
 
-  // Apply `requests` in order in one IMMEDIATE write transaction (waiting for SQLite's write
-  // lock): each charge decided and applied by one conditional update (D7), the whole batch
-  // committed once, so that a server pays one commit for many requests. Returns one result per
-  // request, in order.
-  std::vector<ChargeResult> charge_batch(std::span<const ChargeRequest> requests);
+  // Apply `requests` in order in one write transaction, each charge decided and applied by one
+  // conditional update (D7), the whole batch committed once, so that a server pays one commit
+  // for many requests. Returns one result per request, in order.
+  virtual std::vector<ChargeResult> charge_batch(std::span<const ChargeRequest> requests) = 0;
 
   // Return the generation of the keys: it changes whenever a key is created, deleted, revoked,
   // given another plan or made metered or unmetered (never on a charge or credit).
-  std::int64_t load_generation();
+  virtual std::int64_t load_generation() = 0;
 
   // Return the balance of key `id` (nullopt when unmetered or unknown).
-  std::optional<std::int64_t> load_balance(std::int64_t id);
+  virtual std::optional<std::int64_t> load_balance(std::int64_t id) = 0;
 
-private:
-  SQLite::Database m_db;
-  struct Statements;
-  std::unique_ptr<Statements> m_statements;
-  std::unique_ptr<ChangeCounter> m_changes; // bumped when a key is created or revoked
+  // Return whether this connection still works (false once a database server went away: a pool
+  // then drops it rather than lend it again).
+  virtual bool healthy() const { return true; }
 };
+
+// Open (and create or migrate) the key store at `locator`: a postgresql:// URI or a SQLite file
+// path (store/locator.hpp). Throws StoreUnavailable when a database server cannot be reached.
+std::unique_ptr<KeyStore> open_key_store(const std::string& locator);
 
 } // namespace ashare::store

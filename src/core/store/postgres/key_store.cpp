@@ -1,0 +1,162 @@
+#include "core/store/postgres/key_store.hpp"
+
+#include "core/store/postgres/schema.hpp"
+
+namespace ashare::store::postgres {
+namespace {
+
+#define ASHARE_KEY_COLUMNS "id, prefix, label, plan, credits, created_at, revoked_at, digest"
+
+KeyRecord read_key(const Result& result, int row) {
+  KeyRecord key;
+  key.id = result.int64(row, 0);
+  key.prefix = std::string(result.text(row, 1));
+  key.label = std::string(result.text(row, 2));
+  key.plan = auth::parse_plan(std::string(result.text(row, 3))).value(); // CHECKed by schema
+  key.credits = result.optional_int64(row, 4);
+  key.created_at = std::string(result.text(row, 5));
+  key.revoked_at = result.optional_text(row, 6);
+  key.digest = result.bytes(row, 7);
+  return key;
+}
+
+// The charge of D7 in one statement and one round trip: the key's row locked (waiting for a
+// concurrent charge of it to commit, then reading what that left), charged when its balance
+// covers the cost and it is not revoked, and its balance and revocation returned either way. A
+// plain UPDATE ... RETURNING decides as exactly, but a refusal would have to read the balance
+// again: the statement's snapshot may predate the charge that emptied it.
+constexpr const char* k_charge_sql = R"sql(
+  WITH current AS (
+    SELECT id, credits, revoked_at FROM api_keys WHERE id = $1 FOR UPDATE),
+  charged AS (
+    UPDATE api_keys k SET credits = k.credits - $2 FROM current c
+    WHERE k.id = c.id AND $2 > 0 AND c.credits >= $2 AND c.revoked_at IS NULL
+    RETURNING k.credits)
+  SELECT (SELECT credits FROM charged), credits, revoked_at IS NOT NULL FROM current
+)sql";
+
+} // namespace
+
+PostgresKeyStore::PostgresKeyStore(const std::string& uri) : m_connection(uri) {
+  migrate(m_connection, SchemaKind::keys);
+}
+
+std::vector<KeyRecord> PostgresKeyStore::select_keys(const char* name,
+                                                     const char* sql,
+                                                     std::initializer_list<Param> params) {
+  const auto result = m_connection.run(name, sql, params);
+  std::vector<KeyRecord> keys;
+  keys.reserve(static_cast<std::size_t>(result.rows()));
+  for (int row = 0; row < result.rows(); ++row) {
+    keys.push_back(read_key(result, row));
+  }
+  return keys;
+}
+
+std::int64_t PostgresKeyStore::insert_key(const NewKeyRecord& key) {
+  const auto result = m_connection.exec(
+    "INSERT INTO api_keys(prefix, digest, label, plan, credits, created_at) "
+    "VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+    {key.prefix, Param::bytes(key.digest), key.label,
+     std::string(auth::plan_limits(key.plan).name), key.credits, key.created_at});
+  return result.int64(0, 0);
+}
+
+std::optional<KeyRecord> PostgresKeyStore::find_by_digest(const std::string& digest) {
+  auto keys = select_keys("key_by_digest",
+                          "SELECT " ASHARE_KEY_COLUMNS " FROM api_keys WHERE digest = $1",
+                          {Param::bytes(digest)});
+  if (keys.empty()) {
+    return std::nullopt;
+  }
+  return std::move(keys.front());
+}
+
+std::vector<KeyRecord> PostgresKeyStore::find_by_prefix(const std::string& prefix) {
+  return select_keys("keys_by_prefix",
+                     "SELECT " ASHARE_KEY_COLUMNS " FROM api_keys WHERE prefix = $1 ORDER BY id",
+                     {prefix});
+}
+
+std::optional<KeyRecord> PostgresKeyStore::find_by_id(std::int64_t id) {
+  auto keys = select_keys("key_by_id", "SELECT " ASHARE_KEY_COLUMNS " FROM api_keys WHERE id = $1",
+                          {id});
+  if (keys.empty()) {
+    return std::nullopt;
+  }
+  return std::move(keys.front());
+}
+
+std::vector<KeyRecord> PostgresKeyStore::load_keys() {
+  return select_keys("all_keys", "SELECT " ASHARE_KEY_COLUMNS " FROM api_keys ORDER BY id", {});
+}
+
+bool PostgresKeyStore::revoke(std::int64_t id, const std::string& at) {
+  return m_connection
+           .exec("UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL",
+                 {id, at})
+           .changed()
+         > 0;
+}
+
+std::optional<std::int64_t> PostgresKeyStore::add_credits(std::int64_t id, std::int64_t credits) {
+  const auto result = m_connection.exec("UPDATE api_keys SET credits = credits + $2 "
+                                        "WHERE id = $1 AND credits IS NOT NULL RETURNING credits",
+                                        {id, credits});
+  if (result.rows() == 0) {
+    return std::nullopt;
+  }
+  return result.int64(0, 0);
+}
+
+std::optional<std::int64_t> PostgresKeyStore::charge(std::int64_t id, std::int64_t cost) {
+  const auto result = m_connection.run(
+    "charge_only",
+    "UPDATE api_keys SET credits = credits - $2 WHERE id = $1 AND credits IS NOT NULL "
+    "AND credits >= $2 AND revoked_at IS NULL RETURNING credits",
+    {id, cost});
+  if (result.rows() == 0) {
+    return std::nullopt;
+  }
+  return result.int64(0, 0);
+}
+
+std::vector<ChargeResult> PostgresKeyStore::charge_batch(std::span<const ChargeRequest> requests) {
+  std::vector<ChargeResult> results;
+  results.reserve(requests.size());
+  Transaction transaction(m_connection);
+  for (const auto& request : requests) {
+    const auto row = m_connection.run("charge", k_charge_sql, {request.key_id, request.cost});
+    ChargeResult result;
+    if (row.rows() == 1) {
+      if (!row.is_null(0, 0)) {
+        result.charged = true;
+        result.balance = row.int64(0, 0);
+      } else {
+        result.balance = row.optional_int64(0, 1);
+        result.revoked = row.text(0, 2) == "t";
+        result.charged = request.cost == 0 && result.balance && !result.revoked;
+      }
+    }
+    results.push_back(result);
+  }
+  transaction.commit();
+  return results;
+}
+
+std::int64_t PostgresKeyStore::load_generation() {
+  const auto result = m_connection.run(
+    "keys_generation", "SELECT value FROM api_keys_meta WHERE key = 'generation'", {});
+  return result.rows() == 1 ? result.int64(0, 0) : 0;
+}
+
+std::optional<std::int64_t> PostgresKeyStore::load_balance(std::int64_t id) {
+  const auto result =
+    m_connection.run("key_balance", "SELECT credits FROM api_keys WHERE id = $1", {id});
+  if (result.rows() == 0) {
+    return std::nullopt;
+  }
+  return result.optional_int64(0, 0);
+}
+
+} // namespace ashare::store::postgres

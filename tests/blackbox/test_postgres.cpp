@@ -1,0 +1,192 @@
+// The keys and credits on PostgreSQL (issue 14), through the real binary: `ashare keys` on a
+// postgresql:// key store, several `serve` replicas sharing it, a revoke reaching them all, a
+// replica killed under load. The cases are named "postgres: ..." and run only under
+// scripts/with-postgres.sh (ctest ashare_postgres_blackbox_tests), which names the server in
+// ASHARE_TEST_POSTGRES; without it they fail, never pass unseen.
+#include "burst.hpp"
+#include "fixtures.hpp"
+
+#include <csignal>
+#include <cstdlib>
+#include <doctest/doctest.h>
+#include <map>
+#include <thread>
+
+using namespace bb;
+using namespace std::chrono_literals;
+
+namespace {
+
+// A database of its own on the test server, dropped afterwards.
+class PostgresDatabase {
+public:
+  PostgresDatabase() {
+    const char* server = std::getenv("ASHARE_TEST_POSTGRES");
+    const char* bindir = std::getenv("PG_BINDIR");
+    if (server == nullptr || *server == '\0' || bindir == nullptr) {
+      throw std::runtime_error("ASHARE_TEST_POSTGRES is not set: run under scripts/with-postgres.sh");
+    }
+    m_psql = std::string(bindir) + "/psql";
+    static int count = 0;
+    m_server = server;
+    m_name = "ashare_bb_" + std::to_string(::getpid()) + "_" + std::to_string(++count);
+    psql("CREATE DATABASE " + m_name);
+  }
+  ~PostgresDatabase() {
+    try {
+      psql("DROP DATABASE IF EXISTS " + m_name + " WITH (FORCE)");
+    } catch (const std::exception&) {
+      // the server goes away with its directory
+    }
+  }
+  PostgresDatabase(const PostgresDatabase&) = delete;
+  PostgresDatabase& operator=(const PostgresDatabase&) = delete;
+
+  // The database's URI, with a password that the trust authentication of the test server
+  // ignores and that must never be shown.
+  std::string uri() const { return m_server + "&dbname=" + m_name + "&password=" + k_password; }
+
+  static constexpr const char* k_password = "hunter2-never-shown";
+
+  // Run `sql` in this database (or on the server's own) and return its output; throws unless
+  // psql exits 0.
+  std::string psql(const std::string& sql, bool here = false) const {
+    const auto result = run_process(
+      {m_psql, here ? m_server + "&dbname=" + m_name : m_server, "-v", "ON_ERROR_STOP=1", "-Atqc",
+       sql});
+    if (result.status != 0) {
+      throw std::runtime_error("psql failed: " + sql + "\n" + result.err);
+    }
+    return result.out;
+  }
+
+private:
+  std::string m_server;
+  std::string m_name;
+  std::string m_psql;
+};
+
+// Return the balance of key `id` as the database holds it.
+std::string stored_balance(const PostgresDatabase& database, std::int64_t id) {
+  auto out = database.psql("SELECT credits FROM api_keys WHERE id = " + std::to_string(id), true);
+  while (!out.empty() && out.back() == '\n') {
+    out.pop_back();
+  }
+  return out;
+}
+
+const std::string k_target = bars_target("2024-01-02", "2024-03-29", "symbol=600519.SH");
+
+} // namespace
+
+TEST_CASE("postgres: ashare keys on a PostgreSQL key store, the password never shown") {
+  PostgresDatabase database;
+  TestStore store(database.uri());
+  store.import({fixture("bancob_600519.SH.csv")});
+  const auto key = store.create_key("basic", 5, "pg");
+  CHECK(store.listed_credits(key.id) == "5");
+  const auto credited = store.cli({"keys", "credit", std::to_string(key.id), "7"});
+  CHECK(credited.status == 0);
+  CHECK(credited.out == "key " + std::to_string(key.id) + ": 12 credits\n");
+  CHECK(stored_balance(database, key.id) == "12");
+  const auto revoked = store.cli({"keys", "revoke", key.plaintext});
+  CHECK(revoked.status == 0);
+  CHECK(database.psql("SELECT revoked_at IS NOT NULL FROM api_keys", true) == "t\n");
+
+  const auto info = store.cli({"info"});
+  CHECK(info.status == 0);
+  CHECK(info.out.find("keys: postgresql://") != std::string::npos);
+  CHECK(info.out.find("password=***") != std::string::npos);
+  for (const auto& run : {info, credited, revoked}) {
+    CHECK(run.out.find(PostgresDatabase::k_password) == std::string::npos);
+    CHECK(run.err.find(PostgresDatabase::k_password) == std::string::npos);
+  }
+
+  SUBCASE("an unreachable server is an error naming the redacted URI") {
+    TestStore nowhere("postgresql://ashare:" + std::string(PostgresDatabase::k_password)
+                      + "@/ashare?host=/nonexistent-ashare-socket");
+    const auto failed = nowhere.cli({"keys", "list"});
+    CHECK(failed.status == 1);
+    CHECK(failed.err.rfind("ashare: error: cannot connect to postgresql://ashare:***@/ashare?host="
+                           "/nonexistent-ashare-socket: ",
+                           0)
+          == 0);
+    CHECK(failed.err.find(PostgresDatabase::k_password) == std::string::npos);
+  }
+}
+
+TEST_CASE("postgres: three replicas, 300 concurrent requests on 50 credits: exactly 50 answered") {
+  PostgresDatabase database;
+  TestStore store(database.uri());
+  store.import({fixture("bancob_600519.SH.csv")});
+  const auto key = store.create_key("pro", 50, "replicas");
+  ServerProcess a(store), b(store), c(store);
+  const auto outcomes = burst({a.port(), b.port(), c.port()}, k_target, key.plaintext, 300);
+  std::map<int, int> by_status;
+  for (const auto& outcome : outcomes) {
+    CAPTURE(outcome.error);
+    ++by_status[outcome.status];
+    if (outcome.status == 402) {
+      CHECK(outcome.remaining == "0");
+    }
+  }
+  CHECK(by_status == std::map<int, int>{{200, 50}, {402, 250}});
+  CHECK(stored_balance(database, key.id) == "0");
+}
+
+TEST_CASE("postgres: a revoke reaches every replica within 1 s") {
+  PostgresDatabase database;
+  TestStore store(database.uri());
+  store.import({fixture("bancob_600519.SH.csv")});
+  const auto key = store.create_key("pro", std::nullopt, "unmetered");
+  ServerProcess a(store), b(store), c(store);
+  for (const int port : {a.port(), b.port(), c.port()}) {
+    REQUIRE(request(port, k_target, key.plaintext).status == 200); // each has cached the key
+  }
+  REQUIRE(store.cli({"keys", "revoke", std::to_string(key.id)}).status == 0);
+  const auto revoked_at = std::chrono::steady_clock::now();
+  for (const int port : {a.port(), b.port(), c.port()}) {
+    CAPTURE(port);
+    int status = 0;
+    while ((status = request(port, k_target, key.plaintext).status) == 200
+           && std::chrono::steady_clock::now() - revoked_at < 1s) {
+      std::this_thread::sleep_for(10ms);
+    }
+    CHECK(status == 401);
+  }
+}
+
+TEST_CASE("postgres: a replica killed under load: no credit lost or charged twice, others serve") {
+  PostgresDatabase database;
+  TestStore store(database.uri());
+  store.import({fixture("bancob_600519.SH.csv")});
+  constexpr std::int64_t k_credits = 10'000;
+  const auto key = store.create_key("pro", k_credits, "crash");
+  ServerProcess a(store), b(store);
+  auto victim = std::make_unique<ServerProcess>(store);
+  std::vector<Outcome> outcomes;
+  std::thread load(
+    [&] { outcomes = burst({a.port(), b.port(), victim->port()}, k_target, key.plaintext, 300); });
+  std::this_thread::sleep_for(30ms);
+  victim->process().send_signal(SIGKILL);
+  load.join();
+  victim.reset();
+  int answered = 0, cut_short = 0;
+  for (const auto& outcome : outcomes) {
+    if (outcome.status == 200) {
+      ++answered;
+    } else {
+      CHECK(outcome.status == 0); // only the killed replica's requests may fail, in transport
+      ++cut_short;
+    }
+  }
+  const auto spent = k_credits - std::stoll(stored_balance(database, key.id));
+  CAPTURE(answered);
+  CAPTURE(cut_short);
+  CHECK(answered >= 200); // the survivors answered all of theirs
+  CHECK(answered <= spent);
+  CHECK(spent <= answered + cut_short);
+  for (const int port : {a.port(), b.port()}) {
+    CHECK(request(port, k_target, key.plaintext).status == 200);
+  }
+}

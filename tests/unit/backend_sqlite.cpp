@@ -1,0 +1,22 @@
+// The SQLite store backend of the store-level tests (store_backend.hpp).
+#include "store_backend.hpp"
+
+#include "testutil.hpp"
+
+namespace ashare::test {
+
+struct StoreBackend::State {
+  TempDir dir;
+};
+
+StoreBackend::StoreBackend() : m_state(std::make_unique<State>()) {}
+
+StoreBackend::~StoreBackend() = default;
+
+const char* StoreBackend::name() { return "sqlite"; }
+
+std::string StoreBackend::keys_locator() const {
+  return (m_state->dir / "ashare-keys.db").string();
+}
+
+} // namespace ashare::test
