@@ -2,9 +2,10 @@
 # Run CMD [ARGS...] beside a throwaway PostgreSQL 15 (issue 14): a new cluster in a temporary
 # directory, listening on a Unix socket there and on no TCP port, owned by an unprivileged user
 # (initdb refuses root: as root the cluster runs as `postgres` through runuser). CMD gets the
-# server's URI in ASHARE_TEST_POSTGRES (superuser, database `postgres`), PG_SOCKET_DIR and
-# PG_BINDIR (where psql is); the
-# server is stopped and its directory removed however CMD ends. Exits with CMD's status.
+# server's URI in ASHARE_TEST_POSTGRES (superuser, database `postgres`), PG_SOCKET_DIR,
+# PG_BINDIR (where psql is) and ASHARE_TEST_POSTGRES_CTL, a script that stops and starts the
+# server (`$ASHARE_TEST_POSTGRES_CTL stop|start`: an outage, D15). The server is stopped and its
+# directory removed however CMD ends. Exits with CMD's status.
 #
 # Usage: scripts/with-postgres.sh CMD [ARGS...]
 set -euo pipefail
@@ -66,8 +67,25 @@ trap 'exit 130' INT TERM
 }
 started=1
 
+# stop: fast shutdown (sessions are terminated, as when a database server goes down); start:
+# as above, waiting until it accepts connections.
+cat >"$dir/ctl" <<CTL
+#!/usr/bin/env bash
+set -euo pipefail
+case "\${1:-}" in
+  stop) ${as_owner[*]} "$bindir/pg_ctl" -D "$data" -m fast -w stop >/dev/null ;;
+  start) ${as_owner[*]} "$bindir/pg_ctl" -D "$data" -l "$dir/server.log" -w -t 30 \
+           -o "-c listen_addresses='' -c unix_socket_directories='$dir' -c fsync=off \
+               -c synchronous_commit=off -c full_page_writes=off -c max_connections=300" \
+           start >/dev/null ;;
+  *) echo "usage: \$0 stop|start" >&2; exit 2 ;;
+esac
+CTL
+chmod 0755 "$dir/ctl"
+
 export PG_SOCKET_DIR="$dir"
 export PG_BINDIR="$bindir"
+export ASHARE_TEST_POSTGRES_CTL="$dir/ctl"
 export ASHARE_TEST_POSTGRES="postgresql:///postgres?host=$dir&user=$owner"
 status=0
 "$@" || status=$?

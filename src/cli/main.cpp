@@ -6,6 +6,7 @@
 #include "cli/remote/transport.hpp"
 #include "core/error.hpp"
 #include "core/store/schema.hpp"
+#include "core/store/store_unavailable.hpp"
 
 #include <CLI/CLI.hpp>
 #include <array>
@@ -133,6 +134,8 @@ int main(int argc, char** argv) {
     return run(argc, argv);
   } catch (const NetworkError& error) {
     return fail(error.what(), k_exit_network);
+  } catch (const ashare::store::StoreUnavailable& error) {
+    return fail(error.what(), k_exit_network); // D15: a database server that may come back
   } catch (const std::exception& error) {
     return fail(error.what());
   }

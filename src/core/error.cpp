@@ -19,6 +19,8 @@ constexpr std::array k_error_table{
   ErrorInfo{ErrorCode::internal, "INTERNAL_ERROR", 500, 1},
   ErrorInfo{ErrorCode::invalid_input, "INVALID_INPUT", 400, 1},
   ErrorInfo{ErrorCode::rate_limited, "RATE_LIMITED", 429, 4},
+  // Exit 3, as a network error: the store is elsewhere and may come back (D15).
+  ErrorInfo{ErrorCode::service_unavailable, "SERVICE_UNAVAILABLE", 503, 3},
 };
 
 } // namespace

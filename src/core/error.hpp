@@ -23,6 +23,7 @@ enum class ErrorCode {
   internal,
   invalid_input, // a file or command-line value the CLI rejects (import rows, key ids, ...)
   rate_limited,  // D14: a key beyond its plan's request rate
+  service_unavailable, // D15: the store (a database server) cannot be reached; retry later
 };
 
 struct Error {

@@ -1,5 +1,7 @@
 #include "server/charge_batcher.hpp"
 
+#include "core/store/store_unavailable.hpp"
+
 #include <boost/asio/post.hpp>
 
 namespace ashare::server {
@@ -31,13 +33,17 @@ void ChargeBatcher::run() {
       done.swap(m_done);
     }
     std::vector<store::ChargeResult> results;
+    bool unreachable = false;
     try {
       results = api::apply_charges(m_services, charges);
+    } catch (const store::StoreUnavailable& error) {
+      unreachable = true;
+      m_services.log_error(std::string("charging credits: ") + error.what());
     } catch (const std::exception& error) {
       m_services.log_error(std::string("charging credits: ") + error.what());
     }
     for (std::size_t i = 0; i < done.size(); ++i) {
-      done[i](results.empty() ? std::nullopt : std::optional(results[i]));
+      done[i](results.empty() ? std::nullopt : std::optional(results[i]), unreachable);
     }
     charges.clear();
     done.clear();

@@ -19,8 +19,9 @@ namespace ashare::server {
 
 class ChargeBatcher {
 public:
-  // The result of a charge, or nullopt when the store failed (nothing was charged).
-  using Done = std::function<void(std::optional<store::ChargeResult> result)>;
+  // The result of a charge, or nullopt when the store failed (nothing was charged), and then
+  // whether it failed because it cannot be reached (D15: 503, else 500).
+  using Done = std::function<void(std::optional<store::ChargeResult> result, bool unreachable)>;
 
   // Apply charges against `services` on `workers`.
   ChargeBatcher(api::Services& services, boost::asio::thread_pool& workers)

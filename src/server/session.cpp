@@ -266,12 +266,17 @@ private:
       const auto charge = needed->charge;
       m_thread.server.charges.submit(
         charge, [self = this->shared_from_this(), finish = std::move(needed->finish)](
-                  std::optional<store::ChargeResult> result) mutable {
-          asio::post(self->m_thread.io, [self, finish = std::move(finish), result]() mutable {
-            self->answer(result ? finish(*result)
-                                : api::error_response(ErrorCode::internal,
-                                                      "internal error; the server logged the details",
-                                                      self->services()));
+                  std::optional<store::ChargeResult> result, bool unreachable) mutable {
+          asio::post(self->m_thread.io, [self, finish = std::move(finish), result,
+                                         unreachable]() mutable {
+            // D15: nothing was charged, so nothing is answered but the 503.
+            self->answer(result        ? finish(*result)
+                         : unreachable ? api::unavailable_response(
+                                           "the key store cannot be reached", self->services())
+                                       : api::error_response(
+                                           ErrorCode::internal,
+                                           "internal error; the server logged the details",
+                                           self->services()));
           });
         });
       return;

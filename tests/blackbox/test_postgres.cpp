@@ -1,6 +1,6 @@
 // The keys and credits on PostgreSQL (issue 14), through the real binary: `ashare keys` on a
 // postgresql:// key store, several `serve` replicas sharing it, a revoke reaching them all, a
-// replica killed under load. The cases are named "postgres: ..." and run only under
+// replica killed under load, the database server stopped under load (D15). The cases are named "postgres: ..." and run only under
 // scripts/with-postgres.sh (ctest ashare_postgres_blackbox_tests), which names the server in
 // ASHARE_TEST_POSTGRES; without it they fail, never pass unseen.
 #include "burst.hpp"
@@ -9,6 +9,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <doctest/doctest.h>
+#include <atomic>
 #include <map>
 #include <thread>
 
@@ -106,7 +107,7 @@ TEST_CASE("postgres: ashare keys on a PostgreSQL key store, the password never s
     TestStore nowhere("postgresql://ashare:" + std::string(PostgresDatabase::k_password)
                       + "@/ashare?host=/nonexistent-ashare-socket");
     const auto failed = nowhere.cli({"keys", "list"});
-    CHECK(failed.status == 1);
+    CHECK(failed.status == 3); // D15: as a network error, worth retrying
     CHECK(failed.err.rfind("ashare: error: cannot connect to postgresql://ashare:***@/ashare?host="
                            "/nonexistent-ashare-socket: ",
                            0)
@@ -189,4 +190,121 @@ TEST_CASE("postgres: a replica killed under load: no credit lost or charged twic
   for (const int port : {a.port(), b.port()}) {
     CHECK(request(port, k_target, key.plaintext).status == 200);
   }
+}
+
+namespace {
+
+// Stops the test server (an outage) and starts it again when it goes, whatever happened.
+class Outage {
+public:
+  Outage() { control("stop"); }
+  ~Outage() {
+    if (!m_ended) {
+      try {
+        control("start");
+      } catch (const std::exception&) {
+      }
+    }
+  }
+  Outage(const Outage&) = delete;
+  Outage& operator=(const Outage&) = delete;
+  void end() {
+    control("start");
+    m_ended = true;
+  }
+
+private:
+  static void control(const std::string& action) {
+    const char* ctl = std::getenv("ASHARE_TEST_POSTGRES_CTL");
+    if (ctl == nullptr) {
+      throw std::runtime_error("ASHARE_TEST_POSTGRES_CTL is not set: run under with-postgres.sh");
+    }
+    const auto result = run_process({ctl, action});
+    if (result.status != 0) {
+      throw std::runtime_error("cannot " + action + " PostgreSQL: " + result.err);
+    }
+  }
+  bool m_ended = false;
+};
+
+} // namespace
+
+TEST_CASE("postgres: the database server stopped under load: 503, no free answer, back by itself") {
+  PostgresDatabase database;
+  TestStore store(database.uri());
+  store.import({fixture("bancob_600519.SH.csv")});
+  constexpr std::int64_t k_credits = 100'000;
+  const auto metered = store.create_key("pro", k_credits, "metered");
+  const auto unmetered = store.create_key("pro", std::nullopt, "unmetered");
+  ServerProcess server(store);
+  REQUIRE(request(server.port(), k_target, unmetered.plaintext).status == 200); // known, cached
+  REQUIRE(request(server.port(), k_target, metered.plaintext).status == 200);
+
+  // Metered requests from 4 clients throughout; each answer is counted.
+  std::atomic<bool> stop{false};
+  std::atomic<int> answered{1}; // the one above
+  std::atomic<int> unavailable{0};
+  std::atomic<int> other{0};
+  std::vector<std::thread> clients;
+  for (int i = 0; i < 4; ++i) {
+    clients.emplace_back([&] {
+      while (!stop) {
+        const auto reply = request(server.port(), k_target, metered.plaintext);
+        if (reply.status == 200) {
+          ++answered;
+        } else if (reply.status == 503) {
+          ++unavailable;
+        } else {
+          ++other;
+        }
+      }
+    });
+  }
+  std::this_thread::sleep_for(300ms);
+  {
+    Outage outage;
+    std::this_thread::sleep_for(1500ms); // past the key cache's 1 s re-check
+
+    const auto refused = request(server.port(), k_target, metered.plaintext);
+    CHECK(refused.status == 503);
+    CHECK(refused.header("Retry-After") == "1");
+    CHECK_FALSE(refused.has_header("X-Credits-Remaining"));
+    CHECK(refused.json()["error"]["code"] == "SERVICE_UNAVAILABLE");
+    const auto health = request(server.port(), "/healthz");
+    CHECK(health.status == 503);
+    CHECK(health.json()["status"] == "unavailable");
+    // D15: an unmetered key already known, for a history already in memory, is still answered.
+    CHECK(request(server.port(), k_target, unmetered.plaintext).status == 200);
+    // A key never seen cannot be checked: 503, not 401.
+    const auto unknown = request(server.port(), k_target, std::string("ask_") + std::string(43, 'x'));
+    CHECK(unknown.status == 503);
+    const int during = unavailable;
+    CHECK(during > 0);
+    outage.end();
+  }
+  // Service comes back by itself.
+  const auto back_at = std::chrono::steady_clock::now();
+  int status = 0;
+  while ((status = request(server.port(), "/healthz").status) != 200
+         && std::chrono::steady_clock::now() - back_at < 10s) {
+    std::this_thread::sleep_for(50ms);
+  }
+  CHECK(status == 200);
+  std::this_thread::sleep_for(300ms);
+  stop = true;
+  for (auto& client : clients) {
+    client.join();
+  }
+  CHECK(other == 0);
+  CHECK(request(server.port(), k_target, metered.plaintext).status == 200);
+  ++answered;
+  // Never a free answer: every 200 was charged. A charge whose commit the stop cut off may have
+  // been committed without its answer: at most one per client in flight at that moment.
+  const auto spent = k_credits - std::stoll(stored_balance(database, metered.id));
+  CAPTURE(answered.load());
+  CAPTURE(unavailable.load());
+  CAPTURE(spent);
+  CHECK(answered <= spent);
+  CHECK(spent <= answered + 4);
+  CHECK(server.process().wait_for_exit(0ms) == std::nullopt); // still running
 }

@@ -199,11 +199,12 @@ async function createKey(bin, db, plan, credits) {
   return key;
 }
 
-// Start `ashare serve` on an ephemeral loopback port (with `extra` arguments); resolve with its
+// Start `ashare serve` on an ephemeral loopback port (with `extra` arguments, and `globals` before
+// the command); resolve with its
 // base URL and keep the child in `servers`.
-function startServer(bin, db, name, extra = []) {
+function startServer(bin, db, name, extra = [], globals = []) {
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, ["--db", db, "serve", "--listen", "127.0.0.1:0", ...extra], {
+    const child = spawn(bin, ["--db", db, ...globals, "serve", "--listen", "127.0.0.1:0", ...extra], {
       env: childEnv(),
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -579,8 +580,9 @@ function makeTester(document, { ajv, compile }) {
         // D7: X-Credits-Remaining for metered keys that passed authentication.
         const credits = response.headers.get("X-Credits-Remaining");
         const needsKey = !(Array.isArray(operation.security) && operation.security.length === 0);
-        // A 500 of a key route comes after authentication here (every key the tests send to one is valid).
-        const authenticated = c.key && needsKey && ![401, 404, 405].includes(status);
+        // A 500 of a key route comes after authentication here (every key the tests send to one is
+        // valid); a 503 (D15) has no balance to report, as the key store cannot be reached.
+        const authenticated = c.key && needsKey && ![401, 404, 405, 503].includes(status);
         if (authenticated && c.key.metered) {
           const cost = status === 200 ? (c.cost ?? 0) : 0;
           const expected = balances.get(c.key.name) - cost;
@@ -1364,6 +1366,43 @@ async function main() {
   await req({ base: drainBase, name: "503 HEAD /healthz while draining", method: "HEAD", status: 503,
     path: "/healthz" });
   stalled.destroy(); // nothing in flight any more: the server stops
+
+  // D15: a server whose keys are on the PostgreSQL server of scripts/with-postgres.sh, that
+  // server stopped: each data operation's 503, GET and HEAD, and /healthz's; then it comes back.
+  const pg = {
+    server: process.env.ASHARE_TEST_POSTGRES,
+    ctl: process.env.ASHARE_TEST_POSTGRES_CTL,
+    bin: process.env.PG_BINDIR,
+  };
+  if (!pg.server || !pg.ctl || !pg.bin) {
+    throw new Fatal("ASHARE_TEST_POSTGRES is not set: run under scripts/with-postgres.sh (D15's 503 "
+      + "needs a database server to stop)");
+  }
+  await runQuiet(path.join(pg.bin, "psql"), [pg.server, "-v", "ON_ERROR_STOP=1", "-qc",
+    `CREATE DATABASE ashare_openapi_${process.pid}`]);
+  const pgKeys = ["--keys-db", `${pg.server}&dbname=ashare_openapi_${process.pid}`];
+  const pgKeyLines = (await run(bin, ["--db", db, ...pgKeys, "keys", "create", "--plan", "pro",
+    "--credits", "100"])).trim().split("\n");
+  const pgMetered = { name: "pg-metered", value: pgKeyLines[pgKeyLines.length - 1].trim(), metered: true };
+  tester.balances.set("pg-metered", 100);
+  const pgBase = await startServer(bin, db, "postgres-keys", [], pgKeys);
+  await req({ base: pgBase, name: "200 with the keys on PostgreSQL", key: pgMetered, status: 200,
+    cost: 1, path: p1 });
+  await runQuiet(pg.ctl, ["stop"]);
+  try {
+    for (const p of limitedPaths) {
+      await req({ base: pgBase, name: `503 ${p}`, key: pgMetered, status: 503,
+        code: "SERVICE_UNAVAILABLE", path: p });
+      await req({ base: pgBase, name: `HEAD 503 ${p}`, method: "HEAD", key: pgMetered, status: 503,
+        path: p });
+    }
+    await req({ base: pgBase, name: "503 /healthz: the key store cannot be reached", status: 503,
+      path: "/healthz", expect: (b) => assert(b.status === "unavailable", `status ${b.status}`) });
+  } finally {
+    await runQuiet(pg.ctl, ["start"]);
+  }
+  await req({ base: pgBase, name: "200 once the key store is back", key: pgMetered, status: 200,
+    cost: 1, path: p1 });
 
   // Every documented response was exercised.
   await check("every documented (method, path, status) was exercised", () => {

@@ -45,6 +45,16 @@ TEST_CASE("api::KeyCache") {
   REQUIRE(fresh.key);
   CHECK(fresh.key->id == metered.id);
 
+  SUBCASE("D15: what it remembers stays available however old, without the store") {
+    const auto late = t0 + std::chrono::hours(1);
+    CHECK_FALSE(cache.find_fresh(digest, late).known); // too old to trust while the store answers
+    const auto remembered = cache.find_remembered(digest);
+    CHECK(remembered.known);
+    REQUIRE(remembered.key);
+    CHECK(remembered.key->id == metered.id);
+    const auto stranger = cache.find_remembered(credential_of(unmetered.plaintext));
+    CHECK_FALSE(stranger.known); // never asked for: only the store could say
+  }
   SUBCASE("a charge or a credit changes nothing it remembers") {
     CHECK(admin.charge(metered.id, 4) == 6);
     CHECK(admin.add_credits(metered.id, 1) == 7);

@@ -9,7 +9,7 @@ using namespace ashare;
 
 TEST_CASE("error table: every ErrorCode has one row, in enumerator order") {
   // SPEC "Errors" (400..500), D10 (404, 405), the CLI's INVALID_INPUT for rejected files and
-  // D14's RATE_LIMITED.
+  // D14's RATE_LIMITED and D15's SERVICE_UNAVAILABLE.
   struct Row {
     ErrorCode code;
     const char* wire_name;
@@ -27,10 +27,11 @@ TEST_CASE("error table: every ErrorCode has one row, in enumerator order") {
       {ErrorCode::internal, "INTERNAL_ERROR", 500},
       {ErrorCode::invalid_input, "INVALID_INPUT", 400},
       {ErrorCode::rate_limited, "RATE_LIMITED", 429},
+      {ErrorCode::service_unavailable, "SERVICE_UNAVAILABLE", 503},
   };
   const auto table = error_table();
-  // rate_limited is the last enumerator: one row per enumerator, none missing, none extra.
-  REQUIRE(table.size() == static_cast<std::size_t>(ErrorCode::rate_limited) + 1);
+  // service_unavailable is the last enumerator: one row per enumerator, none missing, none extra.
+  REQUIRE(table.size() == static_cast<std::size_t>(ErrorCode::service_unavailable) + 1);
   REQUIRE(table.size() == std::size(expected));
 
   for (std::size_t i = 0; i < table.size(); ++i) {
@@ -50,14 +51,16 @@ TEST_CASE("error table: every ErrorCode has one row, in enumerator order") {
     CHECK(names.size() == table.size());
   }
 
-  SUBCASE("CLI exit statuses: 4 for authentication, credits, plan and rate, 1 otherwise") {
+  SUBCASE("CLI exit statuses: 4 for authentication, credits, plan and rate, 3 for an unreachable "
+          "store, 1 otherwise") {
     for (const auto& row : table) {
       CAPTURE(row.wire_name);
       const bool refused = row.code == ErrorCode::unauthorized
                            || row.code == ErrorCode::insufficient_credits
                            || row.code == ErrorCode::plan_limit
                            || row.code == ErrorCode::rate_limited;
-      CHECK(row.exit_status == (refused ? 4 : 1));
+      const bool unreachable = row.code == ErrorCode::service_unavailable;
+      CHECK(row.exit_status == (refused ? 4 : unreachable ? 3 : 1));
     }
   }
 }

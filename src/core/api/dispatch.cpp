@@ -7,6 +7,7 @@
 #include "core/api/openapi.hpp"
 #include "core/api/request_checks.hpp"
 #include "core/api/store_view.hpp"
+#include "core/store/store_unavailable.hpp"
 
 #include <array>
 #include <cassert>
@@ -23,10 +24,12 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr const char* k_internal_message = "internal error; the server logged the details";
+constexpr const char* k_unavailable_message =
+  "service unavailable: the store cannot be reached; retry later";
 
 // A public route answers from what it has: no key, no plan, no credits. nullopt: it needs the
 // store and `view` may not wait.
-using PublicAnswer = std::optional<Response> (*)(StoreView& view, const Services& services);
+using PublicAnswer = std::optional<Response> (*)(StoreView& view, Services& services);
 
 // A data route parses its request (400); the pipeline below does everything else.
 using ParseRequest = Result<std::unique_ptr<EndpointRequest>> (*)(
@@ -54,17 +57,30 @@ Response body_response(std::string body, int status = 200) {
   return response;
 }
 
-std::optional<Response> answer_health(StoreView& view, const Services& services) {
+std::optional<Response> answer_health(StoreView& view, Services& services) {
+  // D15: keys on a database server are asked for on every check, so that a load balancer takes
+  // out a replica that cannot reach them (a round trip, on a worker).
+  if (services.keys_on_server() && !view.may_wait()) {
+    return std::nullopt;
+  }
   const auto catalog = view.catalog();
   if (!catalog) {
     return std::nullopt;
   }
   // D15: a draining server says so, so that a load balancer takes it out.
-  const bool available = !services.draining.load(std::memory_order_relaxed);
+  bool available = !services.draining.load(std::memory_order_relaxed);
+  if (available && services.keys_on_server()) {
+    try {
+      services.keys.acquire()->load_generation();
+    } catch (const store::StoreUnavailable& error) {
+      services.log_error(std::string("health check: ") + error.what());
+      available = false;
+    }
+  }
   return body_response(health_to_json(catalog->dataset, available), available ? 200 : 503);
 }
 
-std::optional<Response> answer_openapi(StoreView&, const Services&) {
+std::optional<Response> answer_openapi(StoreView&, Services&) {
   return body_response(std::string(openapi_document()));
 }
 
@@ -142,6 +158,13 @@ Response error_body(const Error& error) {
   return response;
 }
 
+// The 503 of D15, without a request id.
+Response unavailable_body() {
+  auto response = error_body(make_error(ErrorCode::service_unavailable, k_unavailable_message));
+  response.set_header("Retry-After", "1");
+  return response;
+}
+
 Response unauthorized(const Error& error) {
   auto response = error_body(error);
   response.set_header("WWW-Authenticate", "Bearer");
@@ -180,8 +203,17 @@ std::optional<Result<Caller>> find_caller(const Exchange& exchange) {
     }
     return caller_of(lookup.key);
   }
-  auto keys = exchange.services.keys.acquire();
-  return caller_of(cache.find(*credential, *keys, exchange.now));
+  try {
+    auto keys = exchange.services.keys.acquire();
+    return caller_of(cache.find(*credential, *keys, exchange.now));
+  } catch (const store::StoreUnavailable&) {
+    // D15: a key already known is still answered (a metered one is refused by its charge).
+    const auto remembered = cache.find_remembered(*credential);
+    if (!remembered.known) {
+      throw;
+    }
+    return caller_of(remembered.key);
+  }
 }
 
 // What one step of answering gives: the response, that the request needs the store (only when
@@ -357,6 +389,8 @@ Outcome route_request(const Exchange& exchange, const Caller* trusted) {
   // unexpected failure from here on is answered here, where the balance can be read.
   try {
     return serve_data(*route, captures, params, **caller, view, exchange);
+  } catch (const store::StoreUnavailable&) {
+    throw; // D15: a 503 without the balance, which cannot be read (finish_dispatch)
   } catch (const std::exception& error) {
     if (exchange.waiting == Waiting::forbidden && (*caller)->metered) {
       return NeedsStore{}; // answered again where the balance may be read
@@ -401,12 +435,23 @@ Step dispatch_in_memory(const Request& request, Services& services) {
   return Deferred{std::move(request_id), exchange.rate_taken};
 }
 
+
 Response finish_dispatch(const Request& request, Services& services, const Deferred& deferred) {
-  auto outcome = route_request(Exchange{request, services, deferred.request_id, Waiting::allowed,
-                                        Clock::now(), deferred.rate_checked},
-                               nullptr);
-  // A step that may wait resolves everything itself.
-  return with_request_id(std::get<Response>(std::move(outcome)), deferred.request_id);
+  try {
+    auto outcome = route_request(Exchange{request, services, deferred.request_id,
+                                          Waiting::allowed, Clock::now(), deferred.rate_checked},
+                                 nullptr);
+    // A step that may wait resolves everything itself.
+    return with_request_id(std::get<Response>(std::move(outcome)), deferred.request_id);
+  } catch (const store::StoreUnavailable& error) {
+    services.log_error(request.method + " " + request.path + ": " + error.what());
+    return with_request_id(unavailable_body(), deferred.request_id);
+  }
+}
+
+Response unavailable_response(const std::string& detail, Services& services) {
+  services.log_error(detail);
+  return with_request_id(unavailable_body(), auth::generate_uuid(services.random));
 }
 
 std::vector<store::ChargeResult> apply_charges(Services& services,

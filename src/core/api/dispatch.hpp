@@ -68,6 +68,10 @@ Response dispatch_trusted(const Request& request, Services& services, const Call
 // X-Request-Id: for failures outside dispatch (exceptions, requests rejected before routing).
 Response error_response(ErrorCode code, const std::string& message, Services& services);
 
+// Return the 503 of D15 (the store cannot be reached: SERVICE_UNAVAILABLE, Retry-After: 1, no
+// X-Credits-Remaining) with a fresh X-Request-Id, logging `detail` (never sent to clients).
+Response unavailable_response(const std::string& detail, Services& services);
+
 // The health check, which takes no parameters, and its path: what clients ask for the data's
 // as_of (D8) and a load balancer for readiness (D15).
 struct HealthRequest {};

@@ -15,6 +15,15 @@ KeyCache::Lookup KeyCache::find_fresh(const Credential& credential, Clock::time_
   return Lookup{true, match_key(it->second, credential.digest)};
 }
 
+KeyCache::Lookup KeyCache::find_remembered(const Credential& credential) {
+  std::lock_guard lock(m_mutex);
+  const auto it = m_keys.find(credential.prefix);
+  if (it == m_keys.end()) {
+    return {};
+  }
+  return Lookup{true, match_key(it->second, credential.digest)};
+}
+
 std::optional<KeyEntry> KeyCache::find(const Credential& credential,
                                        store::KeyStore& keys,
                                        Clock::time_point now) {

@@ -45,6 +45,11 @@ public:
                                store::KeyStore& keys,
                                Clock::time_point now = Clock::now());
 
+  // Return what the memory holds of `credential` however old it is: a key already known keeps
+  // being answered while the key store cannot be reached (D15; a metered one is then refused
+  // by its charge, which needs the store). Never touches the store.
+  Lookup find_remembered(const Credential& credential);
+
 private:
   const store::ChangeCounter* m_changes;
   std::mutex m_mutex;

@@ -45,6 +45,9 @@ struct Services {
     }
   }
 
+  // Return whether the keys are on a database server, which can be unreachable (D15).
+  bool keys_on_server() const { return store::is_postgres_locator(m_keys_locator); }
+
   store::ConnectionPool<store::BarStore> bars;
   store::ConnectionPool<store::KeyStore> keys;
   store::ChangeCounter data_changes; // bumped by imports and removals

@@ -4,6 +4,8 @@
 // showing a password (the locator is redacted in every message).
 #pragma once
 
+#include "core/store/store_unavailable.hpp"
+
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
@@ -17,17 +19,6 @@
 
 struct pg_conn;
 struct pg_result;
-
-namespace ashare::store {
-
-// The store cannot be reached: the server is down, restarting or refusing connections (D15).
-// What the request needed was not done; trying again later may work.
-class StoreUnavailable : public std::runtime_error {
-public:
-  using std::runtime_error::runtime_error;
-};
-
-} // namespace ashare::store
 
 namespace ashare::store::postgres {
 
