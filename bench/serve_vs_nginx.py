@@ -66,9 +66,10 @@ def wrk(url, seconds, connections, threads, script=None, env=None):
 
 
 class Ashare:
-    def __init__(self, binary, store, extra):
+    def __init__(self, binary, store, extra, keys_db=None):
+        keys = ["--keys-db", keys_db] if keys_db else []
         self.process = subprocess.Popen(
-            [binary, "--db", store, "serve", "--listen", "127.0.0.1:0"] + extra,
+            [binary, "--db", store] + keys + ["serve", "--listen", "127.0.0.1:0"] + extra,
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         line = self.process.stdout.readline()
         self.port = int(line.rsplit(":", 1)[1])
