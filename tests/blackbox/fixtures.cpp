@@ -1,5 +1,8 @@
 #include "fixtures.hpp"
 
+#include <chrono>
+#include <thread>
+
 #include "raw_http.hpp"
 
 #include <chrono>
@@ -384,5 +387,16 @@ void check_raw_head(int port, const std::string& path, const std::string& key,
 }
 
 } // namespace indicator_tests
+
+void await_revoked(const TestStore& store, int port, const std::string& target,
+                   const std::string& key) {
+  if (!store.keys_on_server()) {
+    return;
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+  while (request(port, target, key).status != 401 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
 
 } // namespace bb

@@ -68,6 +68,53 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(m_path, ignored);
 }
 
+bool keys_on_postgres() {
+  const char* flag = std::getenv("ASHARE_TEST_KEYS_ON_POSTGRES");
+  return flag != nullptr && *flag != '\0';
+}
+
+namespace {
+
+std::string postgres_server() {
+  const char* server = std::getenv("ASHARE_TEST_POSTGRES");
+  if (server == nullptr || *server == '\0' || std::getenv("PG_BINDIR") == nullptr) {
+    throw std::runtime_error("ASHARE_TEST_POSTGRES is not set: run under scripts/with-postgres.sh");
+  }
+  return server;
+}
+
+} // namespace
+
+std::string postgres_sql(const std::string& sql, const std::string& database) {
+  const std::string server = postgres_server();
+  const auto result = run_process({std::string(std::getenv("PG_BINDIR")) + "/psql",
+                                   database.empty() ? server : server + "&dbname=" + database,
+                                   "-v", "ON_ERROR_STOP=1", "-Atqc", sql});
+  if (result.status != 0) {
+    throw std::runtime_error("psql failed: " + sql + "\n" + result.err);
+  }
+  return result.out;
+}
+
+TestStore::TestStore() {
+  if (keys_on_postgres()) {
+    static std::atomic<int> count{0};
+    m_keys_database = "ashare_keys_" + std::to_string(::getpid()) + "_" + std::to_string(++count);
+    postgres_sql("CREATE DATABASE " + m_keys_database);
+    m_keys_locator = postgres_server() + "&dbname=" + m_keys_database;
+  }
+}
+
+TestStore::~TestStore() {
+  if (!m_keys_database.empty()) {
+    try {
+      postgres_sql("DROP DATABASE IF EXISTS " + m_keys_database + " WITH (FORCE)");
+    } catch (const std::exception&) {
+      // the server goes away with its directory
+    }
+  }
+}
+
 std::vector<std::string> TestStore::store_args() const {
   std::vector<std::string> args{"--db", db().string()};
   if (!m_keys_locator.empty()) {

@@ -47,8 +47,19 @@ struct Key {
 // its keys at another locator (a postgresql:// URI: issue 14).
 class TestStore {
 public:
-  TestStore() = default;
+  // Keys in `ashare-keys.db` beside the data store; or, when ASHARE_TEST_KEYS_ON_POSTGRES is set
+  // (the whole suite's PostgreSQL pass, ctest ashare_blackbox_tests_postgres_keys), in a new
+  // database of their own on the server of ASHARE_TEST_POSTGRES (issue 14).
+  TestStore();
   explicit TestStore(std::string keys_locator) : m_keys_locator(std::move(keys_locator)) {}
+  ~TestStore();
+  TestStore(const TestStore&) = delete;
+  TestStore& operator=(const TestStore&) = delete;
+
+  // Return whether the keys are on a database server (a revoke takes effect within 1 s there).
+  bool keys_on_server() const { return m_keys_locator.rfind("postgresql://", 0) == 0; }
+  // Return the database created for this store's keys ("" when none).
+  const std::string& keys_database() const { return m_keys_database; }
   const std::filesystem::path& dir() const { return m_dir.path(); }
   std::filesystem::path db() const { return dir() / "ashare.db"; }
   // Return `--db DB` and, when the keys are elsewhere, `--keys-db LOCATOR`.
@@ -74,7 +85,16 @@ public:
 private:
   TempDir m_dir;
   std::string m_keys_locator;
+  std::string m_keys_database; // created for this store on the test server ("" when none)
 };
+
+// Return whether this run keeps every TestStore's keys on PostgreSQL.
+bool keys_on_postgres();
+
+// Run `sql` with psql on the test PostgreSQL server (its own database, or `database`); return
+// its output, throwing unless psql exits 0. Requires ASHARE_TEST_POSTGRES and PG_BINDIR
+// (scripts/with-postgres.sh).
+std::string postgres_sql(const std::string& sql, const std::string& database = "");
 
 // `ashare serve --listen 127.0.0.1:0` on a TestStore, stopped and reaped on destruction.
 class ServerProcess {

@@ -55,6 +55,7 @@ TEST_CASE("D5: missing, malformed, unknown and revoked keys are 401 UNAUTHORIZED
     const auto fresh = shared().store.create_key("pro", std::nullopt, "to-revoke");
     REQUIRE(get(k_one, fresh.plaintext).status == 200);
     REQUIRE(shared().store.cli({"keys", "revoke", std::to_string(fresh.id)}).status == 0);
+    await_revoked(shared().store, shared().port(), k_one, fresh.plaintext);
     const auto reply = get(k_one, fresh.plaintext);
     check_error(reply, 401, "UNAUTHORIZED");
     CHECK(reply.header("WWW-Authenticate") == "Bearer");

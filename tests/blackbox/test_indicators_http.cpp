@@ -599,6 +599,8 @@ TEST_CASE("D5 indicators: 401 UNAUTHORIZED for a missing, other-scheme, unknown 
     const auto fresh = shared().store.create_key("pro", std::nullopt, "ind-revoke");
     REQUIRE(ind("sma", "symbol=600519.SH", fresh.plaintext).status == 200);
     REQUIRE(shared().store.cli({"keys", "revoke", std::to_string(fresh.id)}).status == 0);
+    await_revoked(shared().store, shared().port(), "/v1/indicators/sma?symbol=600519.SH",
+                  fresh.plaintext);
     for (const auto& indicator : k_indicators) {
       const auto reply = ind(indicator, "symbol=600519.SH", fresh.plaintext);
       check_error(reply, 401, "UNAUTHORIZED");

@@ -191,6 +191,8 @@ TEST_CASE("D5: the plaintext of a key appears nowhere in the store files or the 
   }
   REQUIRE(store.cli({"keys", "credit", std::to_string(keys[0].id), "5"}).status == 0);
   REQUIRE(store.cli({"keys", "revoke", keys[1].plaintext}).status == 0);
+  await_revoked(store, server.port(), bars_target("2024-01-02", "2024-01-05", "symbol=600519.SH"),
+                keys[1].plaintext);
   REQUIRE(request(server.port(), bars_target("2024-01-02", "2024-01-05", "symbol=600519.SH"),
                   keys[1].plaintext)
               .status
@@ -209,6 +211,16 @@ TEST_CASE("D5: the plaintext of a key appears nowhere in the store files or the 
               == std::string::npos); // beyond the listed prefix
         CHECK(bytes.find(key_bytes(key.plaintext)) == std::string::npos); // nor its raw bytes
       }
+    }
+    if (store.keys_on_server()) {
+      // Keys on PostgreSQL (issue 14): what the database holds of them, every column as text.
+      const auto rows = postgres_sql("SELECT prefix, encode(digest, 'hex'), label, plan FROM api_keys",
+                                     store.keys_database());
+      for (const auto& key : keys) {
+        CHECK(rows.find(key.plaintext) == std::string::npos);
+        CHECK(rows.find(key.plaintext.substr(12)) == std::string::npos);
+      }
+      saw_key_store = rows.find(keys[0].plaintext.substr(0, 12)) != std::string::npos;
     }
     CHECK(saw_key_store);
     return files.size();

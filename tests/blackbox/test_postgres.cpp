@@ -22,20 +22,14 @@ namespace {
 class PostgresDatabase {
 public:
   PostgresDatabase() {
-    const char* server = std::getenv("ASHARE_TEST_POSTGRES");
-    const char* bindir = std::getenv("PG_BINDIR");
-    if (server == nullptr || *server == '\0' || bindir == nullptr) {
-      throw std::runtime_error("ASHARE_TEST_POSTGRES is not set: run under scripts/with-postgres.sh");
-    }
-    m_psql = std::string(bindir) + "/psql";
     static int count = 0;
-    m_server = server;
     m_name = "ashare_bb_" + std::to_string(::getpid()) + "_" + std::to_string(++count);
-    psql("CREATE DATABASE " + m_name);
+    postgres_sql("CREATE DATABASE " + m_name);
+    m_server = std::getenv("ASHARE_TEST_POSTGRES");
   }
   ~PostgresDatabase() {
     try {
-      psql("DROP DATABASE IF EXISTS " + m_name + " WITH (FORCE)");
+      postgres_sql("DROP DATABASE IF EXISTS " + m_name + " WITH (FORCE)");
     } catch (const std::exception&) {
       // the server goes away with its directory
     }
@@ -49,27 +43,17 @@ public:
 
   static constexpr const char* k_password = "hunter2-never-shown";
 
-  // Run `sql` in this database (or on the server's own) and return its output; throws unless
-  // psql exits 0.
-  std::string psql(const std::string& sql, bool here = false) const {
-    const auto result = run_process(
-      {m_psql, here ? m_server + "&dbname=" + m_name : m_server, "-v", "ON_ERROR_STOP=1", "-Atqc",
-       sql});
-    if (result.status != 0) {
-      throw std::runtime_error("psql failed: " + sql + "\n" + result.err);
-    }
-    return result.out;
-  }
+  // Run `sql` in this database and return its output.
+  std::string psql(const std::string& sql) const { return postgres_sql(sql, m_name); }
 
 private:
   std::string m_server;
   std::string m_name;
-  std::string m_psql;
 };
 
 // Return the balance of key `id` as the database holds it.
 std::string stored_balance(const PostgresDatabase& database, std::int64_t id) {
-  auto out = database.psql("SELECT credits FROM api_keys WHERE id = " + std::to_string(id), true);
+  auto out = database.psql("SELECT credits FROM api_keys WHERE id = " + std::to_string(id));
   while (!out.empty() && out.back() == '\n') {
     out.pop_back();
   }
@@ -92,7 +76,7 @@ TEST_CASE("postgres: ashare keys on a PostgreSQL key store, the password never s
   CHECK(stored_balance(database, key.id) == "12");
   const auto revoked = store.cli({"keys", "revoke", key.plaintext});
   CHECK(revoked.status == 0);
-  CHECK(database.psql("SELECT revoked_at IS NOT NULL FROM api_keys", true) == "t\n");
+  CHECK(database.psql("SELECT revoked_at IS NOT NULL FROM api_keys") == "t\n");
 
   const auto info = store.cli({"info"});
   CHECK(info.status == 0);

@@ -47,8 +47,13 @@ TEST_CASE("serve --tls-cert/--tls-key: HTTPS with a private CA, trusted by --ca-
   const auto pem = (store.dir() / "server.pem").string();
   const auto ca = (store.dir() / "ca.pem").string();
 
-  Process server({ashare_bin(), "--db", store.db().string(), "serve", "--listen", "127.0.0.1:0",
-                  "--tls-cert", pem, "--tls-key", (store.dir() / "server.key").string()});
+  std::vector<std::string> argv{ashare_bin()};
+  for (const auto& arg : store.store_args()) {
+    argv.push_back(arg);
+  }
+  argv.insert(argv.end(), {"serve", "--listen", "127.0.0.1:0", "--tls-cert", pem, "--tls-key",
+                           (store.dir() / "server.key").string()});
+  Process server(argv);
   const auto line = server.wait_for_stdout_line("listening on https://127.0.0.1:", k_start_timeout);
   REQUIRE(line);
   const std::string base_url = line->substr(std::string("listening on ").size());
