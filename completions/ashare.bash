@@ -106,8 +106,9 @@ _ashare() {
     serve) options="--listen --threads --max-connections --header-timeout --idle-timeout --write-timeout --drain-timeout --cache-budget --rate-limit --tls-cert --tls-key" ;;
     keys)
       case "$sub" in
-        "") COMPREPLY=($(compgen -W "create list revoke credit" -- "$cur")); return ;;
+        "") COMPREPLY=($(compgen -W "create list revoke credit copy" -- "$cur")); return ;;
         create) options="--plan --credits --label" ;;
+        copy) options="--from --to" ;;
       esac
       ;;
   esac

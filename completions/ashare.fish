@@ -4,7 +4,7 @@
 set -l commands bars ema rsi sma macd bbands atr kdj chart symbols info sync import remove keys serve
 set -l query bars ema rsi sma macd bbands atr kdj
 set -l indicators ema rsi sma macd bbands atr kdj
-set -l keys_commands create list revoke credit
+set -l keys_commands create list revoke credit copy
 
 # Print the symbols of the store (or cache) that the command line names, each with what is
 # already typed of a comma-separated list before it.
@@ -78,7 +78,7 @@ complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a info -d 'Sh
 complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a sync -d 'Pull bars from the remote into the cache'
 complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a import -d 'Load files of daily bars into the store'
 complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a remove -d "Delete a symbol's bars, or a window of them"
-complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a keys -d 'Create, list, revoke and credit API keys'
+complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a keys -d 'Create, list, revoke, credit and copy API keys'
 complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a serve -d 'Serve the v1 HTTP/JSON API'
 
 # Symbols: the first argument of query commands, chart and remove; every argument of sync.
@@ -138,6 +138,9 @@ complete -c ashare -n "__fish_seen_subcommand_from keys; and not __fish_seen_sub
 complete -c ashare -n "__fish_seen_subcommand_from keys; and not __fish_seen_subcommand_from $keys_commands" -a list -d 'List keys (never their plaintext)'
 complete -c ashare -n "__fish_seen_subcommand_from keys; and not __fish_seen_subcommand_from $keys_commands" -a revoke -d 'Revoke a key'
 complete -c ashare -n "__fish_seen_subcommand_from keys; and not __fish_seen_subcommand_from $keys_commands" -a credit -d 'Add credits to a metered key'
+complete -c ashare -n "__fish_seen_subcommand_from keys; and not __fish_seen_subcommand_from $keys_commands" -a copy -d 'Copy every key into an empty key store'
+complete -c ashare -n '__fish_seen_subcommand_from copy' -l from -r -F -d 'Key store to copy (default: --keys-db)'
+complete -c ashare -n '__fish_seen_subcommand_from copy' -l to -r -F -d 'Empty key store to copy into'
 complete -c ashare -n '__fish_seen_subcommand_from create' -l plan -x -a 'free basic pro' -d 'Plan of the key'
 complete -c ashare -n '__fish_seen_subcommand_from create' -l credits -x -d 'Credit balance; without it, unmetered'
 complete -c ashare -n '__fish_seen_subcommand_from create' -l label -x -d 'Free text to recognise the key by'

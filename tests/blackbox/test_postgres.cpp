@@ -292,3 +292,53 @@ TEST_CASE("postgres: the database server stopped under load: 503, no free answer
   CHECK(spent <= answered + 4);
   CHECK(server.process().wait_for_exit(0ms) == std::nullopt); // still running
 }
+
+TEST_CASE("postgres: keys copy moves a key store to PostgreSQL exactly, keys keep working") {
+  PostgresDatabase database;
+  TestStore local(""); // keys in the SQLite file beside the data store
+  local.import({fixture("bancob_600519.SH.csv")});
+  const auto metered = local.create_key("basic", 10, "metered");
+  const auto unmetered = local.create_key("pro", std::nullopt, "unmetered");
+  const auto revoked = local.create_key("free", 3, "revoked");
+  REQUIRE(local.cli({"keys", "revoke", std::to_string(revoked.id)}).status == 0);
+  REQUIRE(local.cli({"keys", "credit", std::to_string(metered.id), "5"}).status == 0);
+  const auto listed = local.cli({"keys", "list"});
+  REQUIRE(listed.status == 0);
+
+  const auto copied = local.cli({"keys", "copy", "--to", database.uri()});
+  CHECK(copied.status == 0);
+  CHECK(copied.err == "");
+  const std::string shown =
+    database.uri().substr(0, database.uri().find("password=")) + "password=***";
+  CHECK(copied.out == "copied 3 keys (2 metered, 1 revoked) from "
+                        + (local.dir() / "ashare-keys.db").string() + " to " + shown + "\n");
+
+  TestStore moved(database.uri());
+  moved.import({fixture("bancob_600519.SH.csv")});
+  CHECK(moved.cli({"keys", "list"}).out == listed.out); // ids, balances, dates: the same table
+  ServerProcess server(moved);
+  const auto paid = request(server.port(), k_target, metered.plaintext);
+  CHECK(paid.status == 200);
+  CHECK(paid.header("X-Credits-Remaining") == "14");
+  CHECK(request(server.port(), k_target, unmetered.plaintext).status == 200);
+  CHECK(request(server.port(), k_target, revoked.plaintext).status == 401);
+  const auto next = moved.create_key("free", std::nullopt, "after the copy");
+  CHECK(next.id == revoked.id + 1);
+
+  SUBCASE("never into a store that holds keys") {
+    const auto again = local.cli({"keys", "copy", "--to", database.uri()});
+    CHECK(again.status == 1);
+    CHECK(again.err == "ashare: error: the destination already holds 4 keys: copy into an empty "
+                       "key store, so that ids and balances stay exact\n");
+    CHECK(again.err.find(PostgresDatabase::k_password) == std::string::npos);
+  }
+  SUBCASE("from a key store that does not exist: an error, no file made") {
+    const auto missing = local.dir() / "missing-keys.db";
+    const auto run = local.cli({"keys", "copy", "--from", missing.string(), "--to",
+                                (local.dir() / "other.db").string()});
+    CHECK(run.status == 1);
+    CHECK(run.err == "ashare: error: no key store at " + missing.string() + "\n");
+    CHECK_FALSE(std::filesystem::exists(missing));
+    CHECK_FALSE(std::filesystem::exists(local.dir() / "other.db"));
+  }
+}

@@ -51,7 +51,7 @@ expect() { # expect "WORDS..." "EXPECTED COMPLETIONS"
 }
 
 expect "ashare b" "bars bbands"
-expect "ashare keys " "create credit list revoke"
+expect "ashare keys " "copy create credit list revoke"
 expect "ashare bars --format " "csv json ndjson table"
 expect "ashare import --format " "akshare auto baostock canonical tdx tushare"
 expect "ashare rsi --series h" "high"

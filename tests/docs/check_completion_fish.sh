@@ -32,7 +32,7 @@ expect() { # expect "COMMAND LINE" "EXPECTED CANDIDATES" (descriptions left out,
 
 expect "ashare b" "bars bbands"
 expect "ashare s" "serve sma symbols sync"
-expect "ashare keys " "create credit list revoke"
+expect "ashare keys " "copy create credit list revoke"
 expect "ashare bars --format " "csv json ndjson table"
 expect "ashare import --format " "akshare auto baostock canonical tdx tushare"
 expect "ashare rsi --series h" "high"

@@ -79,7 +79,7 @@ expect() { # expect LINE EXPECTED
 }
 
 expect "ashare b" "bars bbands"
-expect "ashare keys " "create credit list revoke"
+expect "ashare keys " "copy create credit list revoke"
 expect "ashare bars --format " "csv json ndjson table"
 expect "ashare import --format " "akshare auto baostock canonical tdx tushare"
 expect "ashare rsi --series h" "high"

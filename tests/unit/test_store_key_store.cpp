@@ -291,3 +291,63 @@ TEST_CASE("D7: concurrent charge_batch refusals report the balance that refused 
   }
   CHECK(backend.open_keys()->load_balance(id) == 0);
 }
+
+TEST_CASE("store::copy_keys: every key exactly, both ways, into an empty store only (issue 14)") {
+  // From SQLite files to this backend and back: ids, digests, plans, balances, creation and
+  // revocation times unchanged.
+  test::TempDir dir;
+  store::SqliteKeyStore source(dir / "source-keys.db");
+  const auto first = source.insert_key(new_key("ask_copy_first", Plan::basic, 7, "ci"));
+  source.insert_key(new_key("ask_copy_unmetered", Plan::pro, std::nullopt, "dashboard"));
+  const auto revoked = source.insert_key(new_key("ask_copy_revoked", Plan::free, 3));
+  REQUIRE(source.revoke(revoked, "2024-05-01T08:00:00Z"));
+  REQUIRE(source.charge(first, 2) == 5);
+  const auto original = source.load_keys();
+  const auto same = [](const std::vector<store::KeyRecord>& a,
+                       const std::vector<store::KeyRecord>& b) {
+    REQUIRE(a.size() == b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      CAPTURE(i);
+      CHECK(a[i].id == b[i].id);
+      CHECK(a[i].prefix == b[i].prefix);
+      CHECK(a[i].digest == b[i].digest);
+      CHECK(a[i].label == b[i].label);
+      CHECK(a[i].plan == b[i].plan);
+      CHECK(a[i].credits == b[i].credits);
+      CHECK(a[i].created_at == b[i].created_at);
+      CHECK(a[i].revoked_at == b[i].revoked_at);
+    }
+  };
+
+  test::StoreBackend backend;
+  const auto there = backend.open_keys();
+  const auto generation = there->load_generation();
+  const auto copied = store::copy_keys(source, *there);
+  REQUIRE(copied);
+  CHECK(copied->keys == 3);
+  CHECK(copied->metered == 2);
+  CHECK(copied->revoked == 1);
+  same(there->load_keys(), original);
+  CHECK(there->load_generation() > generation); // servers drop what they cached
+  // Copied keys work as before: a charge, a revoked key refused, a new key after the last id.
+  CHECK(there->charge(first, 5) == 0);
+  CHECK_FALSE(there->charge(revoked, 1).has_value());
+  CHECK(there->insert_key(new_key("ask_copy_later", Plan::free, 1)) == revoked + 1);
+
+  SUBCASE("into a store that holds keys: refused, nothing written") {
+    store::SqliteKeyStore again(dir / "source-keys.db");
+    const auto before = there->load_keys();
+    const auto refused = store::copy_keys(again, *there);
+    REQUIRE_FALSE(refused);
+    CHECK(refused.error().code == ErrorCode::invalid_input);
+    CHECK(refused.error().message
+          == "the destination already holds 4 keys: copy into an empty key store, so that ids "
+             "and balances stay exact");
+    same(there->load_keys(), before);
+  }
+  SUBCASE("and back into a new file") {
+    store::SqliteKeyStore back(dir / "back-keys.db");
+    REQUIRE(store::copy_keys(*there, back));
+    same(back.load_keys(), there->load_keys());
+  }
+}

@@ -5,9 +5,11 @@
 #include "core/auth/api_key.hpp"
 #include "core/auth/plan.hpp"
 #include "core/store/key_store.hpp"
+#include "core/store/locator.hpp"
 
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <filesystem>
 #include <ctime>
 #include <limits>
 #include <iostream>
@@ -22,6 +24,8 @@ struct KeysArgs {
   std::string label;
   std::string key_or_id;
   std::int64_t amount = 0;
+  std::optional<std::string> from; // keys copy: default the configured key store
+  std::string to;
 };
 
 std::string now_utc() {
@@ -120,6 +124,28 @@ int credit(const KeysArgs& args, const Config& config) {
   return k_exit_ok;
 }
 
+int copy(const KeysArgs& args, const Config& config) {
+  const std::string from = args.from.value_or(config.keys_db.string());
+  const std::string shown_from = store::redacted_locator(from), shown_to = store::redacted_locator(args.to);
+  if (from == args.to) {
+    return fail("--from and --to are the same key store (" + shown_to + ")", k_exit_usage);
+  }
+  // Opening a file that does not exist would create an empty store and copy nothing from it.
+  if (!store::is_postgres_locator(from) && !std::filesystem::exists(from)) {
+    return fail("no key store at " + shown_from);
+  }
+  const auto source = store::open_key_store(from);
+  const auto destination = store::open_key_store(args.to);
+  const auto copied = store::copy_keys(*source, *destination);
+  if (!copied) {
+    return fail(copied.error().message);
+  }
+  std::cout << "copied " << copied->keys << (copied->keys == 1 ? " key" : " keys") << " ("
+            << copied->metered << " metered, " << copied->revoked << " revoked) from "
+            << shown_from << " to " << shown_to << "\n";
+  return k_exit_ok;
+}
+
 } // namespace
 
 Action setup_keys(CLI::App& command, GlobalFlags&) {
@@ -151,6 +177,15 @@ Action setup_keys(CLI::App& command, GlobalFlags&) {
     ->required()
     ->check(CLI::Range(std::int64_t{1}, std::numeric_limits<std::int64_t>::max() / 2));
   credit_cmd->callback([=] { *action = [=](const Config& c) { return credit(*args, c); }; });
+
+  auto* copy_cmd = command.add_subcommand(
+    "copy", "Copy every key, with its id and balance, into an empty key store (e.g. PostgreSQL)");
+  copy_cmd->add_option("--from", args->from, "Key store to copy (default: --keys-db)")
+    ->type_name("PATH|URI");
+  copy_cmd->add_option("--to", args->to, "Empty key store to copy into: a file or postgresql:// URI")
+    ->required()
+    ->type_name("PATH|URI");
+  copy_cmd->callback([=] { *action = [=](const Config& c) { return copy(*args, c); }; });
 
   return [action](const Config& config) { return (*action)(config); };
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/auth/plan.hpp"
+#include "core/error.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -95,6 +96,11 @@ public:
   // Return the balance of key `id` (nullopt when unmetered or unknown).
   virtual std::optional<std::int64_t> load_balance(std::int64_t id) = 0;
 
+  // Insert `keys` as they are (ids, digests, plans, balances, creation and revocation times) in
+  // one transaction, into a key store that holds none: what copy_keys() writes. Throws, writing
+  // nothing, when the store already holds a key; later keys get ids above the largest copied.
+  virtual void insert_exact(std::span<const KeyRecord> keys) = 0;
+
   // Return whether this connection still works (false once a database server went away: a pool
   // then drops it rather than lend it again).
   virtual bool healthy() const { return true; }
@@ -103,5 +109,16 @@ public:
 // Open (and create or migrate) the key store at `locator`: a postgresql:// URI or a SQLite file
 // path (store/locator.hpp). Throws StoreUnavailable when a database server cannot be reached.
 std::unique_ptr<KeyStore> open_key_store(const std::string& locator);
+
+// What copy_keys() copied.
+struct KeyCopy {
+  std::size_t keys = 0;
+  std::size_t metered = 0;
+  std::size_t revoked = 0;
+};
+
+// Copy every key of `from` into `to` exactly (issue 14: moving to another backend without
+// re-issuing keys), all or nothing; an INVALID_INPUT error when `to` already holds keys.
+Result<KeyCopy> copy_keys(KeyStore& from, KeyStore& to);
 
 } // namespace ashare::store

@@ -212,4 +212,35 @@ std::optional<std::int64_t> SqliteKeyStore::load_balance(std::int64_t id) {
   return balance;
 }
 
+void SqliteKeyStore::insert_exact(std::span<const KeyRecord> keys) {
+  SQLite::Transaction transaction(m_db, SQLite::TransactionBehavior::IMMEDIATE);
+  if (m_db.execAndGet("SELECT count(*) FROM api_keys").getInt64() != 0) {
+    throw std::runtime_error("the key store already holds keys");
+  }
+  SQLite::Statement insert(m_db, "INSERT INTO api_keys(id, prefix, digest, label, plan, credits, "
+                                 "created_at, revoked_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+  for (const auto& key : keys) {
+    insert.reset();
+    insert.bind(1, static_cast<std::int64_t>(key.id));
+    insert.bind(2, key.prefix);
+    insert.bind(3, key.digest.data(), static_cast<int>(key.digest.size()));
+    insert.bind(4, key.label);
+    insert.bind(5, std::string(auth::plan_limits(key.plan).name));
+    if (key.credits) {
+      insert.bind(6, static_cast<std::int64_t>(*key.credits));
+    } else {
+      insert.bind(6);
+    }
+    insert.bind(7, key.created_at);
+    if (key.revoked_at) {
+      insert.bind(8, *key.revoked_at);
+    } else {
+      insert.bind(8);
+    }
+    insert.exec();
+  }
+  transaction.commit();
+  store::announce_change(m_db, m_changes);
+}
+
 } // namespace ashare::store

@@ -32,6 +32,7 @@ public:
   std::vector<ChargeResult> charge_batch(std::span<const ChargeRequest> requests) override;
   std::int64_t load_generation() override;
   std::optional<std::int64_t> load_balance(std::int64_t id) override;
+  void insert_exact(std::span<const KeyRecord> keys) override;
 
 private:
   SQLite::Database m_db;

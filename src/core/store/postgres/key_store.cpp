@@ -159,4 +159,25 @@ std::optional<std::int64_t> PostgresKeyStore::load_balance(std::int64_t id) {
   return result.optional_int64(0, 0);
 }
 
+void PostgresKeyStore::insert_exact(std::span<const KeyRecord> keys) {
+  Transaction transaction(m_connection);
+  // No key may appear meanwhile: the emptiness checked is the emptiness written into.
+  m_connection.exec("LOCK TABLE api_keys IN EXCLUSIVE MODE");
+  if (m_connection.exec("SELECT count(*) FROM api_keys").int64(0, 0) != 0) {
+    throw std::runtime_error("the key store already holds keys");
+  }
+  for (const auto& key : keys) {
+    m_connection.run("insert_exact",
+                     "INSERT INTO api_keys(id, prefix, digest, label, plan, credits, created_at, "
+                     "revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                     {key.id, key.prefix, Param::bytes(key.digest), key.label,
+                      std::string(auth::plan_limits(key.plan).name), key.credits, key.created_at,
+                      key.revoked_at});
+  }
+  // The identity goes on after the largest copied id, as SQLite's rowid does.
+  m_connection.exec("SELECT setval(pg_get_serial_sequence('api_keys', 'id'), "
+                    "coalesce(max(id), 0) + 1, false) FROM api_keys");
+  transaction.commit();
+}
+
 } // namespace ashare::store::postgres
