@@ -29,3 +29,13 @@ TEST_CASE("D16: domain::printable escapes control bytes and bytes that are not U
   CHECK(printable("\xc8\xd5\xc6\xda") == "\\xc8\\xd5\\xc6\\xda"); // 日期 in GBK
   CHECK(printable("") == "");
 }
+
+TEST_CASE("domain::hex_value") {
+  CHECK(ashare::domain::hex_value('0') == 0);
+  CHECK(ashare::domain::hex_value('9') == 9);
+  CHECK(ashare::domain::hex_value('a') == 10);
+  CHECK(ashare::domain::hex_value('F') == 15);
+  CHECK(ashare::domain::hex_value('g') == -1);
+  CHECK(ashare::domain::hex_value('%') == -1);
+  CHECK(ashare::domain::hex_value('\0') == -1);
+}

@@ -1,20 +1,9 @@
 #include "core/api/query_params.hpp"
 
+#include "core/domain/text.hpp"
+
 namespace ashare::api {
 namespace {
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') {
-    return c - '0';
-  }
-  if (c >= 'a' && c <= 'f') {
-    return c - 'a' + 10;
-  }
-  if (c >= 'A' && c <= 'F') {
-    return c - 'A' + 10;
-  }
-  return -1;
-}
 
 bool is_unreserved(char c) {
   return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'
@@ -27,9 +16,9 @@ std::string decode(std::string_view text, bool plus_is_space) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     if (text[i] == '+' && plus_is_space) {
       out.push_back(' ');
-    } else if (text[i] == '%' && i + 2 < text.size() && hex_value(text[i + 1]) >= 0
-               && hex_value(text[i + 2]) >= 0) {
-      out.push_back(static_cast<char>(hex_value(text[i + 1]) * 16 + hex_value(text[i + 2])));
+    } else if (text[i] == '%' && i + 2 < text.size() && domain::hex_value(text[i + 1]) >= 0
+               && domain::hex_value(text[i + 2]) >= 0) {
+      out.push_back(static_cast<char>(domain::hex_value(text[i + 1]) * 16 + domain::hex_value(text[i + 2])));
       i += 2;
     } else {
       out.push_back(text[i]);

@@ -1,4 +1,5 @@
-// Text from outside (a file's bytes, a remote's messages) made safe to show on a terminal.
+// Text from outside (a file's bytes, a remote's messages) made safe to show on a terminal, and
+// the hexadecimal digits that escapes and encodings spell bytes with.
 #pragma once
 
 #include <string>
@@ -11,5 +12,8 @@ namespace ashare::domain {
 // quoted in a message, a file's content cannot move the cursor, change colours or forge a line
 // (D16).
 std::string printable(std::string_view text);
+
+// Return the value of hexadecimal digit `c` (either case), or -1 when it is not one.
+int hex_value(char c);
 
 } // namespace ashare::domain

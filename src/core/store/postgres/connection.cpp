@@ -1,5 +1,6 @@
 #include "core/store/postgres/connection.hpp"
 
+#include "core/domain/text.hpp"
 #include "core/store/locator.hpp"
 #include "core/store/postgres/libpq.hpp"
 
@@ -30,19 +31,6 @@ bool means_unavailable(std::string_view state) {
 
 char hex_digit(unsigned value) {
   return static_cast<char>(value < 10 ? '0' + value : 'a' + value - 10);
-}
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') {
-    return c - '0';
-  }
-  if (c >= 'a' && c <= 'f') {
-    return c - 'a' + 10;
-  }
-  if (c >= 'A' && c <= 'F') {
-    return c - 'A' + 10;
-  }
-  return -1;
 }
 
 std::vector<const char*> values_of(std::initializer_list<Param> params) {
@@ -134,7 +122,7 @@ std::string Result::bytes(int row, int column) const {
   }
   out.reserve((value.size() - 2) / 2);
   for (std::size_t i = 2; i < value.size(); i += 2) {
-    const int high = hex_value(value[i]), low = hex_value(value[i + 1]);
+    const int high = domain::hex_value(value[i]), low = domain::hex_value(value[i + 1]);
     if (high < 0 || low < 0) {
       throw std::runtime_error("PostgreSQL returned a bytea value not in hex");
     }
