@@ -351,3 +351,36 @@ TEST_CASE("store::copy_keys: every key exactly, both ways, into an empty store o
     same(back.load_keys(), there->load_keys());
   }
 }
+
+TEST_CASE("D7: batches charging the same keys in opposite orders all complete") {
+  // Two servers' batches may name keys in any order; neither may fail for the other (on a
+  // database server, row locks taken in opposite orders would deadlock).
+  test::StoreBackend backend;
+  const auto setup = backend.open_keys();
+  const auto a = setup->insert_key(new_key("ask_order_a", Plan::pro, 100'000));
+  const auto b = setup->insert_key(new_key("ask_order_b", Plan::pro, 100'000));
+  constexpr int k_batches = 150;
+  std::atomic<int> failures{0};
+  std::latch start(2);
+  const auto run = [&](std::vector<store::ChargeRequest> batch) {
+    const auto keys = backend.open_keys();
+    start.arrive_and_wait();
+    for (int i = 0; i < k_batches; ++i) {
+      try {
+        for (const auto& result : keys->charge_batch(batch)) {
+          CHECK(result.charged);
+        }
+      } catch (const std::exception& error) {
+        MESSAGE(std::string(error.what()));
+        ++failures;
+      }
+    }
+  };
+  std::thread forward(run, std::vector<store::ChargeRequest>{{a, 1}, {b, 1}});
+  std::thread backward(run, std::vector<store::ChargeRequest>{{b, 1}, {a, 1}});
+  forward.join();
+  backward.join();
+  CHECK(failures == 0);
+  CHECK(setup->load_balance(a) == 100'000 - 2 * k_batches);
+  CHECK(setup->load_balance(b) == 100'000 - 2 * k_batches);
+}

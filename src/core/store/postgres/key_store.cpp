@@ -20,20 +20,14 @@ KeyRecord read_key(const Result& result, int row) {
   return key;
 }
 
-// The charge of D7 in one statement and one round trip: the key's row locked (waiting for a
-// concurrent charge of it to commit, then reading what that left), charged when its balance
-// covers the cost and it is not revoked, and its balance and revocation returned either way. A
-// plain UPDATE ... RETURNING decides as exactly, but a refusal would have to read the balance
-// again: the statement's snapshot may predate the charge that emptied it.
-constexpr const char* k_charge_sql = R"sql(
-  WITH current AS (
-    SELECT id, credits, revoked_at FROM api_keys WHERE id = $1 FOR UPDATE),
-  charged AS (
-    UPDATE api_keys k SET credits = k.credits - $2 FROM current c
-    WHERE k.id = c.id AND $2 > 0 AND c.credits >= $2 AND c.revoked_at IS NULL
-    RETURNING k.credits)
-  SELECT (SELECT credits FROM charged), credits, revoked_at IS NOT NULL FROM current
-)sql";
+// One field of every request as a PostgreSQL array literal ("{1,2,3}").
+std::string array_of(std::span<const ChargeRequest> requests, std::int64_t ChargeRequest::*field) {
+  std::string out = "{";
+  for (const auto& request : requests) {
+    out += (out.size() > 1 ? "," : "") + std::to_string(request.*field);
+  }
+  return out + "}";
+}
 
 } // namespace
 
@@ -122,25 +116,22 @@ std::optional<std::int64_t> PostgresKeyStore::charge(std::int64_t id, std::int64
 }
 
 std::vector<ChargeResult> PostgresKeyStore::charge_batch(std::span<const ChargeRequest> requests) {
-  std::vector<ChargeResult> results;
-  results.reserve(requests.size());
-  Transaction transaction(m_connection);
-  for (const auto& request : requests) {
-    const auto row = m_connection.run("charge", k_charge_sql, {request.key_id, request.cost});
-    ChargeResult result;
-    if (row.rows() == 1) {
-      if (!row.is_null(0, 0)) {
-        result.charged = true;
-        result.balance = row.int64(0, 0);
-      } else {
-        result.balance = row.optional_int64(0, 1);
-        result.revoked = row.text(0, 2) == "t";
-        result.charged = request.cost == 0 && result.balance && !result.revoked;
-      }
-    }
-    results.push_back(result);
+  // One statement (api_keys_charge, store/postgres/schema.cpp): one round trip and one commit
+  // for the whole batch, whatever its size.
+  const auto rows = m_connection.run(
+    "charge_batch", "SELECT charged, balance, revoked FROM api_keys_charge($1::bigint[], $2::bigint[])",
+    {array_of(requests, &ChargeRequest::key_id), array_of(requests, &ChargeRequest::cost)});
+  if (rows.rows() != static_cast<int>(requests.size())) {
+    throw std::runtime_error("api_keys_charge returned " + std::to_string(rows.rows())
+                             + " results for " + std::to_string(requests.size()) + " charges");
   }
-  transaction.commit();
+  std::vector<ChargeResult> results(requests.size());
+  for (int row = 0; row < rows.rows(); ++row) {
+    auto& result = results[static_cast<std::size_t>(row)];
+    result.charged = rows.text(row, 0) == "t";
+    result.balance = rows.optional_int64(row, 1);
+    result.revoked = rows.text(row, 2) == "t";
+  }
   return results;
 }
 

@@ -44,6 +44,37 @@ constexpr const char* k_keys_migrations[] = {
             OR (OLD.credits IS NULL) <> (NEW.credits IS NULL))
       EXECUTE FUNCTION api_keys_bump_generation();
   )sql",
+  // A batch of charges (D7) in one statement and one round trip: the keys' rows locked first, in
+  // id order (batches of several servers naming keys in other orders would otherwise deadlock),
+  // then each charge decided and applied in the batch's order, and its balance and revocation
+  // returned either way.
+  R"sql(
+    CREATE FUNCTION api_keys_charge(ids bigint[], costs bigint[])
+    RETURNS TABLE(charged boolean, balance bigint, revoked boolean)
+    LANGUAGE plpgsql AS $$
+    DECLARE
+      i integer;
+      current_credits bigint;
+      current_revoked boolean;
+    BEGIN
+      PERFORM 1 FROM api_keys WHERE id = ANY(ids) ORDER BY id FOR UPDATE;
+      FOR i IN 1 .. coalesce(array_length(ids, 1), 0) LOOP
+        SELECT k.credits, k.revoked_at IS NOT NULL INTO current_credits, current_revoked
+          FROM api_keys k WHERE k.id = ids[i];
+        IF NOT FOUND THEN
+          charged := false; balance := NULL; revoked := false;
+        ELSIF costs[i] > 0 AND current_credits >= costs[i] AND NOT current_revoked THEN
+          UPDATE api_keys SET credits = credits - costs[i] WHERE id = ids[i];
+          charged := true; balance := current_credits - costs[i]; revoked := false;
+        ELSE
+          charged := costs[i] = 0 AND current_credits IS NOT NULL AND NOT current_revoked;
+          balance := current_credits; revoked := current_revoked;
+        END IF;
+        RETURN NEXT;
+      END LOOP;
+    END
+    $$;
+  )sql",
 };
 
 std::span<const char* const> migrations(SchemaKind kind) {
