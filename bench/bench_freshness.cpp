@@ -8,7 +8,7 @@
 #include "core/api/dispatch.hpp"
 #include "core/api/services.hpp"
 #include "core/auth/api_key.hpp"
-#include "core/store/bar_store.hpp"
+#include "core/store/sqlite_bar_store.hpp"
 #include "core/store/change_counter.hpp"
 #include "core/store/sqlite_key_store.hpp"
 
@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
   const auto data = dir / "ashare.db";
   const auto keys_path = dir / "ashare-keys.db";
   {
-    store::BarStore store(data);
+    store::SqliteBarStore store(data);
     store::WriteTransaction transaction(store);
     for (int day = 2; day <= 31; ++day) {
       const auto date = domain::Date::from_ymd(2024, 1, static_cast<unsigned>(day)).value();
@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
 
   store::ChangeCounter data_changes(data);
   store::ChangeCounter keys_changes(keys_path);
-  store::BarStore reader(data);
+  store::SqliteBarStore reader(data);
   const double counters = nanoseconds_per_call(rounds, [&] {
     return data_changes.load().value_or(0) + keys_changes.load().value_or(0);
   });

@@ -9,7 +9,7 @@
 #include "core/query/bar_query.hpp"
 #include "core/query/catalog.hpp"
 #include "core/auth/api_key.hpp"
-#include "core/store/bar_store.hpp"
+#include "core/store/sqlite_bar_store.hpp"
 #include "core/store/sqlite_key_store.hpp"
 
 #include <algorithm>
@@ -77,7 +77,7 @@ double time_per_request_us(api::Services& services, const api::Request& request,
 // The bars request's work without api::HistoryCache: the window read from SQLite (the bounded
 // read of query::read_window), adjusted, and every bar written as JSON.
 double time_bars_from_sqlite_us(const std::filesystem::path& db, int rounds) {
-  store::BarStore store(db);
+  store::SqliteBarStore store(db);
   const auto catalog = query::load_catalog(store);
   query::BarQuery query;
   query.symbols = {*domain::parse_symbol("600000.SH")};
@@ -110,7 +110,7 @@ int main(int argc, char** argv) {
   const auto dir = std::filesystem::temp_directory_path() / ("ashare-bench-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   {
-    store::BarStore store(dir / "ashare.db");
+    store::SqliteBarStore store(dir / "ashare.db");
     fill_store(store, bars);
     store::SqliteKeyStore keys(dir / "ashare-keys.db");
     auth::SystemRandom random;

@@ -63,7 +63,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   bool changed = false;
   {
-    store::BarStore store(work);
+    store::SqliteBarStore store(work);
     const auto report = import::import_file(store, file, options);
     if (report) {
       changed = report->committed && report->rows_loaded > 0;

@@ -6,7 +6,7 @@
 #include "core/auth/api_key.hpp"
 #include "core/auth/plan.hpp"
 #include "core/import/importer.hpp"
-#include "core/store/bar_store.hpp"
+#include "core/store/sqlite_bar_store.hpp"
 #include "core/store/sqlite_key_store.hpp"
 
 #include <cstdlib>
@@ -73,7 +73,7 @@ inline std::string add_fixed_key(const std::filesystem::path& keys_path,
 // Import the fixture `name` of tests/data into the data store at `data_path`; throws when it is
 // refused.
 inline void import_fixture(const std::filesystem::path& data_path, const std::string& name) {
-  store::BarStore store(data_path);
+  store::SqliteBarStore store(data_path);
   const auto report =
     import::import_file(store, std::filesystem::path(ASHARE_TEST_DATA_DIR) / name, {});
   if (!report.ok() || !report->committed) {

@@ -47,6 +47,9 @@ StoreBackend::~StoreBackend() {
 
 const char* StoreBackend::name() { return "postgresql"; }
 
+// Both stores in the one database, as `--db postgresql://...` puts them (tables of their own).
+std::string StoreBackend::data_locator() const { return keys_locator(); }
+
 std::string StoreBackend::keys_locator() const {
   // libpq reads URI parameters after the path: this dbname is the one used.
   return m_state->server + (m_state->server.find('?') == std::string::npos ? "?" : "&")

@@ -15,6 +15,8 @@ StoreBackend::~StoreBackend() = default;
 
 const char* StoreBackend::name() { return "sqlite"; }
 
+std::string StoreBackend::data_locator() const { return (m_state->dir / "ashare.db").string(); }
+
 std::string StoreBackend::keys_locator() const {
   return (m_state->dir / "ashare-keys.db").string();
 }

@@ -9,6 +9,7 @@
 #include "core/api/dispatch.hpp"
 #include "core/api/services.hpp"
 #include "core/remote/upstream.hpp"
+#include "core/store/sqlite_bar_store.hpp"
 
 #include <functional>
 #include <memory>
@@ -27,7 +28,7 @@ public:
   explicit FakeRemote(auth::Plan plan = auth::Plan::pro, std::string_view extra = "")
       : m_plan(plan) {
     {
-      store::BarStore store(m_dir / "remote.db");
+      store::SqliteBarStore store(m_dir / "remote.db");
       for (const char* name :
            {"bancob_600519.SH.csv", "bancob_600036.SH.csv", "bancob_002594.SZ.csv"}) {
         import_fixture(store, name);

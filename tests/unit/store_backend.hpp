@@ -4,6 +4,7 @@
 // sources build into both executables, each linking one backend_*.cpp.
 #pragma once
 
+#include "core/store/bar_store.hpp"
 #include "core/store/key_store.hpp"
 
 #include <memory>
@@ -22,6 +23,12 @@ public:
 
   // Return the backend's name: "sqlite" or "postgresql".
   static const char* name();
+
+  // Return the data store's locator (a file path or a postgresql:// URI).
+  std::string data_locator() const;
+
+  // Open a new connection to the data store.
+  std::unique_ptr<store::BarStore> open_bars() const { return store::open_bar_store(data_locator()); }
 
   // Return the key store's locator (a file path or a postgresql:// URI).
   std::string keys_locator() const;

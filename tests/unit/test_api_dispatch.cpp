@@ -1,6 +1,7 @@
 #include "testutil.hpp"
 
 #include "core/api/dispatch.hpp"
+#include "core/store/sqlite_bar_store.hpp"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
@@ -39,7 +40,7 @@ struct Server {
   api::Services services{data_path, keys_path};
 
   Server() {
-    store::BarStore store(data_path);
+    store::SqliteBarStore store(data_path);
     REQUIRE(test::import_text(store, k_bars_csv, test::import_options(false, "unit")).committed);
   }
 
@@ -630,7 +631,7 @@ TEST_CASE("api::dispatch_in_memory: from memory once warm, deferred while the st
     CHECK(in_two_steps(server.services, bars).status == 200);
     CHECK(in_two_steps(server.services, bars).status == 200); // kept from the second request on
     REQUIRE(std::holds_alternative<api::Response>(api::dispatch_in_memory(bars, server.services)));
-    store::BarStore importer(server.data_path);
+    store::SqliteBarStore importer(server.data_path);
     test::import_text(importer,
                       "symbol,trade_date,open,high,low,close,volume,turnover,change_pct,factor\n"
                       "600519.SH,2024-01-09,6,6.2,5.9,6.1,200,1220,0.8264,2\n",

@@ -11,6 +11,7 @@
 #include "core/api/json.hpp"
 #include "core/api/store_view.hpp"
 #include "core/query/catalog.hpp"
+#include "core/store/sqlite_bar_store.hpp"
 
 #include <doctest/doctest.h>
 
@@ -25,7 +26,7 @@ namespace {
 struct Fixture {
   test::TempDir dir;
   std::filesystem::path db = dir / "ashare.db";
-  store::BarStore store{db};
+  store::SqliteBarStore store{db};
 
   Fixture() {
     test::import_fixture(store, "bancob_600519.SH.csv"); // factors step 4 times
@@ -219,7 +220,7 @@ TEST_CASE("api::dispatch: bars served from the cache follow an import") {
   const auto data = dir / "ashare.db";
   const auto keys = dir / "ashare-keys.db";
   {
-    store::BarStore store(data);
+    store::SqliteBarStore store(data);
     REQUIRE(test::import_text(store,
                               "symbol,trade_date,open,high,low,close,volume,turnover,factor\n"
                               "600519.SH,2024-01-02,10,11,9,10.5,100,1050,1\n",
@@ -239,7 +240,7 @@ TEST_CASE("api::dispatch: bars served from the cache follow an import") {
   CHECK(get()["ohlc"].size() == 1);
   CHECK(get()["ohlc"][0]["close"] == 10.5);
   {
-    store::BarStore store(data);
+    store::SqliteBarStore store(data);
     REQUIRE(test::import_text(store,
                               "symbol,trade_date,open,high,low,close,volume,turnover,factor\n"
                               "600519.SH,2024-01-02,10,11,9,10.6,100,1060,1\n"

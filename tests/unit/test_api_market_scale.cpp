@@ -9,6 +9,7 @@
 #include "core/api/services.hpp"
 #include "core/import/importer.hpp"
 #include "core/query/adjustment.hpp"
+#include "core/store/sqlite_bar_store.hpp"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
@@ -119,7 +120,7 @@ TEST_CASE("issue 11: a market of 500 symbols x 1,000 days imports and answers as
   }
   REQUIRE(market.bars.size() == k_symbols);
   {
-    store::BarStore store(dir / "ashare.db");
+    store::SqliteBarStore store(dir / "ashare.db");
     const auto report = import::import_file(store, market.file, {});
     REQUIRE(report.ok());
     REQUIRE(report->committed);

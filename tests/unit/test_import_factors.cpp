@@ -5,6 +5,7 @@
 #include "core/import/factors.hpp"
 #include "core/import/importer.hpp"
 #include "core/import/vendor_formats.hpp"
+#include "core/store/sqlite_bar_store.hpp"
 
 #include <doctest/doctest.h>
 
@@ -144,7 +145,7 @@ TEST_CASE("import::join_adj_factors") {
 
 TEST_CASE("import::import_file --adj-factor: Tushare's factors are stored as given") {
   test::TempDir dir;
-  store::BarStore store(dir / "ashare.db");
+  store::SqliteBarStore store(dir / "ashare.db");
   const auto table = adj_factors("adj_factor_600519.SH.csv");
   import::ImportOptions options;
   options.adj_factors = &table;

@@ -1,6 +1,7 @@
 #include "testutil.hpp"
 
 #include "core/import/importer.hpp"
+#include "core/store/sqlite_bar_store.hpp"
 
 #include <doctest/doctest.h>
 
@@ -34,7 +35,7 @@ std::vector<domain::Bar> all_bars(store::BarStore& store, const std::string& sym
 struct Fixture {
   test::TempDir dir;
   std::filesystem::path db = dir / "ashare.db";
-  store::BarStore store{db};
+  store::SqliteBarStore store{db};
 
   Result<import::ImportReport> import_file(const std::string& name,
                                            const std::string& text,

@@ -4,6 +4,7 @@
 
 #include "core/import/importer.hpp"
 #include "core/import/vendor_formats.hpp"
+#include "core/store/sqlite_bar_store.hpp"
 
 #include <doctest/doctest.h>
 
@@ -43,7 +44,7 @@ std::vector<domain::Bar> stored(store::BarStore& store, const std::string& symbo
 struct Fixture {
   test::TempDir dir;
   std::filesystem::path db = dir / "ashare.db";
-  store::BarStore store{db};
+  store::SqliteBarStore store{db};
 
   Result<import::ImportReport> import_text(const std::string& name,
                                            const std::string& text,

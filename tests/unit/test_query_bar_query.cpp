@@ -4,6 +4,7 @@
 #include "core/query/bar_query.hpp"
 #include "core/query/catalog.hpp"
 #include "core/query/history.hpp"
+#include "core/store/sqlite_bar_store.hpp"
 
 #include <doctest/doctest.h>
 
@@ -64,7 +65,7 @@ std::vector<std::string> dates(const std::vector<domain::Bar>& bars) {
 
 struct Fixture {
   test::TempDir dir;
-  store::BarStore store{dir / "ashare.db"};
+  store::SqliteBarStore store{dir / "ashare.db"};
   Fixture() { REQUIRE(test::import_text(store, k_bars_csv).committed); }
 
   std::vector<query::SymbolBars> run(const query::BarQuery& q) { return run_query(store, q); }
@@ -202,7 +203,7 @@ TEST_CASE("D8: adjustment uses the latest stored factor") {
 
 TEST_CASE("D8: adjusted closes of the real 600519.SH fixture") {
   test::TempDir dir;
-  store::BarStore store(dir / "ashare.db");
+  store::SqliteBarStore store(dir / "ashare.db");
   test::import_fixture(store, "bancob_600519.SH.csv");
   const auto catalog = query::load_catalog(store);
   const auto* info = catalog->find("600519.SH");

@@ -1,6 +1,7 @@
 #include "testutil.hpp"
 
 #include "core/query/catalog.hpp"
+#include "core/store/sqlite_bar_store.hpp"
 
 #include <doctest/doctest.h>
 
@@ -15,7 +16,7 @@ constexpr const char* k_header = "symbol,trade_date,open,high,low,close,volume,t
 
 TEST_CASE("query::load_catalog") {
   test::TempDir dir;
-  store::BarStore store(dir / "ashare.db");
+  store::SqliteBarStore store(dir / "ashare.db");
   const auto empty = query::load_catalog(store);
   CHECK(empty->symbols.empty());
   CHECK_FALSE(empty->dataset.as_of.has_value());
@@ -43,8 +44,8 @@ TEST_CASE("query::load_catalog") {
 TEST_CASE("query::CatalogCache reloads only when the generation changes") {
   test::TempDir dir;
   const auto path = dir / "ashare.db";
-  store::BarStore server(path);
-  store::BarStore importer(path);
+  store::SqliteBarStore server(path);
+  store::SqliteBarStore importer(path);
   test::import_text(importer,
                     std::string(k_header) + "600519.SH,2024-01-02,10,11,9,10.5,100,1050,1\n");
 
@@ -68,8 +69,8 @@ TEST_CASE("query::CatalogCache::find_fresh answers without the store while nothi
   using Clock = std::chrono::steady_clock;
   test::TempDir dir;
   const auto path = dir / "ashare.db";
-  store::BarStore server(path);
-  store::BarStore importer(path);
+  store::SqliteBarStore server(path);
+  store::SqliteBarStore importer(path);
   test::import_text(importer,
                     std::string(k_header) + "600519.SH,2024-01-02,10,11,9,10.5,100,1050,1\n");
   store::ChangeCounter changes(path);

@@ -4,6 +4,7 @@
 
 #include "core/query/compact_bars.hpp"
 #include "core/query/history.hpp"
+#include "core/store/sqlite_bar_store.hpp"
 
 #include <doctest/doctest.h>
 
@@ -76,7 +77,7 @@ std::size_t check_round_trip(const std::vector<domain::Bar>& bars) {
 
 std::vector<domain::Bar> fixture_bars(const char* file, const char* symbol) {
   test::TempDir dir;
-  store::BarStore store(dir / "ashare.db");
+  store::SqliteBarStore store(dir / "ashare.db");
   test::import_fixture(store, file);
   return query::load_all_bars(store, symbol);
 }
@@ -160,7 +161,7 @@ TEST_CASE("query::CompactBars: every bar reads back bit for bit (D12)") {
 TEST_CASE("query::CompactBars::read_window answers what query::read_window over "
           "BarStore::load_bars answers, with whole 1/10000s beside (D8, issue 11 P5)") {
   test::TempDir dir;
-  store::BarStore store(dir / "ashare.db");
+  store::SqliteBarStore store(dir / "ashare.db");
   test::import_fixture(store, "bancob_600519.SH.csv"); // factors step 4 times
   const std::string symbol = "600519.SH";
   const auto all = query::load_all_bars(store, symbol);

@@ -1,10 +1,14 @@
+#include "store_backend.hpp"
 #include "testutil.hpp"
 
 #include "core/store/bar_store.hpp"
 
 #include <doctest/doctest.h>
 
+#include <bit>
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace ashare;
@@ -45,8 +49,9 @@ std::vector<domain::Bar> all_bars(store::BarStore& store, const std::string& sym
 } // namespace
 
 TEST_CASE("store::BarStore::load_bars: range, order and limit") {
-  test::TempDir dir;
-  store::BarStore store(dir / "ashare.db");
+  test::StoreBackend backend;
+  const auto owned = backend.open_bars();
+  auto& store = *owned;
   store_bars(store, "600519.SH",
              {make_bar("2024-01-02", 10, 11, 9, 10.5), make_bar("2024-01-03", 10.5, 12, 10, 11),
               make_bar("2024-01-04", 11, 11.5, 10.8, 11.2),
@@ -99,8 +104,9 @@ TEST_CASE("store::BarStore::load_bars: range, order and limit") {
 }
 
 TEST_CASE("store::BarStore::upsert_bar is keyed by (symbol, trade_date)") {
-  test::TempDir dir;
-  store::BarStore store(dir / "ashare.db");
+  test::StoreBackend backend;
+  const auto owned = backend.open_bars();
+  auto& store = *owned;
   const auto bar = make_bar("2024-01-02", 10, 11, 9, 10.5);
   store_bars(store, "600519.SH", {bar});
   store_bars(store, "600519.SH", {bar});
@@ -115,8 +121,9 @@ TEST_CASE("store::BarStore::upsert_bar is keyed by (symbol, trade_date)") {
 }
 
 TEST_CASE("store::BarStore::refresh_symbol") {
-  test::TempDir dir;
-  store::BarStore store(dir / "ashare.db");
+  test::StoreBackend backend;
+  const auto owned = backend.open_bars();
+  auto& store = *owned;
   CHECK_FALSE(store.find_symbol("600519.SH").has_value());
   store_bars(store, "600519.SH",
              {make_bar("2024-01-03", 10, 11, 9, 10.5, 2.0),
@@ -157,8 +164,9 @@ TEST_CASE("store::BarStore::refresh_symbol") {
 }
 
 TEST_CASE("store::BarStore::finish_change: as_of, source and generation") {
-  test::TempDir dir;
-  store::BarStore store(dir / "ashare.db");
+  test::StoreBackend backend;
+  const auto owned = backend.open_bars();
+  auto& store = *owned;
   const auto empty = store.load_dataset_info();
   CHECK_FALSE(empty.as_of.has_value());
   CHECK(empty.source.empty());
@@ -212,8 +220,9 @@ TEST_CASE("store::BarStore::finish_change: as_of, source and generation") {
 }
 
 TEST_CASE("store::BarStore::recompute_change_pct") {
-  test::TempDir dir;
-  store::BarStore store(dir / "ashare.db");
+  test::StoreBackend backend;
+  const auto owned = backend.open_bars();
+  auto& store = *owned;
 
   SUBCASE("((close*factor)/(prev_close*prev_factor) - 1) * 100, 0 for the first bar") {
     store_bars(store, "600519.SH",
@@ -255,8 +264,9 @@ TEST_CASE("store::BarStore::recompute_change_pct") {
 }
 
 TEST_CASE("store::BarStore::has_non_unit_factor") {
-  test::TempDir dir;
-  store::BarStore store(dir / "ashare.db");
+  test::StoreBackend backend;
+  const auto owned = backend.open_bars();
+  auto& store = *owned;
   store_bars(store, "600519.SH", {make_bar("2024-01-02", 10, 11, 9, 10.5, 1.0)});
   store_bars(
       store, "000001.SZ",
@@ -266,11 +276,12 @@ TEST_CASE("store::BarStore::has_non_unit_factor") {
   CHECK_FALSE(store.has_non_unit_factor("600036.SH"));
 }
 
-TEST_CASE("store: WAL lets readers see a commit from another connection, snapshots stay stable") {
-  test::TempDir dir;
-  const auto path = dir / "ashare.db";
-  store::BarStore reader(path);
-  store::BarStore writer(path);
+TEST_CASE("store: readers see a commit from another connection, snapshots stay stable") {
+  test::StoreBackend backend;
+  const auto reader_owned = backend.open_bars();
+  const auto writer_owned = backend.open_bars();
+  auto& reader = *reader_owned;
+  auto& writer = *writer_owned;
   store_bars(writer, "600519.SH", {make_bar("2024-01-02", 10, 11, 9, 10.5)});
   CHECK(reader.load_generation() == 1);
   CHECK(all_bars(reader, "600519.SH").size() == 1);
@@ -278,7 +289,8 @@ TEST_CASE("store: WAL lets readers see a commit from another connection, snapsho
   {
     store::ReadTransaction snapshot(reader);
     CHECK(reader.load_generation() == 1);
-    // The writer commits while the reader holds its snapshot: WAL does not block it.
+    // The writer commits while the reader holds its snapshot (WAL on SQLite, MVCC on
+    // PostgreSQL): it is not blocked.
     store_bars(writer, "600519.SH", {make_bar("2024-01-03", 10, 11, 9, 10.5)});
     CHECK(reader.load_generation() == 1);
     CHECK(all_bars(reader, "600519.SH").size() == 1);
@@ -288,4 +300,130 @@ TEST_CASE("store: WAL lets readers see a commit from another connection, snapsho
   CHECK(reader.load_generation() == 2);
   CHECK(all_bars(reader, "600519.SH").size() == 2);
   CHECK(reader.load_dataset_info().as_of == date("2024-01-03"));
+}
+
+TEST_CASE("store::BarStore: every number reads back bit for bit (D12)") {
+  test::StoreBackend backend;
+  const auto owned = backend.open_bars();
+  auto& store = *owned;
+  // 17 significant digits, a subnormal, a negative zero, the largest finite double: values the
+  // scaled-integer form of SQLite cannot hold and PostgreSQL's text protocol must not round.
+  const std::vector<double> values{0.1 + 0.2,
+                                   1525.4000000000001,
+                                   123456789.12345679,
+                                   5e-324,
+                                   -0.0,
+                                   1.7976931348623157e308,
+                                   -1.2974,
+                                   1.102538190183302};
+  std::vector<domain::Bar> bars;
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    auto bar = make_bar("2024-01-02", values[i], values[i], values[i], values[i], values[i]);
+    bar.trade_date = date("2024-01-02").plus_days(static_cast<int>(i));
+    bar.turnover = values[i];
+    bar.change_pct = values[i];
+    bar.volume = std::int64_t{1} << 53;
+    bars.push_back(bar);
+  }
+  store_bars(store, "600519.SH", bars);
+  const auto loaded = all_bars(store, "600519.SH");
+  REQUIRE(loaded.size() == values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    CAPTURE(values[i]);
+    const auto bits = std::bit_cast<std::uint64_t>(values[i]);
+    CHECK(std::bit_cast<std::uint64_t>(loaded[i].open) == bits);
+    CHECK(std::bit_cast<std::uint64_t>(loaded[i].close) == bits);
+    CHECK(std::bit_cast<std::uint64_t>(loaded[i].turnover) == bits);
+    CHECK(std::bit_cast<std::uint64_t>(loaded[i].change_pct) == bits);
+    CHECK(std::bit_cast<std::uint64_t>(loaded[i].factor) == bits);
+    CHECK(loaded[i].volume == std::int64_t{1} << 53);
+  }
+  const auto series = store.load_price_series("600519.SH", store::PriceField::high);
+  REQUIRE(series.prices.size() == values.size());
+  CHECK(std::bit_cast<std::uint64_t>(series.prices[0]) == std::bit_cast<std::uint64_t>(values[0]));
+  CHECK(std::bit_cast<std::uint64_t>(store.find_symbol("600519.SH")->latest_factor)
+        == std::bit_cast<std::uint64_t>(values.back()));
+}
+
+TEST_CASE("store::BarStore: a write transaction is all or nothing, whatever its size") {
+  test::StoreBackend backend;
+  const auto owned = backend.open_bars();
+  auto& store = *owned;
+  store_bars(store, "600519.SH", {make_bar("2024-01-02", 10, 11, 9, 10.5)});
+  // More rows than one batch of the PostgreSQL store (it writes rows in batches of 4096).
+  std::vector<domain::Bar> many;
+  for (int i = 0; i < 5000; ++i) {
+    many.push_back(make_bar("2000-01-01", 10, 11, 9, 10.5));
+    many.back().trade_date = date("2000-01-01").plus_days(i);
+  }
+  {
+    store::WriteTransaction transaction(store);
+    for (const auto& bar : many) {
+      store.insert_bar("000001.SZ", bar, false);
+    }
+    store.upsert_bar("600519.SH", make_bar("2024-01-02", 1, 1, 1, 1), false);
+    store.refresh_symbol("000001.SZ");
+    store.finish_change("lost");
+    // no commit: rolled back
+  }
+  CHECK(all_bars(store, "000001.SZ").empty());
+  CHECK_FALSE(store.find_symbol("000001.SZ").has_value());
+  REQUIRE(all_bars(store, "600519.SH").size() == 1);
+  CHECK(all_bars(store, "600519.SH")[0].close == 10.5);
+  CHECK(store.load_dataset_info().source == "test");
+
+  store_bars(store, "000001.SZ", many);
+  CHECK(all_bars(store, "000001.SZ").size() == many.size());
+  CHECK(store.find_symbol("000001.SZ")->bar_count == 5000);
+}
+
+TEST_CASE("store::BarStore: changes to one bar land in the order they were made") {
+  test::StoreBackend backend;
+  const auto owned = backend.open_bars();
+  auto& store = *owned;
+  store::WriteTransaction transaction(store);
+  store.insert_bar("600519.SH", make_bar("2024-01-02", 10, 11, 9, 10.5, 1.0), false);
+  store.insert_bar("600519.SH", make_bar("2024-01-03", 10, 11, 9, 10.5, 1.0), false);
+  store.save_factor("600519.SH", date("2024-01-02"), 2.5);         // after its bar: kept
+  store.save_factor("600519.SH", date("2024-01-03"), 3.5);         // replaced by the upsert below
+  store.upsert_bar("600519.SH", make_bar("2024-01-03", 10, 11, 9, 10.75, 4.0), false);
+  store.upsert_bar("600519.SH", make_bar("2024-01-04", 10, 11, 9, 10.5, 1.0), false);
+  store.upsert_bar("600519.SH", make_bar("2024-01-04", 10, 11, 9, 12.0, 1.0), false); // last wins
+  store.mark_change_pct_derived("600519.SH", date("2024-01-04"));
+  store.recompute_change_pct("600519.SH");
+  transaction.commit();
+  const auto bars = all_bars(store, "600519.SH");
+  REQUIRE(bars.size() == 3);
+  CHECK(bars[0].factor == 2.5);
+  CHECK(bars[1].factor == 4.0);
+  CHECK(bars[1].close == 10.75);
+  CHECK(bars[2].close == 12.0);
+  // Derived: (12 * 1) / (10.75 * 4) - 1, in percent; the other two keep their given change_pct.
+  CHECK(bars[2].change_pct == domain::derived_change_pct(12.0, 1.0, 10.75, 4.0));
+  CHECK(bars[1].change_pct == make_bar("2024-01-03", 10, 11, 9, 10.75).change_pct);
+}
+
+TEST_CASE("store::BarStore: staged pre_close values, per symbol, until cleared or rolled back") {
+  test::StoreBackend backend;
+  const auto owned = backend.open_bars();
+  auto& store = *owned;
+  {
+    store::WriteTransaction transaction(store);
+    store.stage_pre_close("600519.SH", date("2024-01-03"), 10.25);
+    store.stage_pre_close("600519.SH", date("2024-01-02"), 9.5);
+    store.stage_pre_close("600519.SH", date("2024-01-02"), 1.0); // the first stays
+    store.stage_pre_close("000001.SZ", date("2024-01-02"), 5.0);
+    const auto staged = store.load_staged_pre_close("600519.SH");
+    REQUIRE(staged.size() == 2);
+    CHECK(staged[0] == std::pair{date("2024-01-02"), 9.5});
+    CHECK(staged[1] == std::pair{date("2024-01-03"), 10.25});
+    store.clear_staged_pre_close();
+    CHECK(store.load_staged_pre_close("000001.SZ").empty());
+    store.stage_pre_close("000001.SZ", date("2024-01-02"), 6.0);
+  } // rolled back
+  store::WriteTransaction transaction(store);
+  CHECK(store.load_staged_pre_close("000001.SZ").empty());
+  store.stage_pre_close("000001.SZ", date("2024-01-02"), 7.0);
+  CHECK(store.load_staged_pre_close("000001.SZ") == std::vector{std::pair{date("2024-01-02"), 7.0}});
+  transaction.commit();
 }

@@ -4,6 +4,7 @@
 #include "testutil.hpp"
 
 #include "core/store/change_counter.hpp"
+#include "core/store/sqlite_bar_store.hpp"
 
 #include <doctest/doctest.h>
 #include <sys/stat.h>
@@ -75,7 +76,7 @@ TEST_CASE("store: commits that a server must see bump the store's counter, and o
   const auto keys_at = [&] { return keys_changes.load().value(); };
 
   SUBCASE("an import and a removal bump the data store's") {
-    store::BarStore bars(data_path);
+    store::SqliteBarStore bars(data_path);
     const auto before = data_at();
     test::import_text(bars, "symbol,trade_date,open,high,low,close,volume,turnover,factor\n"
                             "600519.SH,2024-01-02,10,11,9,10.5,100,1050,1\n");

@@ -1,6 +1,7 @@
 #include "testutil.hpp"
 
 #include "core/store/connection_pool.hpp"
+#include "core/store/sqlite_bar_store.hpp"
 
 #include <doctest/doctest.h>
 
@@ -8,10 +9,10 @@ using namespace ashare;
 
 TEST_CASE("store::ConnectionPool") {
   test::TempDir dir;
-  store::ConnectionPool<store::BarStore> pool(dir / "ashare.db");
+  store::ConnectionPool<store::SqliteBarStore> pool(dir / "ashare.db");
 
   SUBCASE("a returned connection is reused") {
-    store::BarStore* first = nullptr;
+    store::SqliteBarStore* first = nullptr;
     {
       auto lease = pool.acquire();
       first = &*lease;
@@ -27,7 +28,7 @@ TEST_CASE("store::ConnectionPool") {
     CHECK(b->load_generation() == 0);
   }
   SUBCASE("a moved lease returns its connection once") {
-    store::BarStore* first = nullptr;
+    store::SqliteBarStore* first = nullptr;
     {
       auto lease = pool.acquire();
       first = &*lease;

@@ -1,6 +1,7 @@
 #include "testutil.hpp"
 
 #include "core/store/schema.hpp"
+#include "core/store/sqlite_bar_store.hpp"
 
 #include <doctest/doctest.h>
 
@@ -73,7 +74,7 @@ TEST_CASE("store schema: reopening is idempotent") {
   test::TempDir dir;
   const auto path = dir / "ashare.db";
   {
-    store::BarStore bars(path);
+    store::SqliteBarStore bars(path);
     store::WriteTransaction transaction(bars);
     bars.upsert_bar("600519.SH", test::make_bar("2024-01-02", 10, 11, 9, 10.5), false);
     bars.refresh_symbol("600519.SH");
@@ -138,7 +139,7 @@ TEST_CASE("store schema: concurrent first opens migrate once") {
     for (int i = 0; i < 6; ++i) {
       threads.emplace_back([&] {
         try {
-          store::BarStore bars(path);
+          store::SqliteBarStore bars(path);
         } catch (const std::exception&) {
           ++failures;
         }

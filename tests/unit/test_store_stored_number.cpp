@@ -1,6 +1,6 @@
 #include "testutil.hpp"
 
-#include "core/store/bar_store.hpp"
+#include "core/store/sqlite_bar_store.hpp"
 #include "core/store/schema.hpp"
 #include "core/store/stored_number.hpp"
 
@@ -92,7 +92,7 @@ TEST_CASE("store::find_scaled finds what llround finds") {
 
 TEST_CASE("D12: every double reads back from the store bit for bit") {
   test::TempDir dir;
-  store::BarStore store(dir / "ashare.db");
+  store::SqliteBarStore store(dir / "ashare.db");
   std::mt19937_64 random(20261123);
   std::vector<domain::Bar> written;
   auto day = test::date("2000-01-03");
@@ -192,7 +192,7 @@ TEST_CASE("store schema 3: a store written by the previous release migrates bit 
   const auto dump_before = test::dump_table(*std::make_unique<SQLite::Database>(path.string()),
                                             "symbol_sources", "symbol");
 
-  store::BarStore store(path); // migrates
+  store::SqliteBarStore store(path); // migrates
   CHECK(store.database().execAndGet("PRAGMA user_version").getInt()
         == store::current_schema_version(store::StoreKind::data));
   std::size_t bars = 0;

@@ -9,7 +9,7 @@
 #include "core/domain/date.hpp"
 #include "core/import/canonical_csv.hpp"
 #include "core/import/importer.hpp"
-#include "core/store/bar_store.hpp"
+#include "core/store/sqlite_bar_store.hpp"
 #include "core/store/sqlite_key_store.hpp"
 
 #include <SQLiteCpp/Statement.h>
@@ -136,7 +136,7 @@ dump_table(SQLite::Database& db, std::string_view table, std::string_view order)
 // Return the contents of the data store at `path`: bars, symbols and, with `with_meta`, the
 // metadata (as_of, source, generation).
 inline std::string dump_store(const std::filesystem::path& path, bool with_meta = true) {
-  store::BarStore store(path);
+  store::SqliteBarStore store(path);
   // Bars by symbol text: ids depend on the order symbols were first written in.
   std::string out = dump_table(store.database(),
                                "(SELECT i.symbol, b.trade_date, b.open, b.high, b.low, b.close, "

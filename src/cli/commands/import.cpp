@@ -125,14 +125,14 @@ int run_import(const ImportArgs& args, const Config& config) {
     adj_factors = std::move(*table);
     options.adj_factors = &*adj_factors;
   }
-  store::BarStore store(config.db);
+  const auto store = store::open_bar_store(config.db.string());
   int status = k_exit_ok;
   for (std::size_t i = 0; i < args.files.size(); ++i) {
     const std::string counter =
         args.files.size() > 1
             ? "[" + std::to_string(i + 1) + "/" + std::to_string(args.files.size()) + "] "
             : "";
-    if (!import_one(store, args.files[i], options, counter)) {
+    if (!import_one(*store, args.files[i], options, counter)) {
       status = k_exit_error;
     }
   }

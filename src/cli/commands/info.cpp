@@ -28,6 +28,15 @@ std::string store_size(const std::filesystem::path& path) {
   return with_thousands(std::to_string(bytes)) + " bytes";
 }
 
+// Return how `info` shows the data store at `locator`: a file with its size, a database server's
+// URI without its password.
+std::string store_text(const std::string& locator) {
+  if (store::is_postgres_locator(locator)) {
+    return store::redacted_locator(locator) + " (PostgreSQL)";
+  }
+  return locator + " (" + store_size(locator) + ")";
+}
+
 // Return the merged ranges of `rows` as "FIRST..LAST, ...".
 std::string ranges_text(const std::vector<store::CoveredRange>& rows) {
   std::vector<remote::DateRange> ranges;
@@ -86,15 +95,15 @@ int run_info(const Config& config) {
   if (config.base_url) {
     return run_remote_info(config);
   }
-  store::BarStore store(config.db);
-  const auto dataset = store.load_dataset_info();
-  const auto symbols = store.load_symbols();
+  const auto store = store::open_bar_store(config.db.string());
+  const auto dataset = store->load_dataset_info();
+  const auto symbols = store->load_symbols();
   std::int64_t bars = 0;
   for (const auto& info : symbols) {
     bars += info.bar_count;
   }
   std::cout << "mode: local\n"
-            << "store: " << config.db.string() << " (" << store_size(config.db) << ")\n"
+            << "store: " << store_text(config.db.string()) << "\n"
             << "keys: " << store::redacted_locator(config.keys_db.string()) << "\n"
             << "symbols: " << symbols.size() << "\n"
             << "bars: " << bars << "\n"

@@ -41,16 +41,16 @@ int run_remove(const RemoveArgs& args, const Config& config) {
     from = *first;
     to = *last;
   }
-  store::BarStore store(config.db);
-  store::WriteTransaction transaction(store);
-  const auto removed = store.delete_bars(symbol->str(), from, to);
+  const auto store = store::open_bar_store(config.db.string());
+  store::WriteTransaction transaction(*store);
+  const auto removed = store->delete_bars(symbol->str(), from, to);
   if (removed > 0) {
-    store.recompute_change_pct(symbol->str());
-    store.refresh_symbol(symbol->str());
-    store.finish_change("");
+    store->recompute_change_pct(symbol->str());
+    store->refresh_symbol(symbol->str());
+    store->finish_change("");
   }
   transaction.commit();
-  const auto as_of = store.load_dataset_info().as_of;
+  const auto as_of = store->load_dataset_info().as_of;
   std::cout << symbol->str() << ": removed " << removed << (removed == 1 ? " bar" : " bars")
             << "; as_of " << (as_of ? as_of->iso() : "none") << "\n";
   return k_exit_ok;

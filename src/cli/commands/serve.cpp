@@ -148,7 +148,7 @@ int run_serve(const ServeArgs& args, const Config& config) {
   if (!budget_mib) {
     return fail(budget_mib.error().message, k_exit_usage);
   }
-  api::Services services(config.db, config.keys_db);
+  api::Services services(config.db.string(), config.keys_db.string());
   services.histories.set_budget(*budget_mib << 20);
   if (config.serve.rate_limit && *config.serve.rate_limit != "off") {
     const auto rates = auth::parse_plan_rates(*config.serve.rate_limit);
@@ -160,7 +160,7 @@ int run_serve(const ServeArgs& args, const Config& config) {
   // Open both stores now, so that a bad path fails before "listening" is printed.
   services.bars.acquire();
   services.keys.acquire();
-  services.watch_key_changes();
+  services.watch_changes();
 
   return net::module().serve(services, *options);
 }

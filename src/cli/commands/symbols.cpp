@@ -4,6 +4,7 @@
 #include "cli/commands/query_run.hpp"
 #include "core/store/bar_store.hpp"
 #include "core/store/cache_store.hpp"
+#include "core/store/locator.hpp"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -27,15 +28,16 @@ struct SymbolsArgs {
 // touches the network and never creates a store: with nothing to list it prints nothing.
 int print_names(const Config& config) {
   const auto& path = config.base_url ? config.cache_db : config.db;
+  const bool on_server = !config.base_url && store::is_postgres_locator(path.string());
   std::error_code error;
-  if (!std::filesystem::exists(path, error)) {
+  if (!on_server && !std::filesystem::exists(path, error)) {
     return k_exit_ok;
   }
   std::vector<std::string> names;
   if (config.base_url) {
     names = store::CacheStore(path).load_symbol_names(*config.base_url);
   } else {
-    for (const auto& info : store::BarStore(path).load_symbols()) {
+    for (const auto& info : store::open_bar_store(path.string())->load_symbols()) {
       names.push_back(info.symbol);
     }
   }
@@ -65,8 +67,7 @@ int run_symbols(const SymbolsArgs& args, const Config& config) {
   if (!format) {
     return fail(format.error().message, k_exit_usage);
   }
-  store::BarStore store(config.db);
-  const auto symbols = store.load_symbols();
+  const auto symbols = store::open_bar_store(config.db.string())->load_symbols();
   switch (*format) {
   case Format::table: {
     std::vector<std::vector<std::string>> rows;

@@ -19,7 +19,7 @@ constexpr api::Caller k_local_caller{0, auth::Plan::pro, false};
 class LocalTransport final : public Transport {
 public:
   explicit LocalTransport(const Config& config)
-    : m_path(config.db), m_services(config.db, config.keys_db) {
+    : m_path(config.db), m_services(config.db.string(), config.keys_db.string()) {
     // One process, one query: read its rows, not whole histories for a cache (issue 11).
     m_services.cache_histories = false;
   }

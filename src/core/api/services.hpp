@@ -24,21 +24,24 @@
 namespace ashare::api {
 
 struct Services {
-  // Open pools over the data store at `data_path` and the key store at `keys_locator` (a file
-  // path or a postgresql:// URI, store/locator.hpp), and map their change counters (a key store
+  // Open pools over the data store at `data_locator` and the key store at `keys_locator` (each a
+  // file path or a postgresql:// URI, store/locator.hpp), and map their change counters (a store
   // on a database server has one in memory, which hears of changes through the server).
-  Services(const std::filesystem::path& data_path, const std::string& keys_locator)
-    : bars(data_path), keys([keys_locator] { return store::open_key_store(keys_locator); }),
-      data_changes(data_path), keys_changes(store::is_postgres_locator(keys_locator)
-                                              ? store::ChangeCounter()
-                                              : store::ChangeCounter(keys_locator)),
-      m_keys_locator(keys_locator) {}
+  Services(const std::string& data_locator, const std::string& keys_locator)
+    : bars([data_locator] { return store::open_bar_store(data_locator); }),
+      keys([keys_locator] { return store::open_key_store(keys_locator); }),
+      data_changes(change_counter_for(data_locator)), keys_changes(change_counter_for(keys_locator)),
+      m_data_locator(data_locator), m_keys_locator(keys_locator) {}
 
-  // Keep the key cache current across hosts when the keys are on a database server: a thread
-  // hears their changes (store/postgres/change_listener.hpp). A server calls it; a one-shot
-  // command has nothing to keep current. On SQLite there is nothing to do: the file's change
-  // counter is shared memory.
-  void watch_key_changes() {
+  // Keep the caches current across hosts for the stores on a database server: a thread per store
+  // hears its changes (store/postgres/change_listener.hpp). A server calls it; a one-shot command
+  // has nothing to keep current. On SQLite there is nothing to do: a file's change counter is
+  // shared memory.
+  void watch_changes() {
+    if (store::is_postgres_locator(m_data_locator) && !m_data_listener) {
+      m_data_listener = std::make_unique<store::postgres::ChangeListener>(
+        m_data_locator, "ashare_bars", data_changes);
+    }
     if (store::is_postgres_locator(m_keys_locator) && !m_keys_listener) {
       m_keys_listener = std::make_unique<store::postgres::ChangeListener>(
         m_keys_locator, "ashare_keys", keys_changes);
@@ -68,8 +71,15 @@ struct Services {
   std::atomic<bool> draining{false};
 
 private:
+  static store::ChangeCounter change_counter_for(const std::string& locator) {
+    return store::is_postgres_locator(locator) ? store::ChangeCounter() : store::ChangeCounter(locator);
+  }
+
+  std::string m_data_locator;
   std::string m_keys_locator;
-  std::unique_ptr<store::postgres::ChangeListener> m_keys_listener; // stopped first
+  // Stopped first: they bump the counters above.
+  std::unique_ptr<store::postgres::ChangeListener> m_data_listener;
+  std::unique_ptr<store::postgres::ChangeListener> m_keys_listener;
 };
 
 } // namespace ashare::api

@@ -1,25 +1,21 @@
-// The data store: bars keyed by (symbol id, trade_date) in a compact exact form
-// (store/stored_number.hpp), the known symbols and the dataset metadata
-// (as_of, source, generation). One BarStore is one connection with its prepared statements; a
-// server keeps one per worker thread (see store/connection_pool.hpp).
+// The data store: bars keyed by symbol and trade_date, the known symbols and the dataset metadata
+// (as_of, source, generation), in a SQLite file (store/sqlite_bar_store.hpp) or a PostgreSQL
+// database (store/postgres/bar_store.hpp, issue 14), chosen by open_bar_store(). One BarStore is
+// one connection with its prepared statements; a server keeps one per worker thread (see
+// store/connection_pool.hpp).
 #pragma once
 
 #include "core/domain/bar.hpp"
 #include "core/domain/date.hpp"
 #include "core/domain/symbol.hpp"
-#include "core/store/change_counter.hpp"
 
 #include <cstdint>
-#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
-#include <SQLiteCpp/Database.h>
-#include <SQLiteCpp/Statement.h>
 
 namespace ashare::store {
 
@@ -62,126 +58,120 @@ struct DatasetInfo {
 
 class BarStore {
 public:
-  // Open (and create or migrate) the data store at `path`.
-  explicit BarStore(const std::filesystem::path& path);
-  ~BarStore();
+  BarStore() = default;
+  virtual ~BarStore() = default;
   BarStore(const BarStore&) = delete;
   BarStore& operator=(const BarStore&) = delete;
 
   // ---- Reads ----
 
   // Return the generation counter; it changes whenever an import or removal commits.
-  std::int64_t load_generation();
+  virtual std::int64_t load_generation() = 0;
 
   // Return as_of, source and generation.
-  DatasetInfo load_dataset_info();
+  virtual DatasetInfo load_dataset_info() = 0;
 
   // Return every known symbol, ordered by symbol.
-  std::vector<SymbolInfo> load_symbols();
+  virtual std::vector<SymbolInfo> load_symbols() = 0;
 
   // Return the known symbol `symbol`, or nullopt.
-  std::optional<SymbolInfo> find_symbol(const std::string& symbol);
+  virtual std::optional<SymbolInfo> find_symbol(const std::string& symbol) = 0;
 
   // Return up to `limit` bars of `symbol` with trade_date in [`from`, `to`], ordered by `order`.
-  std::vector<domain::Bar> load_bars(const std::string& symbol,
+  virtual std::vector<domain::Bar> load_bars(const std::string& symbol,
                                      domain::Date from,
                                      domain::Date to,
                                      domain::SortOrder order,
-                                     std::int64_t limit);
+                                     std::int64_t limit) = 0;
 
   // Return the latest stored bar of `symbol` before `date`, or nullopt.
-  std::optional<domain::Bar> find_bar_before(const std::string& symbol, domain::Date date);
+  virtual std::optional<domain::Bar> find_bar_before(const std::string& symbol, domain::Date date) = 0;
 
   // Return whether `symbol` has stored bars outside [`from`, `to`].
-  bool has_bars_outside(const std::string& symbol, domain::Date from, domain::Date to);
+  virtual bool has_bars_outside(const std::string& symbol, domain::Date from, domain::Date to) = 0;
 
   // Return the `field` prices and factors of every stored bar of `symbol`, ascending by date;
   // reads only those columns.
-  PriceSeries load_price_series(const std::string& symbol, PriceField field);
+  virtual PriceSeries load_price_series(const std::string& symbol, PriceField field) = 0;
 
   // ---- Writes (each inside a WriteTransaction) ----
 
   // Insert or replace the bar of `symbol` on `bar.trade_date`. When `change_pct_derived`, the
   // stored change_pct is a placeholder that recompute_change_pct() fills in.
-  void upsert_bar(const std::string& symbol, const domain::Bar& bar, bool change_pct_derived);
+  virtual void upsert_bar(const std::string& symbol, const domain::Bar& bar, bool change_pct_derived) = 0;
 
   // Insert the bar of `symbol` on `bar.trade_date` as upsert_bar() does, faster; requires that no
-  // bar of `symbol` is stored on that date (else throws SQLite::Exception).
-  void insert_bar(const std::string& symbol, const domain::Bar& bar, bool change_pct_derived);
+  // bar of `symbol` is stored on that date (else throws).
+  virtual void insert_bar(const std::string& symbol, const domain::Bar& bar, bool change_pct_derived) = 0;
 
   // Return whether any bar of `symbol` is stored.
-  bool has_bars(const std::string& symbol);
+  virtual bool has_bars(const std::string& symbol) = 0;
 
   // Return whether any stored bar of `symbol` has a factor other than 1.
-  bool has_non_unit_factor(const std::string& symbol);
+  virtual bool has_non_unit_factor(const std::string& symbol) = 0;
 
   // Recompute change_pct of the bars of `symbol` whose change_pct is derived, in date order, as
   // ((close*factor)/(prev_close*prev_factor) - 1) * 100, and 0 for the first bar.
-  void recompute_change_pct(const std::string& symbol);
+  virtual void recompute_change_pct(const std::string& symbol) = 0;
 
   // Recompute as recompute_change_pct(symbol) does, but only what rows written in [`from`, `to`]
   // can change: the derived change_pct from `from` to the first bar after `to`.
-  void recompute_change_pct(const std::string& symbol, domain::Date from, domain::Date to);
+  virtual void recompute_change_pct(const std::string& symbol, domain::Date from, domain::Date to) = 0;
 
   // Set the factor of the bar of `symbol` on `date`.
-  void save_factor(const std::string& symbol, domain::Date date, double factor);
+  virtual void save_factor(const std::string& symbol, domain::Date date, double factor) = 0;
 
   // Mark the change_pct of the bar of `symbol` on `date` as derived.
-  void mark_change_pct_derived(const std::string& symbol, domain::Date date);
+  virtual void mark_change_pct_derived(const std::string& symbol, domain::Date date) = 0;
 
   // Keep `pre_close` of `symbol` on `date` in a temporary table of this connection, for an
   // import that may derive factors along the pre_close chain once the whole file is read.
-  void stage_pre_close(const std::string& symbol, domain::Date date, double pre_close);
+  virtual void stage_pre_close(const std::string& symbol, domain::Date date, double pre_close) = 0;
 
   // Return the staged pre_close values of `symbol`, ascending by date.
-  std::vector<std::pair<domain::Date, double>> load_staged_pre_close(const std::string& symbol);
+  virtual std::vector<std::pair<domain::Date, double>> load_staged_pre_close(const std::string& symbol) = 0;
 
   // Forget every staged pre_close.
-  void clear_staged_pre_close();
+  virtual void clear_staged_pre_close() = 0;
 
   // Delete the bars of `symbol` with trade_date in [`from`, `to`]; return how many were deleted.
-  std::int64_t delete_bars(const std::string& symbol, domain::Date from, domain::Date to);
+  virtual std::int64_t delete_bars(const std::string& symbol, domain::Date from, domain::Date to) = 0;
 
   // Refresh the symbols row of `symbol` from its bars (dropping it when it has none).
-  void refresh_symbol(const std::string& symbol);
+  virtual void refresh_symbol(const std::string& symbol) = 0;
 
   // Write the symbols row of `symbol` as refresh_symbol() would find it, from what the caller
   // knows: its bars span [`first`, `last`], `count` of them, the latest with `latest_factor`.
-  void save_symbol_summary(const std::string& symbol,
+  virtual void save_symbol_summary(const std::string& symbol,
                            domain::Date first,
                            domain::Date last,
                            std::int64_t count,
-                           double latest_factor);
+                           double latest_factor) = 0;
 
   // Record where the bars of `symbol` came from.
-  void save_symbol_source(const std::string& symbol, const SymbolSource& source);
+  virtual void save_symbol_source(const std::string& symbol, const SymbolSource& source) = 0;
 
   // Record `source` (when not empty), recompute as_of and bump the generation.
-  void finish_change(const std::string& source);
+  virtual void finish_change(const std::string& source) = 0;
 
-  // Bump the store's change counter (store/change_counter.hpp), so that servers sharing the
-  // store see what was just committed; WriteTransaction::commit() calls it.
-  void announce_change();
+  // Return whether this connection still works (false once a database server went away: a pool
+  // then drops it rather than lend it again).
+  virtual bool healthy() const { return true; }
 
-  SQLite::Database& database() { return m_db; }
-
-private:
+protected:
   friend class ReadTransaction;
   friend class WriteTransaction;
-  // Return the id of `symbol` in symbol_ids, adding it when new (inside a WriteTransaction).
-  std::int64_t symbol_id(const std::string& symbol);
-  // Bind the bar's values to `statement` (upsert or insert) and run it.
-  void write_bar(SQLite::Statement& statement,
-                 const std::string& symbol,
-                 const domain::Bar& bar,
-                 bool change_pct_derived);
-
-  SQLite::Database m_db;
-  std::unordered_map<std::string, std::int64_t> m_symbol_ids; // valid within a WriteTransaction
-  struct Statements;
-  std::unique_ptr<Statements> m_statements;
-  std::unique_ptr<ChangeCounter> m_changes; // opened by the first announce_change()
+  // What the transactions below do on this backend.
+  virtual void begin_read() = 0;
+  virtual void end_read() = 0; // never throws
+  virtual void begin_write() = 0;
+  virtual void commit_write() = 0;
+  virtual void rollback_write() = 0; // never throws
 };
+
+// Open (and create or migrate) the data store at `locator`: a postgresql:// URI or a SQLite file
+// path (store/locator.hpp). Throws StoreUnavailable when a database server cannot be reached.
+std::unique_ptr<BarStore> open_bar_store(const std::string& locator);
 
 // A read transaction on `store`: the reads made while it lives see one snapshot of the store.
 class ReadTransaction {
@@ -195,7 +185,8 @@ private:
   BarStore& m_store;
 };
 
-// An IMMEDIATE write transaction on `store`, rolled back unless commit() is called.
+// A write transaction on `store` (IMMEDIATE on SQLite: it takes the write lock at once), rolled
+// back unless commit() is called. Its changes reach other connections and servers when it commits.
 class WriteTransaction {
 public:
   explicit WriteTransaction(BarStore& store);

@@ -100,6 +100,17 @@ std::int64_t Result::int64(int row, int column) const {
   return out;
 }
 
+double Result::float64(int row, int column) const {
+  const auto value = text(row, column);
+  double out = 0;
+  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), out);
+  if (error != std::errc{} || end != value.data() + value.size()) {
+    throw std::runtime_error("PostgreSQL returned \"" + std::string(value)
+                             + "\" where a number was expected");
+  }
+  return out;
+}
+
 std::optional<std::int64_t> Result::optional_int64(int row, int column) const {
   if (is_null(row, column)) {
     return std::nullopt;

@@ -71,6 +71,9 @@ public:
   std::string_view text(int row, int column) const;
   std::int64_t int64(int row, int column) const;
   std::optional<std::int64_t> optional_int64(int row, int column) const;
+  // Return a double precision column's value bit for bit (the server writes the shortest text
+  // that reads back exactly: extra_float_digits above 0, which the stores set).
+  double float64(int row, int column) const;
   std::optional<std::string> optional_text(int row, int column) const;
   // Return a bytea column's bytes (it arrives in hex).
   std::string bytes(int row, int column) const;

@@ -77,10 +77,52 @@ constexpr const char* k_keys_migrations[] = {
   )sql",
 };
 
+// The data store as the SQLite one (store/schema.cpp) holds it, in one step: prices in double
+// precision (every double exactly, D12), dates as YYYYMMDD integers. finish_change() bumps the
+// generation and NOTIFYs ashare_bars (delivered at commit).
+constexpr const char* k_data_migrations[] = {
+  R"sql(
+    CREATE TABLE bars_meta(
+      key   text PRIMARY KEY,
+      value text NOT NULL
+    );
+    INSERT INTO bars_meta(key, value) VALUES ('generation', '0');
+    CREATE TABLE bar_symbols(
+      symbol        text PRIMARY KEY,
+      first_date    integer NOT NULL,
+      last_date     integer NOT NULL,
+      bar_count     bigint NOT NULL,
+      latest_factor double precision NOT NULL
+    );
+    CREATE TABLE bar_symbol_sources(
+      symbol        text PRIMARY KEY,
+      source        text NOT NULL,
+      factor_origin text NOT NULL,
+      adjusted      boolean NOT NULL DEFAULT false
+    );
+    CREATE TABLE bars(
+      symbol             text NOT NULL,
+      trade_date         integer NOT NULL,
+      open               double precision NOT NULL,
+      high               double precision NOT NULL,
+      low                double precision NOT NULL,
+      close              double precision NOT NULL,
+      volume             bigint NOT NULL,
+      turnover           double precision NOT NULL,
+      change_pct         double precision NOT NULL,
+      change_pct_derived boolean NOT NULL,
+      factor             double precision NOT NULL,
+      PRIMARY KEY(symbol, trade_date)
+    );
+  )sql",
+};
+
 std::span<const char* const> migrations(SchemaKind kind) {
   switch (kind) {
   case SchemaKind::keys:
     return k_keys_migrations;
+  case SchemaKind::data:
+    return k_data_migrations;
   }
   return {};
 }
@@ -89,6 +131,8 @@ const char* name_of(SchemaKind kind) {
   switch (kind) {
   case SchemaKind::keys:
     return "keys";
+  case SchemaKind::data:
+    return "data";
   }
   return "";
 }

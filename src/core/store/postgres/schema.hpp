@@ -8,7 +8,7 @@
 
 namespace ashare::store::postgres {
 
-enum class SchemaKind { keys };
+enum class SchemaKind { keys, data };
 
 // Return the schema version this build writes for `kind`.
 int current_schema_version(SchemaKind kind);
