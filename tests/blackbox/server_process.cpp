@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 #include <unistd.h>
 
 namespace bb {
@@ -68,8 +69,8 @@ TempDir::~TempDir() {
   std::filesystem::remove_all(m_path, ignored);
 }
 
-bool keys_on_postgres() {
-  const char* flag = std::getenv("ASHARE_TEST_KEYS_ON_POSTGRES");
+bool stores_on_postgres() {
+  const char* flag = std::getenv("ASHARE_TEST_STORES_ON_POSTGRES");
   return flag != nullptr && *flag != '\0';
 }
 
@@ -96,19 +97,19 @@ std::string postgres_sql(const std::string& sql, const std::string& database) {
   return result.out;
 }
 
-TestStore::TestStore() {
-  if (keys_on_postgres()) {
+TestStore::TestStore(Backend backend) {
+  if (backend == Backend::postgresql) {
     static std::atomic<int> count{0};
-    m_keys_database = "ashare_keys_" + std::to_string(::getpid()) + "_" + std::to_string(++count);
-    postgres_sql("CREATE DATABASE " + m_keys_database);
-    m_keys_locator = postgres_server() + "&dbname=" + m_keys_database;
+    m_database = "ashare_bb_" + std::to_string(::getpid()) + "_" + std::to_string(++count);
+    postgres_sql("CREATE DATABASE " + m_database);
+    m_data_locator = postgres_server() + "&dbname=" + m_database; // the keys there too
   }
 }
 
 TestStore::~TestStore() {
-  if (!m_keys_database.empty()) {
+  if (!m_database.empty()) {
     try {
-      postgres_sql("DROP DATABASE IF EXISTS " + m_keys_database + " WITH (FORCE)");
+      postgres_sql("DROP DATABASE IF EXISTS " + m_database + " WITH (FORCE)");
     } catch (const std::exception&) {
       // the server goes away with its directory
     }
@@ -116,11 +117,25 @@ TestStore::~TestStore() {
 }
 
 std::vector<std::string> TestStore::store_args() const {
-  std::vector<std::string> args{"--db", db().string()};
+  std::vector<std::string> args{"--db", data_locator()};
   if (!m_keys_locator.empty()) {
     args.insert(args.end(), {"--keys-db", m_keys_locator});
   }
   return args;
+}
+
+bool await_on_server(const TestStore& store, const std::function<bool()>& until) {
+  if (!store.data_on_server() && !store.keys_on_server()) {
+    return until();
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+  while (!until()) {
+    if (std::chrono::steady_clock::now() >= deadline) {
+      return false;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return true;
 }
 
 RunResult TestStore::cli(const std::vector<std::string>& args,

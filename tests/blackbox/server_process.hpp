@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -43,25 +44,47 @@ struct Key {
   std::string plaintext;
 };
 
-// A data store and key store in a temporary directory (`ashare.db`, `ashare-keys.db`), or with
-// its keys at another locator (a postgresql:// URI: issue 14).
+// Return whether this run keeps every default TestStore's stores on PostgreSQL.
+bool stores_on_postgres();
+
+// A data store and key store in a temporary directory (`ashare.db`, `ashare-keys.db`), or both
+// in a PostgreSQL database, or with its keys at another locator (a postgresql:// URI: issue 14).
 class TestStore {
 public:
-  // Keys in `ashare-keys.db` beside the data store; or, when ASHARE_TEST_KEYS_ON_POSTGRES is set
-  // (the whole suite's PostgreSQL pass, ctest ashare_blackbox_tests_postgres_keys), in a new
+  // Where the default TestStore keeps its stores.
+  enum class Backend { sqlite, postgresql };
+
+  // The stores in `ashare.db` and `ashare-keys.db`; or, when ASHARE_TEST_STORES_ON_POSTGRES is
+  // set (the whole suite's PostgreSQL pass, ctest ashare_blackbox_tests_postgres), both in a new
   // database of their own on the server of ASHARE_TEST_POSTGRES (issue 14).
-  TestStore();
+  TestStore() : TestStore(stores_on_postgres() ? Backend::postgresql : Backend::sqlite) {}
+  // The stores on `backend`, whatever the run: for a case about SQLite files themselves.
+  explicit TestStore(Backend backend);
+  // The data store in `ashare.db`, the keys at `keys_locator`.
   explicit TestStore(std::string keys_locator) : m_keys_locator(std::move(keys_locator)) {}
+  // Both stores in the database at `uri` (a postgresql:// URI), as `--db URI` alone puts them.
+  struct OnServer {
+    std::string uri;
+  };
+  explicit TestStore(OnServer stores) : m_data_locator(std::move(stores.uri)) {}
   ~TestStore();
   TestStore(const TestStore&) = delete;
   TestStore& operator=(const TestStore&) = delete;
 
   // Return whether the keys are on a database server (a revoke takes effect within 1 s there).
-  bool keys_on_server() const { return m_keys_locator.rfind("postgresql://", 0) == 0; }
-  // Return the database created for this store's keys ("" when none).
-  const std::string& keys_database() const { return m_keys_database; }
+  bool keys_on_server() const {
+    return m_keys_locator.rfind("postgresql://", 0) == 0 || data_on_server();
+  }
+  // Return whether the bars are on a database server (an import reaches a running server within
+  // 1 s there).
+  bool data_on_server() const { return !m_data_locator.empty(); }
+  // Return the database created for this store ("" when none).
+  const std::string& keys_database() const { return m_database; }
   const std::filesystem::path& dir() const { return m_dir.path(); }
+  // Return the SQLite data store's path (a temporary directory's `ashare.db`).
   std::filesystem::path db() const { return dir() / "ashare.db"; }
+  // Return what `--db` names: db(), or a postgresql:// URI.
+  std::string data_locator() const { return data_on_server() ? m_data_locator : db().string(); }
   // Return `--db DB` and, when the keys are elsewhere, `--keys-db LOCATOR`.
   std::vector<std::string> store_args() const;
 
@@ -84,12 +107,14 @@ public:
 
 private:
   TempDir m_dir;
-  std::string m_keys_locator;
-  std::string m_keys_database; // created for this store on the test server ("" when none)
+  std::string m_data_locator; // "": db()
+  std::string m_keys_locator; // "": the default for the data store
+  std::string m_database;     // created for this store on the test server ("" when none)
 };
 
-// Return whether this run keeps every TestStore's keys on PostgreSQL.
-bool keys_on_postgres();
+// Wait up to 1 s, when the stores are on a database server, until `until()` holds; return
+// whether it does (at once on SQLite, whose servers see a commit at once).
+bool await_on_server(const TestStore& store, const std::function<bool()>& until);
 
 // Run `sql` with psql on the test PostgreSQL server (its own database, or `database`); return
 // its output, throwing unless psql exits 0. Requires ASHARE_TEST_POSTGRES and PG_BINDIR

@@ -58,7 +58,7 @@ public:
 
   // Run the CLI in local mode on the remote's own store: the server's answer, in-process.
   RunResult local(const std::vector<std::string>& args) const {
-    std::vector<std::string> argv{ashare_bin(), "--db", m_store.db().string()};
+    std::vector<std::string> argv{ashare_bin(), "--db", m_store.data_locator()};
     argv.insert(argv.end(), args.begin(), args.end());
     return run_process(argv, k_cli_timeout, client_env());
   }

@@ -60,7 +60,7 @@ RunResult run_clean(const fs::path& home,
 RunResult local(const TempDir& home,
                 std::vector<std::string> args,
                 const std::vector<std::string>& env = {}) {
-  args.insert(args.begin(), {"--db", chart_world().store.db().string()});
+  args.insert(args.begin(), {"--db", chart_world().store.data_locator()});
   return run_clean(home.path(), args, env);
 }
 
@@ -219,7 +219,7 @@ TEST_CASE("chart cli: in a pipe the chart is plain text of the size asked") {
 TEST_CASE("chart cli: on a terminal red up and green down, plain with NO_COLOR") {
   TempDir home;
   // 2024-06-17 and 06-18 fell (close < open), 2024-06-19 rose.
-  const std::string chart = ashare_bin() + " --db " + chart_world().store.db().string()
+  const std::string chart = ashare_bin() + " --db '" + chart_world().store.data_locator() + "'"
                             + " chart 600519.SH 2024-06-17 2024-06-19 --width 60 --height 16";
   const auto on_terminal = [&](const std::string& extra) {
     const std::string command =
@@ -443,7 +443,7 @@ TEST_CASE("chart cli: golden screens on a terminal of 80 and 160 columns") {
         Screen{160, 50, "sma:20,bbands,macd,kdj",
                "chart_600519.SH_2024-01-01_2024-06-30_160x50.txt"}}) {
     CAPTURE(screen.golden);
-    const std::string chart = ashare_bin() + " --db " + chart_world().store.db().string()
+    const std::string chart = ashare_bin() + " --db '" + chart_world().store.data_locator() + "'"
                               + " chart 600519.SH 2024-01-01 2024-06-30 --overlay "
                               + screen.overlay;
     const std::string command = "stty cols " + std::to_string(screen.columns) + " rows "

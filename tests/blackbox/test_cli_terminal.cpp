@@ -56,7 +56,7 @@ TEST_CASE("cli terminal: a coloured table by default, plain with NO_COLOR") {
   store.import({fixture("bancob_600519.SH.csv")});
   // 2024-06-17 and 06-18 fell (change_pct < 0), 2024-06-19 rose (0.6964).
   const std::string command =
-      ashare_bin() + " --db " + store.db().string() + " bars 600519.SH 2024-06-17 2024-06-19";
+      ashare_bin() + " --db '" + store.data_locator() + "' bars 600519.SH 2024-06-17 2024-06-19";
 
   const auto coloured = run_on_terminal(store, command, false);
   REQUIRE(coloured.status == 0);
@@ -79,7 +79,7 @@ TEST_CASE("cli terminal: a coloured table by default, plain with NO_COLOR") {
 TEST_CASE("cli terminal: tables fit 80 and 160 columns (golden screens)") {
   TestStore store;
   store.import({fixture("bancob_600519.SH.csv"), fixture("bancob_600036.SH.csv")});
-  const std::string ashare = ashare_bin() + " --db " + store.db().string() + " ";
+  const std::string ashare = ashare_bin() + " --db '" + store.data_locator() + "' ";
   const struct {
     const char* args;
     int columns;
@@ -118,7 +118,7 @@ TEST_CASE("cli terminal: tables fit 80 and 160 columns (golden screens)") {
     CHECK(text.find("  +0.6964   4.13M\x1b[0m\n") != std::string::npos);
   }
   SUBCASE("in a pipe, COLUMNS is the width") {
-    const std::vector<std::string> args{ashare_bin(), "--db",       store.db().string(),
+    const std::vector<std::string> args{ashare_bin(), "--db",       store.data_locator(),
                                         "bars",       "600519.SH",  "2024-06-14",
                                         "2024-06-21", "--format",   "table"};
     const auto narrow = run_process(args, 60s, {"HOME=" + store.dir().string(), "COLUMNS=80"});

@@ -121,7 +121,7 @@ TEST_CASE("WAL: the server keeps answering during an import and then reports the
   REQUIRE(expected_bars.status == 200);
   const auto expected_ohlc = expected_bars.json()["ohlc"];
 
-  Process import({ashare_bin(), "--db", store.db().string(), "import", big.string()},
+  Process import({ashare_bin(), "--db", store.data_locator(), "import", big.string()},
                  {"HOME=" + store.dir().string()});
   int polls_during_import = 0;
   bool saw_new = false;

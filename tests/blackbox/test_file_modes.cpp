@@ -61,9 +61,11 @@ TEST_CASE("issue 13: stores, keys and caches are 0600 with their -wal and -shm, 
 
   // Taken while `serve` holds its connections open, so the -wal and -shm files exist.
   const auto modes = modes_under(store.dir());
-  std::vector<std::string> expected{"ashare.db", "ashare.db-wal", "ashare.db-shm",
-                                    "cache/remote/cache.db", "nested/data/bars.db"};
-  if (!store.keys_on_server()) { // else the keys are in PostgreSQL (issue 14)
+  std::vector<std::string> expected{"cache/remote/cache.db", "nested/data/bars.db"};
+  if (!store.data_on_server()) { // else the bars are in PostgreSQL (issue 14)
+    expected.insert(expected.end(), {"ashare.db", "ashare.db-wal", "ashare.db-shm"});
+  }
+  if (!store.keys_on_server()) { // else the keys are too
     expected.insert(expected.end(), {"ashare-keys.db", "ashare-keys.db-wal", "ashare-keys.db-shm"});
   }
   for (const auto& name : expected) {

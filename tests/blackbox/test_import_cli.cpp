@@ -430,7 +430,7 @@ TEST_CASE("import: file content in messages has its control and non-UTF-8 bytes 
 // such values out of an import; a store written before them (or edited by another tool) may
 // still hold a price of 1e308, whose factor doubling on adjustment gives an infinite number.
 TEST_CASE("a number that is not finite: a 500 with the envelope over HTTP, an error in the CLI") {
-  TestStore store;
+  TestStore store(TestStore::Backend::sqlite); // edited below with the sqlite3 shell
   const auto path = write_file(store, "bars.csv",
                                k_header + "\n900009.SH,2024-01-02,10,10,10,10,1,1,0,2\n"
                                    "900009.SH,2024-01-03,10,10,10,10,1,1,0,1\n"

@@ -131,7 +131,7 @@ TEST_CASE("import CLI: a progress bar on a terminal, none in a pipe") {
   TestStore store;
   const auto file = data_dir() / ".." / ".." / "data" / "sample" / "tushare" / "600519.SH.csv";
   const std::string command =
-    ashare_bin() + " --db " + store.db().string() + " import " + file.string();
+    ashare_bin() + " --db '" + store.data_locator() + "' import " + file.string();
   const auto terminal = run_process({"/usr/bin/script", "-qec", command, "/dev/null"}, k_cli_timeout,
                                     {"HOME=" + store.dir().string(), "TERM=xterm"});
   REQUIRE(terminal.status == 0);

@@ -225,8 +225,12 @@ TEST_CASE("D5: the plaintext of a key appears nowhere in the store files or the 
     CHECK(saw_key_store);
     return files.size();
   };
-  // While the server runs, the -wal and -shm files exist too.
-  CHECK(check_files("server running") >= 4);
+  // While the server runs, the -wal and -shm files exist too (of both stores on SQLite, of
+  // neither on PostgreSQL: the access log is the one file there).
+  const auto files_while_running = check_files("server running");
+  if (!store.data_on_server()) {
+    CHECK(files_while_running >= 4);
+  }
   const auto stopped = server.stop();
   CHECK(stopped == 0);
   check_files("server stopped");

@@ -76,7 +76,7 @@ TEST_CASE("sample data: the quickstart's loading step, checked against the sourc
   TestStore store;
   const auto load = run_process({"/bin/bash", (project_root() / "scripts" / "load-sample.sh").string(),
                                  ashare_bin()},
-                                k_cli_timeout, {"ASHARE_DB=" + store.db().string()});
+                                k_cli_timeout, {"ASHARE_DB=" + store.data_locator()});
   INFO(load.err);
   REQUIRE(load.status == 0);
   CHECK(words(load.out).size() > 0);

@@ -325,7 +325,7 @@ TEST_CASE("serve: SIGHUP reloads the TLS certificate and key without dropping co
   const auto cert = store.dir() / "cert.pem";
   const auto key = store.dir() / "key.pem";
   make_certificate(cert, key, "ashare-first");
-  Process server({ashare_bin(), "--db", store.db().string(), "serve", "--listen", "127.0.0.1:0",
+  Process server({ashare_bin(), "--db", store.data_locator(), "serve", "--listen", "127.0.0.1:0",
                   "--tls-cert", cert.string(), "--tls-key", key.string()});
   const auto line = server.wait_for_stdout_line("listening on https://127.0.0.1:", k_start_timeout);
   REQUIRE(line);
@@ -350,7 +350,7 @@ TEST_CASE("serve: SIGHUP reloads the TLS certificate and key without dropping co
   }
   SUBCASE("a head not complete in time gets 408 over TLS too") {
     // The server runs with the default 10 s: a separate one with a short deadline.
-    Process quick({ashare_bin(), "--db", store.db().string(), "serve", "--listen", "127.0.0.1:0",
+    Process quick({ashare_bin(), "--db", store.data_locator(), "serve", "--listen", "127.0.0.1:0",
                    "--tls-cert", cert.string(), "--tls-key", key.string(), "--header-timeout",
                    "0.5"});
     const auto quick_line =
@@ -394,7 +394,7 @@ TEST_CASE("serve: an access log nobody reads never stops the server; dropped lin
   ::fcntl(reader, F_SETPIPE_SZ, 4096); // the smallest pipe: full after a few dozen lines
   Process server({"/bin/sh", "-c",
                   "exec \"$0\" --db \"$1\" serve --listen 127.0.0.1:0 2>\"$2\"", ashare_bin(),
-                  world.store.db().string(), fifo.string()});
+                  world.store.data_locator(), fifo.string()});
   const auto line = server.wait_for_stdout_line("listening on http://127.0.0.1:", k_start_timeout);
   REQUIRE(line);
   const int port = std::stoi(line->substr(line->rfind(':') + 1));
@@ -483,7 +483,7 @@ TEST_CASE("serve: the settings come from flags, the environment or the config fi
     };
     for (const auto& row : rows) {
       CAPTURE(row.message);
-      std::vector<std::string> argv{ashare_bin(), "--db", world.store.db().string(), "serve"};
+      std::vector<std::string> argv{ashare_bin(), "--db", world.store.data_locator(), "serve"};
       argv.insert(argv.end(), row.args.begin(), row.args.end());
       const auto run = run_process(argv, k_cli_timeout, row.env);
       CHECK(run.status == 2);
@@ -498,7 +498,7 @@ TEST_CASE("serve: the settings come from flags, the environment or the config fi
       out << "threads = \"1\"\nheader_timeout = \"0.3\"\nlisten = \"127.0.0.1:1\"\n";
     }
     // The file's listen is overridden by the environment's: a free port.
-    Process server({ashare_bin(), "--db", world.store.db().string(), "--config", config.string(),
+    Process server({ashare_bin(), "--db", world.store.data_locator(), "--config", config.string(),
                     "serve"},
                    {"ASHARE_LISTEN=127.0.0.1:0"});
     const auto line = server.wait_for_stdout_line("listening on http://127.0.0.1:", k_start_timeout);
@@ -521,7 +521,7 @@ TEST_CASE("serve: an open-file limit too low for --max-connections is said at st
   World world;
   // A hard limit of 256 descriptors: the server cannot raise it to fit 10,000 connections.
   Process server({"/bin/sh", "-c", "ulimit -n 256 && exec \"$0\" --db \"$1\" serve --listen 127.0.0.1:0",
-                  ashare_bin(), world.store.db().string()});
+                  ashare_bin(), world.store.data_locator()});
   const auto line = server.wait_for_stdout_line("listening on http://127.0.0.1:", k_start_timeout);
   REQUIRE(line);
   const int port = std::stoi(line->substr(line->rfind(':') + 1));
@@ -545,7 +545,7 @@ TEST_CASE("serve: the network module is loaded only by serve and remote mode (is
   const auto binary = alone.path() / "ashare";
   std::filesystem::copy_file(ashare_bin(), binary);
   std::filesystem::permissions(binary, std::filesystem::perms::owner_all);
-  const std::string db = world.store.db().string();
+  const std::string db = world.store.data_locator();
 
   const auto local = run_process({binary.string(), "--db", db, "bars", "000001.SZ", "2024-01-02",
                                   "2024-01-31", "--format", "csv"});

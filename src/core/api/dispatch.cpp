@@ -58,9 +58,9 @@ Response body_response(std::string body, int status = 200) {
 }
 
 std::optional<Response> answer_health(StoreView& view, Services& services) {
-  // D15: keys on a database server are asked for on every check, so that a load balancer takes
-  // out a replica that cannot reach them (a round trip, on a worker).
-  if (services.keys_on_server() && !view.may_wait()) {
+  // D15: stores on a database server are asked for on every check, so that a load balancer takes
+  // out a replica that cannot reach them (a round trip each, on a worker).
+  if ((services.keys_on_server() || services.data_on_server()) && !view.may_wait()) {
     return std::nullopt;
   }
   const auto catalog = view.catalog();
@@ -68,7 +68,7 @@ std::optional<Response> answer_health(StoreView& view, Services& services) {
     return std::nullopt;
   }
   // D15: a draining server says so, so that a load balancer takes it out.
-  bool available = !services.draining.load(std::memory_order_relaxed);
+  bool available = !services.draining.load(std::memory_order_relaxed) && !view.store_unreachable();
   if (available && services.keys_on_server()) {
     try {
       services.keys.acquire()->load_generation();

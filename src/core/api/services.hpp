@@ -48,8 +48,9 @@ struct Services {
     }
   }
 
-  // Return whether the keys are on a database server, which can be unreachable (D15).
+  // Return whether the keys, or the bars, are on a database server, which can be unreachable (D15).
   bool keys_on_server() const { return store::is_postgres_locator(m_keys_locator); }
+  bool data_on_server() const { return store::is_postgres_locator(m_data_locator); }
 
   store::ConnectionPool<store::BarStore> bars;
   store::ConnectionPool<store::KeyStore> keys;

@@ -1,5 +1,7 @@
 #include "core/api/store_view.hpp"
 
+#include "core/store/store_unavailable.hpp"
+
 #include <cassert>
 
 namespace ashare::api {
@@ -12,10 +14,22 @@ std::shared_ptr<const query::Catalog> StoreView::catalog(std::span<const domain:
     m_catalog = m_catalogs.find_fresh(m_now);
     return m_catalog;
   }
-  m_store.emplace(m_pool.acquire());
-  m_snapshot.emplace(**m_store);
-  m_catalog = m_cache_histories ? m_catalogs.current(**m_store, m_now)
-                                : query::load_catalog(**m_store, symbols);
+  try {
+    m_store.emplace(m_pool.acquire());
+    m_snapshot.emplace(**m_store);
+    m_catalog = m_cache_histories ? m_catalogs.current(**m_store, m_now)
+                                  : query::load_catalog(**m_store, symbols);
+  } catch (const store::StoreUnavailable&) {
+    // D15: the database server is away. A server still answers what its memory holds (an
+    // unmetered key's request for a cached history); anything that needs the store is a 503.
+    m_snapshot.reset();
+    m_store.reset();
+    m_catalog = m_cache_histories ? m_catalogs.remembered() : nullptr;
+    m_unreachable = true;
+    if (!m_catalog) {
+      throw;
+    }
+  }
   return m_catalog;
 }
 
@@ -23,13 +37,14 @@ CachedHistory StoreView::history(const store::SymbolInfo& info) {
   assert(m_catalog);
   const std::int64_t generation = m_catalog->dataset.generation;
   if (auto cached = m_histories.find(info.symbol, generation)) {
-    if (!cached.compact || !m_histories.worth_rendering(info.symbol, info.bar_count)) {
+    if (!cached.compact || !m_histories.worth_rendering(info.symbol, info.bar_count)
+        || m_unreachable) {
       return cached;
     }
     if (m_waiting == Waiting::forbidden) {
       return {}; // to a worker thread, which renders it
     }
-    return {m_histories.find_or_load(**m_store, info.symbol, info.latest_factor, generation),
+    return {m_histories.find_or_load(connection(), info.symbol, info.latest_factor, generation),
             nullptr};
   }
   if (m_waiting == Waiting::forbidden) {
@@ -37,10 +52,10 @@ CachedHistory StoreView::history(const store::SymbolInfo& info) {
   }
   switch (m_histories.admit(info.symbol, info.bar_count)) {
   case HistoryForm::rendered:
-    return {m_histories.find_or_load(**m_store, info.symbol, info.latest_factor, generation),
+    return {m_histories.find_or_load(connection(), info.symbol, info.latest_factor, generation),
             nullptr};
   case HistoryForm::compact:
-    return {nullptr, m_histories.find_or_load_compact(**m_store, info.symbol, generation)};
+    return {nullptr, m_histories.find_or_load_compact(connection(), info.symbol, generation)};
   case HistoryForm::none:
     break;
   }
@@ -53,7 +68,7 @@ std::optional<query::SymbolBars> StoreView::read_window(const store::SymbolInfo&
   if (m_waiting == Waiting::forbidden) {
     return std::nullopt;
   }
-  auto& store = **m_store;
+  auto& store = connection();
   return query::read_window(
     info.symbol,
     [&](domain::Date from, domain::Date to, domain::SortOrder order, std::int64_t limit) {
@@ -68,7 +83,14 @@ std::optional<store::PriceSeries> StoreView::load_price_series(const store::Symb
   if (m_waiting == Waiting::forbidden) {
     return std::nullopt;
   }
-  return (**m_store).load_price_series(info.symbol, field);
+  return connection().load_price_series(info.symbol, field);
+}
+
+store::BarStore& StoreView::connection() {
+  if (!m_store) {
+    throw store::StoreUnavailable("the data store cannot be reached");
+  }
+  return **m_store;
 }
 
 } // namespace ashare::api

@@ -45,6 +45,9 @@ public:
   // this request alone: a store of a whole market costs no more than one of a few symbols.
   std::shared_ptr<const query::Catalog> catalog(std::span<const domain::Symbol> symbols = {});
 
+  // Return whether catalog() found the store out of reach and answered from memory (D15).
+  bool store_unreachable() const { return m_unreachable; }
+
   // Return whether this view may read the store (Waiting::allowed).
   bool may_wait() const { return m_waiting == Waiting::allowed; }
 
@@ -66,6 +69,10 @@ public:
                                                       store::PriceField field);
 
 private:
+  // Return the connection catalog() opened; throws StoreUnavailable when the store was out of
+  // reach then (the catalog came from memory).
+  store::BarStore& connection();
+
   store::ConnectionPool<store::BarStore>& m_pool;
   query::CatalogCache& m_catalogs;
   HistoryCache& m_histories;
@@ -73,6 +80,7 @@ private:
   Waiting m_waiting;
   Clock::time_point m_now;
   std::shared_ptr<const query::Catalog> m_catalog;
+  bool m_unreachable = false; // catalog() found the store out of reach (D15)
   // Declared in this order so that the snapshot ends before its connection goes back.
   std::optional<store::ConnectionPool<store::BarStore>::Lease> m_store;
   std::optional<store::ReadTransaction> m_snapshot;

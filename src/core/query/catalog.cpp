@@ -81,6 +81,11 @@ std::shared_ptr<const Catalog> CatalogCache::current(store::BarStore& store, Clo
   return fresh;
 }
 
+std::shared_ptr<const Catalog> CatalogCache::remembered() {
+  std::lock_guard lock(m_mutex);
+  return m_catalog;
+}
+
 std::shared_ptr<const Catalog> CatalogCache::find_fresh(Clock::time_point now) {
   const auto counter = m_changes != nullptr ? m_changes->load() : std::nullopt;
   std::lock_guard lock(m_mutex);

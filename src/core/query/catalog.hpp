@@ -45,6 +45,10 @@ public:
   // Else nullptr: call current().
   std::shared_ptr<const Catalog> find_fresh(Clock::time_point now);
 
+  // Return the last catalog loaded, however old (nullptr before the first): what a server answers
+  // from while its store is out of reach (D15).
+  std::shared_ptr<const Catalog> remembered();
+
 private:
   const store::ChangeCounter* m_changes;
   std::mutex m_mutex;
