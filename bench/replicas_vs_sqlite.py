@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
-"""Issue 14's bench: `serve` replicas behind nginx with their keys on PostgreSQL, against the
-same on SQLite, in one run, with a metered key (a charge per request, D7).
+"""Issue 14's bench: `serve` replicas behind nginx with their stores (bars, keys and credits) on
+PostgreSQL, against the same on SQLite, in one run, with a metered key (a charge per request, D7).
 
 Four set-ups, each behind one nginx (deploy/nginx-replicas.conf's proxy rules, loopback, no TLS)
 and driven by the P1 load (bench/http/requests.lua: one-year bars requests over the sample's
-symbols, `wrk -t2 -c64`): 1 and 3 replicas, keys on a SQLite file or on the throwaway PostgreSQL
-of scripts/with-postgres.sh (which this script starts when ASHARE_TEST_POSTGRES is unset; it
-runs with fsync off, like SQLite's synchronous=NORMAL not waiting on the disk per commit). The
-data store is one SQLite file on this one machine. Rounds alternate between the backends; each
+symbols, `wrk -t2 -c64`): 1 and 3 replicas, the stores in SQLite files or in the throwaway
+PostgreSQL of scripts/with-postgres.sh (which this script starts when ASHARE_TEST_POSTGRES is
+unset; it runs with fsync off, like SQLite's synchronous=NORMAL not waiting on the disk per
+commit). Rounds alternate between the backends; each
 figure is the median, with the CPU time per request of every server process (replicas, nginx,
 PostgreSQL), which stays comparable on a noisy machine. Prints figures only; asserts nothing.
 
@@ -96,15 +96,15 @@ def main():
 
     work = tempfile.mkdtemp(prefix="ashare-replicas-bench-")
     os.chmod(work, 0o755)
-    store = os.path.join(work, "ashare.db")
-    run([os.path.join(ROOT, "scripts", "load-sample.sh"), args.ashare],
-        env=dict(os.environ, ASHARE_DB=store))
     server = os.environ["ASHARE_TEST_POSTGRES"]
     run([os.path.join(os.environ["PG_BINDIR"], "psql"), server, "-qc", "CREATE DATABASE bench"])
-    locators = {"sqlite": os.path.join(work, "ashare-keys.db"),
-                "postgresql": server + "&dbname=bench"}
-    keys = {name: run([args.ashare, "--db", store, "--keys-db", locator, "keys", "create",
-                       "--plan", "pro", "--credits", "1000000000000"]).stdout.split()[-1]
+    # --db alone: the keys beside the data (NAME-keys.db, or the same database).
+    locators = {"sqlite": os.path.join(work, "ashare.db"), "postgresql": server + "&dbname=bench"}
+    for locator in locators.values():
+        run([os.path.join(ROOT, "scripts", "load-sample.sh"), args.ashare],
+            env=dict(os.environ, ASHARE_DB=locator))
+    keys = {name: run([args.ashare, "--db", locator, "keys", "create", "--plan", "pro",
+                       "--credits", "1000000000000"]).stdout.split()[-1]
             for name, locator in locators.items()}
     targets_file = os.path.join(work, "targets.txt")
     open(targets_file, "w").write("\n".join(targets(random.Random(9), 400)) + "\n")
@@ -112,7 +112,7 @@ def main():
 
     print(f"{os.cpu_count()} cores; nginx in front; wrk -t2 -c{args.connections}, metered key, "
           f"{args.rounds} alternating rounds of {args.seconds} s")
-    print(f"{'replicas':>8} {'keys':>10} {'req/s':>9} {'CPU us/req':>11} {'vs SQLite':>10}")
+    print(f"{'replicas':>8} {'stores':>10} {'req/s':>9} {'CPU us/req':>11} {'vs SQLite':>10}")
     for count in (1, 3):
         results = {name: [] for name in locators}
         for round_number in range(args.rounds):
@@ -123,7 +123,7 @@ def main():
                 replicas, proxy = [], None
                 try:
                     for _ in range(count):
-                        replicas.append(Ashare(args.ashare, store, [], locators[name]))
+                        replicas.append(Ashare(args.ashare, locators[name], []))
                     proxy = Proxy(os.path.join(work, f"nginx-{name}-{count}-{round_number}"),
                                   [r.port for r in replicas])
                     pids = [p for r in replicas for p in r.pids] + proxy.pids

@@ -1,7 +1,7 @@
 # fish completion for ashare: subcommands, options, enumerated values, files, and symbols from the
 # store, or in remote mode from the cache (asked of the binary: `ashare symbols --names`).
 
-set -l commands bars ema rsi sma macd bbands atr kdj chart symbols info sync import remove keys serve
+set -l commands bars ema rsi sma macd bbands atr kdj chart symbols info sync import remove keys copy serve
 set -l query bars ema rsi sma macd bbands atr kdj
 set -l indicators ema rsi sma macd bbands atr kdj
 set -l keys_commands create list revoke credit copy
@@ -79,6 +79,7 @@ complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a sync -d 'Pu
 complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a import -d 'Load files of daily bars into the store'
 complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a remove -d "Delete a symbol's bars, or a window of them"
 complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a keys -d 'Create, list, revoke, credit and copy API keys'
+complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a copy -d 'Copy the whole store (bars and keys) to another backend'
 complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a serve -d 'Serve the v1 HTTP/JSON API'
 
 # Symbols: the first argument of query commands, chart and remove; every argument of sync.
@@ -139,8 +140,11 @@ complete -c ashare -n "__fish_seen_subcommand_from keys; and not __fish_seen_sub
 complete -c ashare -n "__fish_seen_subcommand_from keys; and not __fish_seen_subcommand_from $keys_commands" -a revoke -d 'Revoke a key'
 complete -c ashare -n "__fish_seen_subcommand_from keys; and not __fish_seen_subcommand_from $keys_commands" -a credit -d 'Add credits to a metered key'
 complete -c ashare -n "__fish_seen_subcommand_from keys; and not __fish_seen_subcommand_from $keys_commands" -a copy -d 'Copy every key into an empty key store'
-complete -c ashare -n '__fish_seen_subcommand_from copy' -l from -r -F -d 'Key store to copy (default: --keys-db)'
-complete -c ashare -n '__fish_seen_subcommand_from copy' -l to -r -F -d 'Empty key store to copy into'
+complete -c ashare -n '__fish_seen_subcommand_from keys; and __fish_seen_subcommand_from copy' -l from -r -F -d 'Key store to copy (default: --keys-db)'
+complete -c ashare -n '__fish_seen_subcommand_from keys; and __fish_seen_subcommand_from copy' -l to -r -F -d 'Empty key store to copy into'
+# copy
+complete -c ashare -n '__fish_seen_subcommand_from copy; and not __fish_seen_subcommand_from keys' -l from -r -F -d 'Store to copy (default: --db)'
+complete -c ashare -n '__fish_seen_subcommand_from copy; and not __fish_seen_subcommand_from keys' -l to -r -F -d 'Empty store to copy into'
 complete -c ashare -n '__fish_seen_subcommand_from create' -l plan -x -a 'free basic pro' -d 'Plan of the key'
 complete -c ashare -n '__fish_seen_subcommand_from create' -l credits -x -d 'Credit balance; without it, unmetered'
 complete -c ashare -n '__fish_seen_subcommand_from create' -l label -x -d 'Free text to recognise the key by'

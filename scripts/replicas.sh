@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Several machines, on one (issue 14, README "Several machines"): a throwaway PostgreSQL on a
-# Unix socket holds the keys and credits, three `ashare serve` replicas on 127.0.0.1 share it
-# (and, on this one machine, one data store file), nginx balances them with
+# Unix socket holds the bars, keys and credits, three `ashare serve` replicas on 127.0.0.1 share
+# it, nginx balances them with
 # deploy/nginx-replicas.conf's rules. Sends REQUESTS metered requests through nginx and prints
 # which replica answered each, with the balance after it; then kills one replica with SIGKILL
 # and shows the others answering. Everything is stopped and removed at the end.
@@ -40,16 +40,14 @@ cleanup() {
 trap cleanup EXIT
 
 "$PG_BINDIR/psql" "$ASHARE_TEST_POSTGRES" -v ON_ERROR_STOP=1 -qc "CREATE DATABASE ashare"
-keys="$ASHARE_TEST_POSTGRES&dbname=ashare"
-store="$work/ashare.db"
+store="$ASHARE_TEST_POSTGRES&dbname=ashare" # bars, keys and credits: --db alone
 "$ashare" --db "$store" import "$root"/data/sample/tushare/*.csv >/dev/null
-key="$("$ashare" --db "$store" --keys-db "$keys" keys create --plan pro --credits 100 \
-  --label replicas | tail -1)"
-echo "keys and credits: $(sed 's/password=[^&]*/password=***/' <<<"$keys")"
+key="$("$ashare" --db "$store" keys create --plan pro --credits 100 --label replicas | tail -1)"
+echo "bars, keys and credits: $(sed 's/password=[^&]*/password=***/' <<<"$store")"
 
 ports=()
 for i in 1 2 3; do
-  "$ashare" --db "$store" --keys-db "$keys" serve --listen 127.0.0.1:0 \
+  "$ashare" --db "$store" serve --listen 127.0.0.1:0 \
     >"$work/replica$i.out" 2>"$work/replica$i.err" &
   pids+=("$!")
   for _ in $(seq 100); do
@@ -100,4 +98,4 @@ for i in $(seq "$requests"); do ask "$i"; done
 echo "kill -9 replica 2"
 { kill -9 "${pids[1]}" && wait "${pids[1]}"; } 2>/dev/null || true
 for i in $(seq "$((requests + 1))" "$((requests * 2))"); do ask "$i"; done
-echo "balance in PostgreSQL: $("$PG_BINDIR/psql" "$keys" -Atc 'SELECT credits FROM api_keys')"
+echo "balance in PostgreSQL: $("$PG_BINDIR/psql" "$store" -Atc 'SELECT credits FROM api_keys')"

@@ -35,6 +35,7 @@ constexpr std::array k_commands{
   CommandSpec{"import", "Load canonical CSV files of daily bars into the store", setup_import},
   CommandSpec{"remove", "Delete a symbol's bars, or a window of them, from the store", setup_remove},
   CommandSpec{"keys", "Create, list, revoke and credit API keys", setup_keys},
+  CommandSpec{"copy", "Copy the whole store (bars and keys) to another backend", setup_copy},
   CommandSpec{"serve", "Serve the v1 HTTP/JSON API", setup_serve},
 };
 

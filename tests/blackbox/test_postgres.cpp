@@ -393,3 +393,80 @@ TEST_CASE("postgres: keys copy moves a key store to PostgreSQL exactly, keys kee
     CHECK_FALSE(std::filesystem::exists(local.dir() / "other.db"));
   }
 }
+
+TEST_CASE("postgres: copy moves a whole store to PostgreSQL and back exactly, answers identical") {
+  PostgresDatabase database;
+  TestStore local(TestStore::Backend::sqlite);
+  local.import({fixture("bancob_600519.SH.csv"), fixture("jenny_000001.SZ.csv"),
+                fixture("bancob_600036.SH.csv")});
+  const auto metered = local.create_key("basic", 10, "metered");
+  const auto revoked = local.create_key("free", std::nullopt, "revoked");
+  REQUIRE(local.cli({"keys", "revoke", std::to_string(revoked.id)}).status == 0);
+
+  const auto copied = local.cli({"copy", "--to", database.uri()});
+  CHECK(copied.status == 0);
+  CHECK(copied.err == ""); // no progress bar in a pipe
+  const std::string shown =
+    database.uri().substr(0, database.uri().find("password=")) + "password=***";
+  const auto symbols = local.cli({"symbols", "--format", "csv"});
+  REQUIRE(symbols.status == 0);
+  CHECK(copied.out.rfind("copied 3 symbols (", 0) == 0);
+  CHECK(copied.out.find(" bars) and 2 keys (1 metered, 1 revoked) from " + local.data_locator()
+                        + " to " + shown + "\n")
+        != std::string::npos);
+  CHECK(copied.out.find(PostgresDatabase::k_password) == std::string::npos);
+
+  TestStore moved(TestStore::OnServer{database.uri()});
+  // Every query command answers the same bytes from either store.
+  const std::vector<std::vector<std::string>> queries{
+    {"symbols", "--format", "csv"},
+    {"bars", "600519.SH,000001.SZ", "2020-01-01", "2025-12-31", "--format", "csv"},
+    {"bars", "600036.SH", "2024-01-01", "2024-12-31", "--format", "csv", "--raw"},
+    {"rsi", "000001.SZ", "--format", "csv", "--limit", "500"},
+    {"macd", "600519.SH", "--format", "csv"},
+    {"keys", "list"},
+  };
+  for (const auto& query : queries) {
+    CAPTURE(query);
+    const auto want = local.cli(query);
+    const auto got = moved.cli(query);
+    REQUIRE(want.status == 0);
+    CHECK(got.status == 0);
+    CHECK(got.out == want.out);
+  }
+  ServerProcess server(moved);
+  const auto paid = request(server.port(), k_target, metered.plaintext);
+  CHECK(paid.status == 200);
+  CHECK(paid.header("X-Credits-Remaining") == "9");
+  CHECK(request(server.port(), k_target, revoked.plaintext).status == 401);
+
+  SUBCASE("and back into a new SQLite file") {
+    TempDir back;
+    const auto file = (back.path() / "back.db").string();
+    const auto returned = moved.cli({"copy", "--to", file});
+    CHECK(returned.status == 0);
+    for (const auto& query : queries) {
+      CAPTURE(query);
+      auto argv = std::vector<std::string>{ashare_bin(), "--db", file};
+      argv.insert(argv.end(), query.begin(), query.end());
+      CHECK(run_process(argv).out == moved.cli(query).out); // the balance after its charge
+      CHECK(run_process(argv).status == 0);
+    }
+  }
+  SUBCASE("never into a store that holds bars or keys: an error, nothing written") {
+    const auto again = local.cli({"copy", "--to", database.uri()});
+    CHECK(again.status == 1);
+    CHECK(again.err == "ashare: error: the destination already holds 2 keys: copy into an empty "
+                       "store, so that ids and balances stay exact\n");
+    CHECK(again.err.find(PostgresDatabase::k_password) == std::string::npos);
+    CHECK(moved.cli({"symbols", "--format", "csv"}).out == symbols.out);
+  }
+  SUBCASE("from a store that does not exist: an error, no file made") {
+    const auto missing = local.dir() / "missing.db";
+    const auto run = local.cli({"copy", "--from", missing.string(), "--to",
+                                (local.dir() / "other.db").string()});
+    CHECK(run.status == 1);
+    CHECK(run.err == "ashare: error: no store at " + missing.string() + "\n");
+    CHECK_FALSE(std::filesystem::exists(local.dir() / "other.db"));
+  }
+}

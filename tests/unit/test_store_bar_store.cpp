@@ -427,3 +427,70 @@ TEST_CASE("store::BarStore: staged pre_close values, per symbol, until cleared o
   CHECK(store.load_staged_pre_close("000001.SZ") == std::vector{std::pair{date("2024-01-02"), 7.0}});
   transaction.commit();
 }
+
+TEST_CASE("store::copy_bars: every bar, symbol and source exactly, only into an empty store") {
+  test::StoreBackend source_backend;
+  test::StoreBackend destination_backend;
+  const auto from = source_backend.open_bars();
+  const auto to = destination_backend.open_bars();
+  auto odd = make_bar("2024-01-03", 1525.4000000000001, 1530.12, 1500.01, 0.1 + 0.2, 8.305);
+  odd.turnover = 123456789.12345679;
+  store_bars(*from, "600519.SH",
+             {make_bar("2024-01-02", 10, 11, 9, 10.5, 8.305), odd,
+              make_bar("2024-01-04", 11, 11.5, 10.8, 11.2, 8.5)},
+             true); // change_pct derived
+  {
+    store::WriteTransaction transaction(*from);
+    auto given = make_bar("2023-12-29", 5, 6, 4, 5.5, 1.25);
+    given.change_pct = -1.2974;
+    from->upsert_bar("000001.SZ", given, false);
+    from->refresh_symbol("000001.SZ");
+    from->save_symbol_source("000001.SZ", {"tushare", "adj_factor", true});
+    from->finish_change("tushare");
+    transaction.commit();
+  }
+  std::vector<std::pair<std::int64_t, std::int64_t>> progress;
+  const auto copied = store::copy_bars(*from, *to, [&](std::int64_t done, std::int64_t total) {
+    progress.emplace_back(done, total);
+  });
+  REQUIRE(copied);
+  CHECK(copied->symbols == 2);
+  CHECK(copied->bars == 4);
+  CHECK(progress == std::vector<std::pair<std::int64_t, std::int64_t>>{{1, 4}, {4, 4}});
+
+  const auto symbols_from = from->load_symbols();
+  const auto symbols_to = to->load_symbols();
+  REQUIRE(symbols_to.size() == symbols_from.size());
+  for (std::size_t i = 0; i < symbols_from.size(); ++i) {
+    const auto& want = symbols_from[i];
+    const auto& got = symbols_to[i];
+    CAPTURE(want.symbol);
+    CHECK(got.symbol == want.symbol);
+    CHECK(got.first_date == want.first_date);
+    CHECK(got.last_date == want.last_date);
+    CHECK(got.bar_count == want.bar_count);
+    CHECK(std::bit_cast<std::uint64_t>(got.latest_factor)
+          == std::bit_cast<std::uint64_t>(want.latest_factor));
+    CHECK(got.source == want.source);
+    CHECK(got.factor_origin == want.factor_origin);
+    CHECK(got.adjusted == want.adjusted);
+    CHECK(all_bars(*to, want.symbol) == all_bars(*from, want.symbol));
+    CHECK(to->load_derived_dates(want.symbol) == from->load_derived_dates(want.symbol));
+  }
+  CHECK(to->load_derived_dates("600519.SH").size() == 3);
+  CHECK(to->load_derived_dates("000001.SZ").empty());
+  CHECK(all_bars(*to, "600519.SH")[1].turnover == 123456789.12345679);
+  CHECK(to->load_dataset_info().as_of == from->load_dataset_info().as_of);
+  CHECK(to->load_dataset_info().source == "tushare");
+
+  SUBCASE("never into a store that holds bars: an error, nothing written") {
+    const auto generation = to->load_generation();
+    const auto again = store::copy_bars(*from, *to);
+    REQUIRE_FALSE(again);
+    CHECK(again.error().code == ErrorCode::invalid_input);
+    CHECK(again.error().message
+          == "the destination already holds bars of 2 symbols: copy into an empty store, so that "
+             "it holds exactly the source's bars");
+    CHECK(to->load_generation() == generation);
+  }
+}

@@ -8,8 +8,10 @@
 #include "core/domain/bar.hpp"
 #include "core/domain/date.hpp"
 #include "core/domain/symbol.hpp"
+#include "core/error.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -94,6 +96,10 @@ public:
   // reads only those columns.
   virtual PriceSeries load_price_series(const std::string& symbol, PriceField field) = 0;
 
+  // Return the dates of the bars of `symbol` whose change_pct is derived (computed at import),
+  // ascending: what copy_bars() must keep so that a later import recomputes exactly them.
+  virtual std::vector<domain::Date> load_derived_dates(const std::string& symbol) = 0;
+
   // ---- Writes (each inside a WriteTransaction) ----
 
   // Insert or replace the bar of `symbol` on `bar.trade_date`. When `change_pct_derived`, the
@@ -172,6 +178,20 @@ protected:
 // Open (and create or migrate) the data store at `locator`: a postgresql:// URI or a SQLite file
 // path (store/locator.hpp). Throws StoreUnavailable when a database server cannot be reached.
 std::unique_ptr<BarStore> open_bar_store(const std::string& locator);
+
+// What copy_bars() copied.
+struct BarCopy {
+  std::size_t symbols = 0;
+  std::int64_t bars = 0;
+};
+
+// Copy every bar, symbol and source of `from` into `to` exactly (issue 14: moving to another
+// backend without re-importing), in one transaction of `to` read from one snapshot of `from`;
+// `progress(bars copied, bars in all)` after each symbol. An INVALID_INPUT error, writing nothing,
+// when `to` already holds bars.
+Result<BarCopy> copy_bars(BarStore& from,
+                          BarStore& to,
+                          const std::function<void(std::int64_t, std::int64_t)>& progress = {});
 
 // A read transaction on `store`: the reads made while it lives see one snapshot of the store.
 class ReadTransaction {

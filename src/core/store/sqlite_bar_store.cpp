@@ -194,6 +194,17 @@ PriceSeries SqliteBarStore::load_price_series(const std::string& symbol, PriceFi
   return series;
 }
 
+std::vector<Date> SqliteBarStore::load_derived_dates(const std::string& symbol) {
+  SQLite::Statement select(m_db, "SELECT trade_date FROM bars WHERE symbol_id = " ASHARE_SYMBOL_ID
+                                 " AND change_pct_derived = 1 ORDER BY trade_date");
+  select.bind(1, symbol);
+  std::vector<Date> dates;
+  while (select.executeStep()) {
+    dates.push_back(stored_date(select.getColumn(0).getInt64()));
+  }
+  return dates;
+}
+
 void SqliteBarStore::begin_read() {
   auto& begin = m_statements->begin.get();
   begin.reset();

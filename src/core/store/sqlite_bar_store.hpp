@@ -32,6 +32,7 @@ public:
   std::optional<domain::Bar> find_bar_before(const std::string& symbol, domain::Date date) override;
   bool has_bars_outside(const std::string& symbol, domain::Date from, domain::Date to) override;
   PriceSeries load_price_series(const std::string& symbol, PriceField field) override;
+  std::vector<domain::Date> load_derived_dates(const std::string& symbol) override;
 
   void upsert_bar(const std::string& symbol, const domain::Bar& bar, bool change_pct_derived) override;
   // Throws SQLite::Exception when the bar is already stored.

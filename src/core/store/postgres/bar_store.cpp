@@ -206,6 +206,19 @@ PriceSeries PostgresBarStore::load_price_series(const std::string& symbol, Price
   return series;
 }
 
+std::vector<Date> PostgresBarStore::load_derived_dates(const std::string& symbol) {
+  flush();
+  const auto rows = m_connection.run(
+    "bars_derived",
+    "SELECT trade_date FROM bars WHERE symbol = $1 AND change_pct_derived ORDER BY trade_date",
+    {symbol});
+  std::vector<Date> dates;
+  for (int row = 0; row < rows.rows(); ++row) {
+    dates.push_back(stored_date(rows.int64(row, 0)));
+  }
+  return dates;
+}
+
 void PostgresBarStore::upsert_bar(const std::string& symbol, const domain::Bar& bar, bool change_pct_derived) {
   queue_bar(symbol, bar, change_pct_derived);
 }
