@@ -35,6 +35,7 @@ public:
   }
 
   std::string base_url() const { return "http://127.0.0.1:" + std::to_string(m_server->port()); }
+  int port() const { return m_server->port(); }
   const TestStore& server_store() const { return m_store; }
   std::filesystem::path cache_db() const { return m_client.path() / "client-cache.db"; }
 
@@ -293,6 +294,10 @@ TEST_CASE(
              "600519.SH,2025-10-24,1460.0,1470.0,1450.0,1465.5,1000000,1465500000,0.5,8.5\n"
              "600519.SH,2025-10-27,1466.0,1480.0,1460.0,1475.25,1100000,1622775000,0.66,8.5\n");
   world.server_store().import({file}, {"--source", "bb-cache"});
+  // With the store on PostgreSQL the server hears of the import within 1 s (issue 14).
+  REQUIRE(await_on_server(world.server_store(), [&] {
+    return request(world.port(), "/healthz").json()["as_of"] == "2025-10-27";
+  }));
   const auto server_after = world.local(csv);
   REQUIRE(server_after.out != before.out); // the anchor moved: every adjusted price changed
 

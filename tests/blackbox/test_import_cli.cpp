@@ -319,7 +319,12 @@ TEST_CASE("import: re-importing is idempotent; --source is recorded in meta.sour
   CHECK(again.out
         == fixture("bancob_600036.SH.csv").string()
                + ": canonical, loaded 500 rows for 1 symbol, factors from the file; as_of 2025-10-23\n");
-  auto second = without_request_id(request(server.port(), target, key.plaintext));
+  nlohmann::json second;
+  // With the store on PostgreSQL the server hears of the import within 1 s (issue 14).
+  CHECK(await_on_server(store, [&] {
+    second = without_request_id(request(server.port(), target, key.plaintext));
+    return second["meta"]["source"] == "tushare";
+  }));
   CHECK(second["meta"]["source"] == "tushare");
   second["meta"]["source"] = "canonical";
   CHECK(second == first);

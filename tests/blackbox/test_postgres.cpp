@@ -461,6 +461,17 @@ TEST_CASE("postgres: copy moves a whole store to PostgreSQL and back exactly, an
     CHECK(again.err.find(PostgresDatabase::k_password) == std::string::npos);
     CHECK(moved.cli({"symbols", "--format", "csv"}).out == symbols.out);
   }
+  SUBCASE("a progress bar on a terminal") {
+    TempDir back;
+    const std::string command = ashare_bin() + " --db '" + database.uri() + "' copy --to "
+                                + (back.path() / "back.db").string();
+    const auto terminal = run_process({"/usr/bin/script", "-qec", command, "/dev/null"},
+                                      k_cli_timeout, {"HOME=" + back.path().string(), "TERM=xterm"});
+    REQUIRE(terminal.status == 0);
+    CHECK(terminal.out.find("\rcopy [##############################] ") != std::string::npos);
+    CHECK(terminal.out.find("] 2,212 bars") != std::string::npos); // 1,212 + 500 + 500
+    CHECK(terminal.out.find(PostgresDatabase::k_password) == std::string::npos);
+  }
   SUBCASE("from a store that does not exist: an error, no file made") {
     const auto missing = local.dir() / "missing.db";
     const auto run = local.cli({"copy", "--from", missing.string(), "--to",
