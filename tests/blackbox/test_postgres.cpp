@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <doctest/doctest.h>
 #include <atomic>
+#include <cstdio>
+#include <fstream>
 #include <map>
 #include <thread>
 
@@ -480,4 +482,43 @@ TEST_CASE("postgres: copy moves a whole store to PostgreSQL and back exactly, an
     CHECK(run.err == "ashare: error: no store at " + missing.string() + "\n");
     CHECK_FALSE(std::filesystem::exists(local.dir() / "other.db"));
   }
+}
+
+TEST_CASE("postgres: an import killed midway leaves nothing behind and locks nothing") {
+  PostgresDatabase database;
+  TestStore store(TestStore::OnServer{database.uri()});
+  store.import({fixture("bancob_600519.SH.csv")});
+  const auto before = store.cli({"symbols", "--format", "csv"});
+  REQUIRE(before.status == 0);
+  // 200,000 bars of 20 new symbols on consecutive calendar days up to 2025-11-28 (D16).
+  const auto big = store.dir() / "big.csv";
+  {
+    std::ofstream out(big);
+    out << "symbol,trade_date,open,high,low,close,volume,turnover\n";
+    const auto last = std::chrono::sys_days{std::chrono::year{2025} / 11 / 28};
+    for (int s = 0; s < 20; ++s) {
+      for (int i = 9'999; i >= 0; --i) {
+        const std::chrono::year_month_day day{last - std::chrono::days{i}};
+        char date[16];
+        std::snprintf(date, sizeof date, "%04d-%02u-%02u", static_cast<int>(day.year()),
+                      static_cast<unsigned>(day.month()), static_cast<unsigned>(day.day()));
+        out << 900100 + s << ".SZ," << date << ",10.5,12.25,9.75,11.125," << 1000 + i
+            << ",11000.5\n";
+      }
+    }
+  }
+  {
+    Process import({ashare_bin(), "--db", store.data_locator(), "import", big.string()},
+                   {"HOME=" + store.dir().string()});
+    std::this_thread::sleep_for(400ms); // well inside the import (it takes seconds here)
+    REQUIRE(import.wait_for_exit(0ms) == std::nullopt);
+    import.send_signal(SIGKILL);
+    CHECK(import.wait_for_exit(10s) == 128 + SIGKILL);
+  }
+  CHECK(store.cli({"symbols", "--format", "csv"}).out == before.out);
+  CHECK(database.psql("SELECT count(*) FROM bars WHERE symbol <> '600519.SH'") == "0\n");
+  // The killed writer's lock went with its connection: the next import runs, and loads it all.
+  const auto again = store.cli({"import", big.string()}, 120s);
+  CHECK(again.status == 0);
+  CHECK(database.psql("SELECT count(*) FROM bars WHERE symbol <> '600519.SH'") == "200000\n");
 }
