@@ -22,6 +22,16 @@ std::string_view price_field_name(PriceField field) {
   return "";
 }
 
+void add_meta_row(DatasetInfo& info, std::string_view key, const std::string& value) {
+  if (key == "as_of") {
+    info.as_of = domain::Date::from_yyyymmdd(std::stoll(value));
+  } else if (key == "source") {
+    info.source = value;
+  } else if (key == "generation") {
+    info.generation = std::stoll(value);
+  }
+}
+
 std::unique_ptr<BarStore> open_bar_store(const std::string& locator) {
   if (is_postgres_locator(locator)) {
     return std::make_unique<postgres::PostgresBarStore>(locator);

@@ -58,6 +58,10 @@ struct DatasetInfo {
   std::int64_t generation = 0;       // bumped by every committed change to the bars
 };
 
+// Set what the row (`key`, `value`) of a store's meta table says in `info` (both backends keep
+// as_of, source and generation as text rows); ignore other keys.
+void add_meta_row(DatasetInfo& info, std::string_view key, const std::string& value);
+
 class BarStore {
 public:
   BarStore() = default;

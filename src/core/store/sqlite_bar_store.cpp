@@ -125,15 +125,7 @@ DatasetInfo SqliteBarStore::load_dataset_info() {
   auto& statement = m_statements->meta.get();
   statement.reset();
   while (statement.executeStep()) {
-    const std::string key = statement.getColumn(0).getString();
-    const std::string value = statement.getColumn(1).getString();
-    if (key == "as_of") {
-      info.as_of = Date::from_yyyymmdd(std::stoll(value));
-    } else if (key == "source") {
-      info.source = value;
-    } else if (key == "generation") {
-      info.generation = std::stoll(value);
-    }
+    add_meta_row(info, statement.getColumn(0).getString(), statement.getColumn(1).getString());
   }
   return info;
 }

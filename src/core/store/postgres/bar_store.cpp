@@ -105,15 +105,7 @@ DatasetInfo PostgresBarStore::load_dataset_info() {
   DatasetInfo info;
   const auto rows = m_connection.run("bars_meta", "SELECT key, value FROM bars_meta", {});
   for (int row = 0; row < rows.rows(); ++row) {
-    const auto key = rows.text(row, 0);
-    const std::string value(rows.text(row, 1));
-    if (key == "as_of") {
-      info.as_of = Date::from_yyyymmdd(std::stoll(value));
-    } else if (key == "source") {
-      info.source = value;
-    } else if (key == "generation") {
-      info.generation = std::stoll(value);
-    }
+    add_meta_row(info, rows.text(row, 0), std::string(rows.text(row, 1)));
   }
   return info;
 }
