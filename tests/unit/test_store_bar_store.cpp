@@ -350,9 +350,9 @@ TEST_CASE("store::BarStore: a write transaction is all or nothing, whatever its 
   const auto owned = backend.open_bars();
   auto& store = *owned;
   store_bars(store, "600519.SH", {make_bar("2024-01-02", 10, 11, 9, 10.5)});
-  // More rows than one batch of the PostgreSQL store (it writes rows in batches of 4096).
+  // More rows than one batch of the PostgreSQL store (it writes rows in batches of 16,384).
   std::vector<domain::Bar> many;
-  for (int i = 0; i < 5000; ++i) {
+  for (int i = 0; i < 20'000; ++i) {
     many.push_back(make_bar("2000-01-01", 10, 11, 9, 10.5));
     many.back().trade_date = date("2000-01-01").plus_days(i);
   }
@@ -374,7 +374,7 @@ TEST_CASE("store::BarStore: a write transaction is all or nothing, whatever its 
 
   store_bars(store, "000001.SZ", many);
   CHECK(all_bars(store, "000001.SZ").size() == many.size());
-  CHECK(store.find_symbol("000001.SZ")->bar_count == 5000);
+  CHECK(store.find_symbol("000001.SZ")->bar_count == 20'000);
 }
 
 TEST_CASE("store::BarStore: changes to one bar land in the order they were made") {
@@ -493,4 +493,25 @@ TEST_CASE("store::copy_bars: every bar, symbol and source exactly, only into an 
              "it holds exactly the source's bars");
     CHECK(to->load_generation() == generation);
   }
+}
+
+TEST_CASE("store::BarStore::insert_bar of a stored bar fails its transaction; the store goes on") {
+  test::StoreBackend backend;
+  const auto owned = backend.open_bars();
+  auto& store = *owned;
+  store_bars(store, "600519.SH", {make_bar("2024-01-02", 10, 11, 9, 10.5)});
+  {
+    store::WriteTransaction transaction(store);
+    // SQLite refuses the row at once, PostgreSQL when the batch is written: by the next statement.
+    CHECK_THROWS(([&] {
+      store.insert_bar("600519.SH", make_bar("2024-01-03", 1, 1, 1, 1), false);
+      store.insert_bar("600519.SH", make_bar("2024-01-02", 1, 1, 1, 1), false);
+      store.refresh_symbol("600519.SH");
+    }()));
+  } // rolled back
+  REQUIRE(all_bars(store, "600519.SH").size() == 1);
+  CHECK(all_bars(store, "600519.SH")[0].close == 10.5);
+  store_bars(store, "600519.SH", {make_bar("2024-01-03", 10, 11, 9, 11)});
+  CHECK(all_bars(store, "600519.SH").size() == 2);
+  CHECK(store.find_symbol("600519.SH")->bar_count == 2);
 }

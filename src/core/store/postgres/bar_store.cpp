@@ -59,6 +59,28 @@ private:
   std::string m_text = "{";
 };
 
+// Append `bar` of `symbol` to `out` as a row of COPY's text format: tab-separated, a backslash,
+// tab or line break inside a value escaped.
+void append_copy_row(std::string& out, std::string_view symbol, const domain::Bar& bar, bool derived) {
+  for (const char c : symbol) {
+    if (c == '\\' || c == '\t' || c == '\n' || c == '\r') {
+      out += '\\';
+      out += c == '\t' ? 't' : c == '\n' ? 'n' : c == '\r' ? 'r' : '\\';
+    } else {
+      out += c;
+    }
+  }
+  for (const auto& field :
+       {std::to_string(bar.trade_date.yyyymmdd()), number_text(bar.open), number_text(bar.high),
+        number_text(bar.low), number_text(bar.close), std::to_string(bar.volume),
+        number_text(bar.turnover), number_text(bar.change_pct), std::string(derived ? "t" : "f"),
+        number_text(bar.factor)}) {
+    out += '\t';
+    out += field;
+  }
+  out += '\n';
+}
+
 SymbolInfo read_symbol(const Result& result, int row) {
   return SymbolInfo{std::string(result.text(row, 0)),
                     stored_date(result.int64(row, 1)),
@@ -212,18 +234,21 @@ std::vector<Date> PostgresBarStore::load_derived_dates(const std::string& symbol
 }
 
 void PostgresBarStore::upsert_bar(const std::string& symbol, const domain::Bar& bar, bool change_pct_derived) {
-  queue_bar(symbol, bar, change_pct_derived);
+  queue_bar(symbol, bar, change_pct_derived, false);
 }
 
 void PostgresBarStore::insert_bar(const std::string& symbol, const domain::Bar& bar, bool change_pct_derived) {
-  queue_bar(symbol, bar, change_pct_derived); // one statement for both: ON CONFLICT costs little
+  queue_bar(symbol, bar, change_pct_derived, true);
 }
 
-void PostgresBarStore::queue_bar(const std::string& symbol, const domain::Bar& bar, bool change_pct_derived) {
+void PostgresBarStore::queue_bar(const std::string& symbol,
+                                 const domain::Bar& bar,
+                                 bool change_pct_derived,
+                                 bool new_row) {
   if (!m_factors.empty() || !m_marks.empty()) {
     flush(); // an update queued before this bar must not land after it
   }
-  m_bars.push_back({symbol, bar, change_pct_derived});
+  m_bars.push_back({symbol, bar, change_pct_derived, new_row});
   if (m_bars.size() >= k_batch) {
     flush_bars();
   }
@@ -254,14 +279,22 @@ void PostgresBarStore::flush_bars() {
     return;
   }
   // One statement may change a row once: of several changes to one bar, its last counts, as it
-  // would have one statement after another.
+  // would have one statement after another. New rows go first, by COPY; then the others, which
+  // may replace them.
   std::unordered_set<std::string> seen;
+  std::string copied;
   std::array<ArrayText, 11> columns;
+  bool any_upsert = false;
   for (auto it = m_bars.rbegin(); it != m_bars.rend(); ++it) {
     if (!seen.insert(it->symbol + '/' + std::to_string(it->bar.trade_date.yyyymmdd())).second) {
       continue;
     }
     const auto& bar = it->bar;
+    if (it->new_row) {
+      append_copy_row(copied, it->symbol, bar, it->change_pct_derived);
+      continue;
+    }
+    any_upsert = true;
     columns[0].add_quoted(it->symbol);
     columns[1].add(std::to_string(bar.trade_date.yyyymmdd()));
     columns[2].add(number_text(bar.open));
@@ -275,6 +308,14 @@ void PostgresBarStore::flush_bars() {
     columns[10].add(number_text(bar.factor));
   }
   m_bars.clear();
+  if (!copied.empty()) {
+    m_connection.copy_in("COPY bars(symbol, trade_date, open, high, low, close, volume, turnover, "
+                         "change_pct, change_pct_derived, factor) FROM STDIN",
+                         copied);
+  }
+  if (!any_upsert) {
+    return;
+  }
   m_connection.run(
     "bars_write",
     "INSERT INTO bars(symbol, trade_date, open, high, low, close, volume, turnover, change_pct, "

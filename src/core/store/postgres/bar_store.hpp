@@ -6,7 +6,8 @@
 //
 // An import writes rows one at a time through the BarStore interface; a round trip per row would
 // cost more than the row itself, so the rows (and factor and change_pct updates) wait in memory,
-// a few thousand at most, and go in one statement each batch, before any other statement runs.
+// 16,384 at most, and go in one statement each batch, before any other statement runs: new rows
+// (insert_bar) by COPY, the fastest way in, the others by one INSERT ... ON CONFLICT.
 #pragma once
 
 #include "core/store/bar_store.hpp"
@@ -72,6 +73,7 @@ private:
     std::string symbol;
     domain::Bar bar;
     bool change_pct_derived = false;
+    bool new_row = false; // insert_bar: no bar of the symbol is stored on that date
   };
   // A factor or a derived mark waiting to be written (save_factor, mark_change_pct_derived).
   struct PendingUpdate {
@@ -81,14 +83,15 @@ private:
   };
 
   // Queue `bar`, writing what waits first when it would reorder changes to one row.
-  void queue_bar(const std::string& symbol, const domain::Bar& bar, bool change_pct_derived);
+  void queue_bar(const std::string& symbol, const domain::Bar& bar, bool change_pct_derived,
+                 bool new_row);
   // Write everything that waits, in the order that keeps each row's last change last.
   void flush();
   void flush_bars();
   void flush_factors();
   void flush_marks();
   // Write a batch when this many changes wait.
-  static constexpr std::size_t k_batch = 4096;
+  static constexpr std::size_t k_batch = 16'384;
 
   Connection m_connection;
   std::vector<PendingBar> m_bars;

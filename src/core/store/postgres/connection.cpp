@@ -206,6 +206,23 @@ Result Connection::run(const char* name, const char* sql, std::initializer_list<
                                 nullptr, nullptr, 0));
 }
 
+void Connection::copy_in(const std::string& copy_sql, std::string_view data) {
+  const auto& pq = libpq();
+  check(pq.exec(m_conn, copy_sql.c_str())); // PGRES_COPY_IN: the server waits for the rows
+  const bool sent = pq.put_copy_data(m_conn, data.data(), static_cast<int>(data.size())) == 1
+                    && pq.put_copy_end(m_conn, nullptr) == 1;
+  // The COPY's own result, then none; read them all so the connection is ready for the next
+  // statement whatever happened.
+  pg_result* result = pq.get_result(m_conn);
+  while (pg_result* extra = pq.get_result(m_conn)) {
+    pq.clear(extra);
+  }
+  if (!sent && result == nullptr) {
+    throw StoreUnavailable(m_where + ": " + trimmed(pq.error_message(m_conn)));
+  }
+  check(result);
+}
+
 Transaction::Transaction(Connection& connection, const char* begin) : m_connection(connection) {
   m_connection.exec(begin);
 }

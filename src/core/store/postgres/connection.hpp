@@ -101,6 +101,9 @@ public:
   // on first use).
   Result run(const char* name, const char* sql, std::initializer_list<Param> params);
 
+  // Run `copy_sql` (a COPY ... FROM STDIN) with `data`, its rows in COPY's text format.
+  void copy_in(const std::string& copy_sql, std::string_view data);
+
   // Return whether the connection still works: false once the server went away (D15). A pool
   // drops a broken connection instead of lending it again.
   bool healthy() const;
