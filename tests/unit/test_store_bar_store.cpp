@@ -495,7 +495,7 @@ TEST_CASE("store::copy_bars: every bar, symbol and source exactly, only into an 
   }
 }
 
-TEST_CASE("store::BarStore::insert_bar of a stored bar fails its transaction; the store goes on") {
+TEST_CASE("store::BarStore::insert_bar of a stored bar fails its transaction, the store goes on") {
   test::StoreBackend backend;
   const auto owned = backend.open_bars();
   auto& store = *owned;
