@@ -60,6 +60,14 @@ void RequestParser::on_field_impl(http::field name,
       accept_encoding->append(value.data(), value.size());
     }
     break;
+  case http::field::if_none_match:
+    if (!if_none_match) {
+      if_none_match.emplace(value.data(), value.size());
+    } else {
+      *if_none_match += ",";
+      if_none_match->append(value.data(), value.size());
+    }
+    break;
   default:
     break;
   }

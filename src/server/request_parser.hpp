@@ -32,6 +32,7 @@ public:
   bool has_host = false;
   std::optional<std::string> authorization;
   std::optional<std::string> accept_encoding;
+  std::optional<std::string> if_none_match; // D17
   HeadProblem problem = HeadProblem::none; // set with the parse error it caused
 
 private:

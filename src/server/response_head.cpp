@@ -15,10 +15,13 @@ void append_response_head(std::string& out,
   out += std::to_string(response.status);
   out.push_back(' ');
   out.append(reason.data(), reason.size());
-  out += "\r\nContent-Type: ";
-  out += response.content_type;
-  out += "\r\nContent-Length: ";
-  out += std::to_string(framing.content_length);
+  if (response.status != 304) {
+    // A 304 has no body, and its Content-Length could only be the 200's (RFC 9110 8.6): none.
+    out += "\r\nContent-Type: ";
+    out += response.content_type;
+    out += "\r\nContent-Length: ";
+    out += std::to_string(framing.content_length);
+  }
   out += "\r\nDate: ";
   out += date;
   // No byte ranges (issue 9): a partial JSON body is of no use to anyone.

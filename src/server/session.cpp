@@ -242,6 +242,7 @@ private:
     m_request.query =
       question == std::string_view::npos ? std::string() : std::string(target.substr(question + 1));
     m_request.authorization = std::move(parser.authorization);
+    m_request.if_none_match = std::move(parser.if_none_match);
     m_parser.reset();
     dispatch();
   }

@@ -22,10 +22,13 @@ nlohmann::json Reply::json() const {
   return nlohmann::json::parse(body);
 }
 
-Reply request_with_authorization(int port,
-                                 const std::string& target,
-                                 const std::optional<std::string>& authorization,
-                                 const std::string& method) {
+namespace {
+
+Reply send_request(int port,
+                   const std::string& target,
+                   const std::optional<std::string>& authorization,
+                   const httplib::Headers& headers,
+                   const std::string& method) {
   httplib::Client client("127.0.0.1", port);
   client.set_url_encode(false); // send the target exactly as written
   client.set_connection_timeout(10, 0);
@@ -34,6 +37,7 @@ Reply request_with_authorization(int port,
   httplib::Request req;
   req.method = method;
   req.path = target;
+  req.headers = headers;
   if (authorization) {
     req.headers.emplace("Authorization", *authorization);
   }
@@ -47,6 +51,25 @@ Reply request_with_authorization(int port,
   reply.headers = result->headers;
   reply.body = result->body;
   return reply;
+}
+
+} // namespace
+
+Reply request_with_authorization(int port,
+                                 const std::string& target,
+                                 const std::optional<std::string>& authorization,
+                                 const std::string& method) {
+  return send_request(port, target, authorization, {}, method);
+}
+
+Reply request_with_headers(int port,
+                           const std::string& target,
+                           const std::optional<std::string>& key,
+                           const httplib::Headers& headers,
+                           const std::string& method) {
+  return send_request(port, target,
+                      key ? std::optional<std::string>("Bearer " + *key) : std::nullopt, headers,
+                      method);
 }
 
 Reply request(int port,

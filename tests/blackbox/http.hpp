@@ -35,6 +35,13 @@ Reply request_with_authorization(int port,
                                  const std::optional<std::string>& authorization,
                                  const std::string& method = "GET");
 
+// The same with `key` and the extra request headers `headers` (e.g. If-None-Match).
+Reply request_with_headers(int port,
+                           const std::string& target,
+                           const std::optional<std::string>& key,
+                           const httplib::Headers& headers,
+                           const std::string& method = "GET");
+
 // Send `raw` (one complete HTTP request) to 127.0.0.1:`port` and return what the server sends.
 // A request saying `Connection: close` reads until the server closes. Otherwise reading stops
 // once the first response is complete (by Content-Length; headers only for HEAD) and nothing

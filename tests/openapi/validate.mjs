@@ -594,6 +594,12 @@ function makeTester(document, { ajv, compile }) {
 
         // The body.
         const content = documented.content;
+        if (status === 304) {
+          assert(text === "", `${where}: a 304 has a body`);
+          assert(!content, `${where}: the document gives a 304 a body`);
+          assert(response.headers.get("Content-Length") === null, `${where}: a 304 has a Content-Length`);
+          return;
+        }
         if (method === "HEAD") {
           assert(text === "", `${where}: HEAD response has a body`);
           assert(!content, `${where}: the document gives HEAD a body`);
@@ -1403,6 +1409,23 @@ async function main() {
   }
   await req({ base: pgBase, name: "200 once the key store is back", key: pgMetered, status: 200,
     cost: 1, path: p1 });
+
+  // D17: every operation's 200 carries an ETag (checked against its documented schema by the
+  // tester), and naming it in If-None-Match gets the 304, uncharged for a metered key.
+  for (const p of [...limitedPaths, "/healthz", "/v1/openapi.json"]) {
+    const needsKey = !p.startsWith("/healthz") && !p.startsWith("/v1/openapi.json");
+    const key = needsKey ? pro : undefined;
+    let etag = null;
+    await req({ base, name: `200 ${p} carries an ETag`, key, status: 200, cost: needsKey ? 1 : 0,
+      path: p, expect: (b, res) => { etag = res.headers.get("ETag"); } });
+    assert(etag, `${p}: no ETag on a 200`);
+    for (const method of ["GET", "HEAD"]) {
+      await req({ base, name: `${method} 304 ${p} with If-None-Match`, method, key, status: 304,
+        path: p, headers: { "If-None-Match": etag } });
+    }
+  }
+  await req({ base, name: "304 for a key with no credits left (D17)", key: broke, status: 304,
+    path: p1, headers: { "If-None-Match": "*" } });
 
   // Every documented response was exercised.
   await check("every documented (method, path, status) was exercised", () => {

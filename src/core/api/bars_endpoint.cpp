@@ -18,6 +18,8 @@ public:
 
   const std::vector<domain::Symbol>& symbols() const override { return m_request.query.symbols; }
 
+  std::string canonical_target() const override { return m_request.to_target(); }
+
   Status apply_plan(const Caller& caller, std::optional<Date> as_of) override {
     if (auto status = check_bars_plan(m_request, caller, as_of); !status) {
       return status;

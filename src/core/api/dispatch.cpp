@@ -2,6 +2,7 @@
 
 #include "core/api/bars_endpoint.hpp"
 #include "core/api/caller.hpp"
+#include "core/api/etag.hpp"
 #include "core/api/indicator_endpoint.hpp"
 #include "core/api/json.hpp"
 #include "core/api/openapi.hpp"
@@ -81,7 +82,10 @@ std::optional<Response> answer_health(StoreView& view, Services& services) {
 }
 
 std::optional<Response> answer_openapi(StoreView&, Services&) {
-  return body_response(std::string(openapi_document()));
+  static const std::string k_etag = body_etag(openapi_document()); // hashed once, not per request
+  auto response = body_response(std::string(openapi_document()));
+  response.set_header("ETag", k_etag);
+  return response;
 }
 
 constexpr std::array k_routes{
@@ -221,15 +225,53 @@ std::optional<Result<Caller>> find_caller(const Exchange& exchange) {
 struct NeedsStore {};
 using Outcome = std::variant<Response, NeedsStore, ChargeNeeded>;
 
-// Return the response of `answer` (an error, or the body's renderer) when `credits_charged`.
+// Return the response of `answer` (an error, or the body's renderer) when `credits_charged`; a
+// 200 carries `etag` when one is given (D17).
 Response answer_response(const Result<Render>& answer,
-                         std::optional<std::int64_t> credits_charged) {
-  return answer ? body_response((*answer)(credits_charged)) : error_body(answer.error());
+                         std::optional<std::int64_t> credits_charged,
+                         const std::string& etag = {}) {
+  if (!answer) {
+    return error_body(answer.error());
+  }
+  auto response = body_response((*answer)(credits_charged));
+  if (!etag.empty()) {
+    response.set_header("ETag", etag);
+  }
+  return response;
+}
+
+// D17: the 304 of a request whose If-None-Match names `etag`: no body, no charge.
+Response not_modified(const std::string& etag) {
+  Response response;
+  response.status = 304;
+  response.set_header("ETag", etag);
+  return response;
+}
+
+// Return whether `request` names `etag` in its If-None-Match (D17).
+bool is_not_modified(const Request& request, const std::string& etag) {
+  return request.if_none_match && etag_matches(*request.if_none_match, etag);
+}
+
+// D17: tag a public route's 200 by its body, and answer 304 when the request names that tag.
+Response tag_public(Response response, const Request& request) {
+  if (response.status != 200) {
+    return response;
+  }
+  if (response.find_header("ETag") == nullptr) {
+    response.set_header("ETag", body_etag(response.body));
+  }
+  const std::string etag = *response.find_header("ETag");
+  if (is_not_modified(request, etag)) {
+    return not_modified(etag);
+  }
+  return response;
 }
 
 // Return the response of a metered request once its charge of `cost` has `result` (D7).
 Response charged_response(const Result<Render>& answer,
                           std::int64_t cost,
+                          const std::string& etag,
                           const store::ChargeResult& result) {
   if (result.revoked || !result.balance) {
     // Revoked (or deleted) since it was authenticated: the charge statement checks it too.
@@ -239,9 +281,9 @@ Response charged_response(const Result<Render>& answer,
   Response response;
   if (!answer || cost == 0) {
     // Errors cost nothing; nor does a request whose every symbol is unknown (D7).
-    response = answer_response(answer, std::nullopt);
+    response = answer_response(answer, std::nullopt, etag);
   } else if (result.charged) {
-    response = answer_response(answer, cost);
+    response = answer_response(answer, cost, etag);
   } else {
     response = error_body(make_error(ErrorCode::insufficient_credits,
                                      "insufficient credits: this request costs "
@@ -253,27 +295,56 @@ Response charged_response(const Result<Render>& answer,
   return response;
 }
 
-// 402: charge `cost` to `caller` and answer with `answer`. An unmetered caller is answered at
-// once; a metered one waits on the key store (ChargeNeeded when waiting is forbidden), and its
-// balance is read even when nothing is charged: it is never kept in memory.
-Outcome charge_and_answer(const Caller& caller,
-                          Result<Render> answer,
-                          std::int64_t cost,
-                          const Exchange& exchange) {
-  if (!caller.metered) {
-    return answer_response(answer, std::nullopt);
-  }
-  auto kept = std::make_shared<const Result<Render>>(std::move(answer));
-  ChargeNeeded needed{store::ChargeRequest{caller.key_id, cost},
-                      [kept, cost](const store::ChargeResult& result) {
-                        return charged_response(*kept, cost, result);
-                      }};
+// Return `needed` as the outcome: to wait for when waiting is forbidden, else charged now.
+Outcome charge_now_or_later(ChargeNeeded needed, const Exchange& exchange) {
   if (exchange.waiting == Waiting::forbidden) {
     return needed;
   }
   auto keys = exchange.services.keys.acquire();
   const auto results = keys->charge_batch(std::span(&needed.charge, 1));
   return needed.finish(results.front());
+}
+
+// 402: charge `cost` to `caller` and answer with `answer` (its 200 tagged `etag`, D17). An
+// unmetered caller is answered at once; a metered one waits on the key store (ChargeNeeded when
+// waiting is forbidden), and its balance is read even when nothing is charged: it is never kept
+// in memory.
+Outcome charge_and_answer(const Caller& caller,
+                          Result<Render> answer,
+                          std::int64_t cost,
+                          const Exchange& exchange,
+                          std::string etag = {}) {
+  if (!caller.metered) {
+    return answer_response(answer, std::nullopt, etag);
+  }
+  auto kept = std::make_shared<const Result<Render>>(std::move(answer));
+  return charge_now_or_later(
+    ChargeNeeded{store::ChargeRequest{caller.key_id, cost},
+                 [kept, cost, etag = std::move(etag)](const store::ChargeResult& result) {
+                   return charged_response(*kept, cost, etag, result);
+                 }},
+    exchange);
+}
+
+// D17: answer 304 in place of the charge, which it never makes (so a key with no credits left
+// still revalidates); a metered key's balance is read for X-Credits-Remaining (D7), and a key
+// revoked meanwhile is refused as the charge would refuse it.
+Outcome answer_not_modified(const Caller& caller, std::string etag, const Exchange& exchange) {
+  if (!caller.metered) {
+    return not_modified(etag);
+  }
+  return charge_now_or_later(
+    ChargeNeeded{store::ChargeRequest{caller.key_id, 0},
+                 [etag = std::move(etag)](const store::ChargeResult& result) {
+                   if (result.revoked || !result.balance) {
+                     return unauthorized(make_error(
+                       ErrorCode::unauthorized, result.revoked ? "API key revoked" : "invalid API key"));
+                   }
+                   auto response = not_modified(etag);
+                   set_credits_header(response, result.balance);
+                   return response;
+                 }},
+    exchange);
 }
 
 // The D6 order after authentication, for a data route: parse (400), D1's single unknown symbol
@@ -300,11 +371,16 @@ Outcome serve_data(const Route& route,
   if (auto status = (*request)->apply_plan(caller, catalog->dataset.as_of); !status) {
     return charge_and_answer(caller, status.error(), 0, exchange);
   }
+  auto etag = data_etag(catalog->dataset, (*request)->canonical_target(), caller);
+  if (is_not_modified(exchange.request, etag)) {
+    return answer_not_modified(caller, std::move(etag), exchange); // no history read either
+  }
   auto render = (*request)->answer(*catalog, view, exchange.request_id);
   if (!render) {
     return NeedsStore{};
   }
-  return charge_and_answer(caller, std::move(*render), credit_cost(symbols, *catalog), exchange);
+  return charge_and_answer(caller, std::move(*render), credit_cost(symbols, *catalog), exchange,
+                           std::move(etag));
 }
 
 // Return `outcome` with a Retry-After of `seconds`, now or once its charge is applied.
@@ -368,7 +444,10 @@ Outcome route_request(const Exchange& exchange, const Caller* trusted) {
                  exchange.waiting, exchange.now);
   if (route->answer_public != nullptr) {
     auto response = route->answer_public(view, services);
-    return response ? Outcome(std::move(*response)) : Outcome(NeedsStore{});
+    if (!response) {
+      return NeedsStore{};
+    }
+    return tag_public(std::move(*response), request);
   }
 
   std::optional<Result<Caller>> caller = trusted != nullptr ? Result<Caller>(*trusted)

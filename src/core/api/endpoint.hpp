@@ -30,6 +30,9 @@ public:
   // Return the symbols the request names, in order.
   virtual const std::vector<domain::Symbol>& symbols() const = 0;
 
+  // Return the request in its canonical form (to_target()): what its ETag names (D17).
+  virtual std::string canonical_target() const = 0;
+
   // Check the request against the plan of `caller` with data current to `as_of` (D6: PLAN_LIMIT
   // on failure), then apply what the plan implies where the request is silent (the default
   // `limit`, the history clip).

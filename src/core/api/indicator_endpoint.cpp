@@ -22,6 +22,8 @@ public:
 
   const std::vector<domain::Symbol>& symbols() const override { return m_request.query.symbols; }
 
+  std::string canonical_target() const override { return m_request.to_target(); }
+
   Status apply_plan(const Caller& caller, std::optional<domain::Date> as_of) override {
     if (auto status = check_indicator_plan(m_request, caller, as_of); !status) {
       return status;

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -14,6 +15,7 @@ struct Request {
   std::string path;                         // as sent (percent-encoded), without the query
   std::string query;                        // raw query string, without '?'
   std::optional<std::string> authorization; // the Authorization header, if sent
+  std::optional<std::string> if_none_match = {}; // the If-None-Match header(s), if sent (D17)
 };
 
 struct Response {
@@ -24,6 +26,16 @@ struct Response {
 
   void set_header(std::string name, std::string value) {
     headers.emplace_back(std::move(name), std::move(value));
+  }
+
+  // Return the value of the first header called `name` (exact spelling), or nullptr.
+  const std::string* find_header(std::string_view name) const {
+    for (const auto& [key, value] : headers) {
+      if (key == name) {
+        return &value;
+      }
+    }
+    return nullptr;
   }
 };
 
