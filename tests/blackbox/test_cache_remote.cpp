@@ -6,6 +6,14 @@
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <thread>
 
@@ -444,6 +452,112 @@ TEST_CASE("cache: errors of the remote pass through unchanged") {
   run = world.remote({"bars", "999999.SH", "2025-01-01", "2025-01-31"});
   CHECK(run.status == 1);
   CHECK(run.err == "ashare: error: INVALID_SYMBOL: unknown symbol \"999999.SH\"\n");
+}
+
+TEST_CASE("cache: a --refresh of unchanged data moves no body and spends no credit (D17)") {
+  CacheWorld world;
+  const auto metered = world.server_store().create_key("pro", 100, "refresh");
+  const std::vector<std::string> query{"bars", "600519.SH", "2024-01-01", "2024-06-30",
+                                       "--format", "csv", "--refresh"};
+  const auto first = world.remote(query, metered.plaintext);
+  REQUIRE(first.status == 0);
+  const auto spent = world.server_store().listed_credits(metered.id);
+  CHECK(spent != "100");
+  // The next refreshes ask again (/healthz, the anchor): the remote answers 304 to the anchor,
+  // which the cache kept with its ETag, so nothing is charged and the output is the same.
+  for (int round = 0; round < 2; ++round) {
+    RunResult again;
+    const auto requests =
+      world.requests_during([&] { again = world.remote(query, metered.plaintext); });
+    INFO(describe(again));
+    CHECK(again.status == 0);
+    CHECK(again.out == first.out);
+    CHECK(count_bars_requests(requests) == 1);
+    for (const auto& logged : requests) {
+      CAPTURE(logged.path);
+      CHECK(logged.status == (logged.path == "/healthz" ? 200 : 304));
+    }
+    CHECK(world.server_store().listed_credits(metered.id) == spent);
+  }
+  SUBCASE("an import on the remote changes the answer: a 200, charged") {
+    world.server_store().import({fixture("jenny_000001.SZ.csv")});
+    const auto requests =
+      world.requests_during([&] { REQUIRE(world.remote(query, metered.plaintext).status == 0); });
+    CHECK(std::count_if(requests.begin(), requests.end(),
+                        [](const Logged& r) { return r.status == 304; })
+          == 0);
+    CHECK(world.server_store().listed_credits(metered.id)
+          == std::to_string(std::stoll(spent) - 1));
+  }
+}
+
+namespace {
+
+std::string gzip_text(const std::string& text) {
+  z_stream stream{};
+  REQUIRE(deflateInit2(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+                       Z_DEFAULT_STRATEGY)
+          == Z_OK);
+  std::string out(deflateBound(&stream, text.size()), '\0');
+  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  stream.avail_in = static_cast<uInt>(text.size());
+  stream.next_out = reinterpret_cast<Bytef*>(out.data());
+  stream.avail_out = static_cast<uInt>(out.size());
+  REQUIRE(deflate(&stream, Z_FINISH) == Z_STREAM_END);
+  out.resize(stream.total_out);
+  deflateEnd(&stream);
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("cache: remote mode asks for gzip and reads a compressed answer (D17)") {
+  // A stand-in remote that answers /healthz only compressed, and records the request's head.
+  const int listener = ::socket(AF_INET, SOCK_STREAM, 0);
+  REQUIRE(listener >= 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(::bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+  REQUIRE(::listen(listener, 8) == 0);
+  socklen_t length = sizeof address;
+  REQUIRE(::getsockname(listener, reinterpret_cast<sockaddr*>(&address), &length) == 0);
+  std::string head;
+  std::thread remote([&] {
+    const int connection = ::accept(listener, nullptr, nullptr);
+    if (connection < 0) {
+      return;
+    }
+    char buffer[4096];
+    while (head.find("\r\n\r\n") == std::string::npos) {
+      const auto got = ::recv(connection, buffer, sizeof buffer, 0);
+      if (got <= 0) {
+        break;
+      }
+      head.append(buffer, static_cast<std::size_t>(got));
+    }
+    const auto body =
+      gzip_text(R"({"status":"ok","as_of":"2031-02-03","schema_version":"2026-05-27"})");
+    const auto response = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: "
+                          "gzip\r\nConnection: close\r\nContent-Length: "
+                          + std::to_string(body.size()) + "\r\n\r\n" + body;
+    ::send(connection, response.data(), response.size(), MSG_NOSIGNAL);
+    ::close(connection);
+  });
+  const TempDir client;
+  const auto run = run_process({ashare_bin(), "--db", (client.path() / "c.db").string(),
+                                "--base-url", "http://127.0.0.1:" + std::to_string(ntohs(address.sin_port)),
+                                "--retries", "0", "info"},
+                               k_cli_timeout, {"HOME=" + client.path().string()});
+  remote.join();
+  ::close(listener);
+  INFO("exit " << run.status << "\n" << run.out << run.err);
+  CHECK(run.status == 0);
+  CHECK(run.out.find("as_of: 2031-02-03\n") != std::string::npos);
+  std::string lower = head;
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  CHECK(lower.find("\r\naccept-encoding: gzip\r\n") != std::string::npos);
 }
 
 } // namespace bb

@@ -50,16 +50,37 @@ public:
     return direct(target);
   }
 
+  // As get(), recording `etag` in `conditions`; the API answers 304 while it names the answer
+  // (D17). Answered like get() when `ignores_etags`.
+  remote::Reply get_if_none_match(const std::string& target, const std::string& etag) override {
+    conditions.push_back(etag);
+    if (ignores_etags) {
+      return get(target);
+    }
+    targets.push_back(target);
+    return direct(target, etag);
+  }
+
+  // Import canonical CSV `text` into the remote's store (its generation moves).
+  void import_more(std::string_view text) {
+    store::SqliteBarStore store(m_dir / "remote.db");
+    import_text(store, text, import_options(false, "fixture"));
+  }
+
   // Return what the API itself answers to `target`, without recording it.
-  remote::Reply direct(const std::string& target) {
+  remote::Reply direct(const std::string& target, const std::string& if_none_match = "") {
     api::Request request;
     request.method = "GET";
     const auto question = target.find('?');
     request.path = target.substr(0, question);
     request.query = question == std::string::npos ? "" : target.substr(question + 1);
+    if (!if_none_match.empty()) {
+      request.if_none_match = if_none_match;
+    }
     const auto response =
         api::dispatch_trusted(request, *m_services, api::Caller{0, m_plan, false});
-    return remote::Reply{response.status, response.body};
+    const auto* etag = response.find_header("ETag");
+    return remote::Reply{response.status, response.body, etag != nullptr ? *etag : ""};
   }
 
   // Return how many targets sent since `mark` (an index into `targets`) start with `prefix`.
@@ -71,7 +92,9 @@ public:
     return count;
   }
 
-  std::vector<std::string> targets; // every target sent, in order
+  std::vector<std::string> targets;    // every target sent, in order
+  std::vector<std::string> conditions; // the If-None-Match of every conditional request, in order
+  bool ignores_etags = false;          // answer conditional requests as plain ones
   // Answers a target instead of the API when it returns a reply (a refusal, a failure).
   std::function<std::optional<remote::Reply>(const std::string& target)> answer;
 

@@ -65,6 +65,13 @@ public:
     return m_client->get(target);
   }
 
+  Reply get_if_none_match(const std::string& target, const std::string& etag) override {
+    if (!m_client) {
+      m_client = net::module().open_http_transport(m_config, m_options);
+    }
+    return m_client->get_if_none_match(target, etag);
+  }
+
   std::string describe() const override { return *m_config.base_url; }
 
 private:

@@ -5,6 +5,7 @@
 #include "core/api/json.hpp"
 #include "core/domain/symbol.hpp"
 #include "core/remote/freshness.hpp"
+#include "core/remote/revalidation.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -145,7 +146,8 @@ Refusal CacheFiller::fetch_anchor(const std::string& symbol, Date as_of, FetchSt
   auto request = raw_bars_request({symbol}, {from, as_of});
   request.query.sort = domain::SortOrder::desc;
   request.limit = 1;
-  const auto reply = m_upstream.get(request.to_target());
+  // --refresh asks this again for every symbol: unchanged, it costs nothing (D17).
+  const auto reply = get_revalidated(m_upstream, m_cache, m_base_url, request.to_target());
   ++stats.requests;
   stats.anchored.insert(symbol);
   if (reply.status != 200) {

@@ -6,6 +6,7 @@
 #include "core/api/indicator_endpoint.hpp"
 #include "core/api/json.hpp"
 #include "core/query/catalog.hpp"
+#include "core/remote/revalidation.hpp"
 
 #include <algorithm>
 
@@ -75,7 +76,7 @@ void CachedRemote::require_online(const std::string& lacks) const {
 
 Reply CachedRemote::forward(const std::string& target, const std::string& lacks) {
   require_online(lacks);
-  return m_upstream.get(target);
+  return get_revalidated(m_upstream, m_cache, m_settings.base_url, target);
 }
 
 Reply CachedRemote::refuse(const std::string& target, const Error& error) {

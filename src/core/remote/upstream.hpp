@@ -11,6 +11,7 @@ namespace ashare::remote {
 struct Reply {
   int status = 0;
   std::string body;
+  std::string etag = {}; // the ETag the remote sent with a 200 or 304, if any (D17)
 };
 
 class Upstream {
@@ -18,6 +19,13 @@ public:
   virtual ~Upstream() = default;
   // Send GET `target` (e.g. "/healthz"). Throws UpstreamFailure.
   virtual Reply get(const std::string& target) = 0;
+
+  // Send GET `target` with `If-None-Match: etag` (D17): a 304 with no body while the answer is
+  // the one `etag` names. An upstream that cannot send the header answers as get() does.
+  virtual Reply get_if_none_match(const std::string& target, const std::string& etag) {
+    (void)etag;
+    return get(target);
+  }
 };
 
 // The remote could not be reached, or kept failing with 5xx after the retries (exit status 3).

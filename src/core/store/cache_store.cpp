@@ -207,6 +207,30 @@ void CacheStore::save_anchor(const std::string& base_url,
   statement.exec();
 }
 
+std::optional<TaggedAnswer> CacheStore::find_tagged_answer(const std::string& base_url,
+                                                           const std::string& target) {
+  SQLite::Statement statement(
+      m_db, "SELECT etag, body FROM revalidations WHERE base_url = ?1 AND target = ?2");
+  statement.bind(1, base_url);
+  statement.bind(2, target);
+  if (!statement.executeStep()) {
+    return std::nullopt;
+  }
+  return TaggedAnswer{statement.getColumn(0).getString(), statement.getColumn(1).getString()};
+}
+
+void CacheStore::save_tagged_answer(const std::string& base_url,
+                                    const std::string& target,
+                                    const TaggedAnswer& answer) {
+  SQLite::Statement statement(m_db, "INSERT OR REPLACE INTO revalidations(base_url, target, etag, "
+                                    "body) VALUES (?1, ?2, ?3, ?4)");
+  statement.bind(1, base_url);
+  statement.bind(2, target);
+  statement.bind(3, answer.etag);
+  statement.bind(4, answer.body);
+  statement.exec();
+}
+
 std::vector<CachedSymbol> CacheStore::load_symbols(const std::string& base_url) {
   SQLite::Statement statement(
       m_db, "SELECT symbol, (SELECT count(*) FROM cached_bars b WHERE b.base_url = ?1 "

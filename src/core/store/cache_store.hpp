@@ -39,6 +39,12 @@ struct Anchor {
   domain::Date as_of;
 };
 
+// A 200 of the remote kept with its ETag, to revalidate with If-None-Match (D17).
+struct TaggedAnswer {
+  std::string etag;
+  std::string body;
+};
+
 // One page fetched for one symbol: its bars and the range they cover, saved together.
 struct FetchedPage {
   std::string symbol;
@@ -101,6 +107,15 @@ public:
 
   // Record the anchor of `symbol` at `base_url`.
   void save_anchor(const std::string& base_url, const std::string& symbol, const Anchor& anchor);
+
+  // Return the answer of `base_url` to `target` kept by save_tagged_answer(), or nullopt.
+  std::optional<TaggedAnswer> find_tagged_answer(const std::string& base_url,
+                                                 const std::string& target);
+
+  // Keep `answer`, the remote `base_url`'s 200 to `target`, in place of any earlier one.
+  void save_tagged_answer(const std::string& base_url,
+                          const std::string& target,
+                          const TaggedAnswer& answer);
 
   // Return every symbol with cached bars or coverage at `base_url`, ordered by symbol.
   std::vector<CachedSymbol> load_symbols(const std::string& base_url);

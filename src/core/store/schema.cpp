@@ -202,6 +202,16 @@ constexpr Migration k_cache_migrations[] = {
       PRIMARY KEY(base_url, symbol)
     ) WITHOUT ROWID;
   )sql"},
+  // Answers kept with their ETags, sent back in If-None-Match (D17, issue 15).
+  {R"sql(
+    CREATE TABLE revalidations(
+      base_url TEXT NOT NULL,
+      target   TEXT NOT NULL,          -- path and query, as sent
+      etag     TEXT NOT NULL,          -- the remote's ETag of the 200 below
+      body     TEXT NOT NULL,          -- that 200's body
+      PRIMARY KEY(base_url, target)
+    ) WITHOUT ROWID;
+  )sql"},
 };
 
 std::span<const Migration> migrations(StoreKind kind) {
