@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Every measured figure in one command (issues 9 and 11): builds a Release binary and the bench
-# programs in build/release, then prints P1/P1m/P1h (serve against nginx), P2 (a one-shot query
+# programs in build/release, then prints P1/P1m/P1h/P1z (serve against nginx, P1z with gzip
+# against nginx's gzip_static, and the bytes an answer moves on the wire), the CPU gzip costs per
+# answer compressed per request against once per ETag (D17), P2 (a one-shot query
 # against the sqlite3 CLI), P3 (import against sqlite3 .import, peak memory, and P5's bytes per
 # bar), P4 (indicator against bars requests, in process), P5 (a full market against 10 symbols
 # under serve: latency and RSS) and P6 (remote mode from the cache against local mode), each with
@@ -18,7 +20,7 @@ done
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 cmake -S . -B build/release "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DASHARE_BUILD_TESTS=OFF >/dev/null
-cmake --build build/release -j "$(nproc)" --target ashare ashare_bench_indicators >/dev/null
+cmake --build build/release -j "$(nproc)" --target ashare ashare_bench_indicators ashare_bench_gzip >/dev/null
 ashare=build/release/src/cli/ashare
 if [ "$quick" = 1 ]; then
   p1=(--rounds 1 --seconds 2) oneshot=(--rounds 2 --processes 20) loop=(--loop 500) p4=(5000 50)
@@ -27,8 +29,15 @@ else
   p1=(--rounds 5 --seconds 5) oneshot=(--rounds 5 --processes 100) loop=(--loop 5000) p4=(5000 300)
   p3=(--symbols 700 --days 3000 --rounds 3) p5=(--symbols 5000 --requests 100000)
 fi
-echo "== P1, P1m, P1h: ashare serve against nginx"
+echo "== P1, P1m, P1h, P1z: ashare serve against nginx; bytes on the wire"
 python3 bench/serve_vs_nginx.py "$ashare" "${p1[@]}"
+echo "== gzip per one-year answer: compressed per request against once per ETag (D17)"
+gzip_body="$(mktemp)"
+store="$(mktemp -d)"
+ASHARE_DB="$store/ashare.db" scripts/load-sample.sh "$ashare" >/dev/null
+"$ashare" --db "$store/ashare.db" bars 600519.SH 2024-01-01 2024-12-31 --format json >"$gzip_body"
+build/release/bench/ashare_bench_gzip "$gzip_body" "$([ "$quick" = 1 ] && echo 200 || echo 2000)"
+rm -rf "$gzip_body" "$store"
 echo "== P2: a one-shot query against the sqlite3 CLI"
 python3 bench/oneshot_vs_sqlite3.py "$ashare" "${oneshot[@]}" "${loop[@]}"
 echo "== P3: import against sqlite3 .import (and P5's bytes per bar)"

@@ -11,7 +11,13 @@ stays comparable on a noisy machine. Prints ratios only: nothing here asserts a 
   P1   unmetered key, HTTP     target >= 0.85 x nginx
   P1m  metered key (a charge per request), HTTP     target >= 0.7
   P1h  unmetered key, HTTPS against nginx over HTTPS with the same certificate     target >= 0.85
+  P1z  unmetered key, HTTP, gzip accepted, against nginx's gzip_static serving the same file
+       compressed beforehand (D17, issue 15)     target >= 0.85
+
+It also prints what an answer costs on the wire: the median one-year answer's bytes plain and
+gzip-compressed, and the whole response (head included) of a 200 against a revalidation's 304.
 """
+import gzip
 import argparse
 import datetime
 import os
@@ -52,8 +58,10 @@ def cpu_seconds(pids):
     return total / CLOCK_TICKS
 
 
-def wrk(url, seconds, connections, threads, script=None, env=None):
+def wrk(url, seconds, connections, threads, script=None, env=None, headers=()):
     command = ["wrk", f"-t{threads}", f"-c{connections}", f"-d{seconds}s"]
+    for header in headers:
+        command += ["-H", header]
     if script:
         command += ["-s", script]
     command.append(url)
@@ -113,10 +121,40 @@ def targets(rng, count):
     return out
 
 
-def fetch(url, key, context=None):
-    request = urllib.request.Request(url, headers={"Authorization": f"Bearer {key}"})
+def fetch(url, key, context=None, headers=None):
+    request = urllib.request.Request(url, headers={"Authorization": f"Bearer {key}",
+                                                   **(headers or {})})
     with urllib.request.urlopen(request, context=context) as response:
         return response.read()
+
+
+def raw_response_bytes(port, path, key, extra=""):
+    """The whole response (head and body) to one GET on a connection of its own."""
+    with socket.create_connection(("127.0.0.1", port)) as connection:
+        connection.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                            f"{key}\r\n{extra}Connection: close\r\n\r\n").encode())
+        data = b""
+        while chunk := connection.recv(65536):
+            data += chunk
+        return data
+
+
+def wire_bytes(port, paths, key):
+    """Print what an answer moves: bodies plain and gzip-compressed (medians over `paths`), and
+    the whole response of a 200 against that of a 304 to a revalidation (D17)."""
+    plain = sorted(len(fetch(f"http://127.0.0.1:{port}{p}", key)) for p in paths)
+    zipped = sorted(len(fetch(f"http://127.0.0.1:{port}{p}", key, None,
+                              {"Accept-Encoding": "gzip"})) for p in paths)
+    path = paths[0]
+    full = raw_response_bytes(port, path, key, "Accept-Encoding: gzip\r\n")
+    etag = re.search(rb"\r\nETag: ([^\r]+)\r\n", full).group(1).decode()
+    revalidated = raw_response_bytes(port, path, key,
+                                     f"Accept-Encoding: gzip\r\nIf-None-Match: {etag}\r\n")
+    assert revalidated.startswith(b"HTTP/1.1 304"), revalidated[:40]
+    median_plain, median_zipped = plain[len(plain) // 2], zipped[len(zipped) // 2]
+    print(f"wire: one-year answer body {median_plain} bytes plain, {median_zipped} gzip "
+          f"({median_zipped / median_plain:.2f}); whole response gzip 200 {len(full)} bytes, "
+          f"304 revalidation {len(revalidated)} bytes")
 
 
 def main():
@@ -127,7 +165,7 @@ def main():
     parser.add_argument("--seconds", type=int, default=5, help="duration of one wrk run")
     parser.add_argument("--connections", type=int, default=64)
     parser.add_argument("--wrk-threads", type=int, default=2)
-    parser.add_argument("--figures", default="P1,P1m,P1h",
+    parser.add_argument("--figures", default="P1,P1m,P1h,P1z",
                         help="comma-separated figures to measure (default all)")
     args = parser.parse_args()
 
@@ -163,6 +201,9 @@ def main():
         median_body = bodies[len(bodies) // 2]
         os.makedirs(os.path.join(work, "www"), exist_ok=True)
         open(os.path.join(work, "www", "bars.json"), "wb").write(median_body)
+        # gzip_static's file: compressed beforehand at zlib's default level, as ashare does.
+        open(os.path.join(work, "www", "bars.json.gz"), "wb").write(
+            gzip.compress(median_body, compresslevel=6, mtime=0))
         nginx_port, nginx_tls_port = free_port(), free_port()
         nginx = Nginx(work, nginx_port, nginx_tls_port, cores)
         servers.append(nginx)
@@ -172,6 +213,7 @@ def main():
             ("P1", 0.85, plain, "http", key, f"http://127.0.0.1:{nginx_port}/bars.json"),
             ("P1m", 0.7, plain, "http", metered, f"http://127.0.0.1:{nginx_port}/bars.json"),
             ("P1h", 0.85, secure, "https", key, f"https://127.0.0.1:{nginx_tls_port}/bars.json"),
+            ("P1z", 0.85, plain, "http", key, f"http://127.0.0.1:{nginx_port}/bars.json"),
         ]
         print(f"{cores} cores; wrk -t{args.wrk_threads} -c{args.connections}, "
               f"{args.rounds} alternating rounds of {args.seconds} s; median response "
@@ -179,9 +221,11 @@ def main():
         print(f"{'figure':<6} {'ashare req/s':>13} {'nginx req/s':>12} {'ratio':>6} {'target':>7}"
               f" {'ashare CPU/req':>15} {'nginx CPU/req':>14} {'CPU ratio':>10}")
         wanted = args.figures.split(",")
+        wire_bytes(plain.port, paths[:100], key)
         for name, target, server, scheme, bearer, baseline_url in figures:
             if name not in wanted:
                 continue
+            headers = ["Accept-Encoding: gzip"] if name == "P1z" else []
             ours, theirs = [], []
             for round_number in range(args.rounds):
                 order = [("ashare", server), ("nginx", nginx)]
@@ -191,12 +235,13 @@ def main():
                     before = cpu_seconds(measured.pids)
                     if label == "ashare":
                         url = f"{scheme}://127.0.0.1:{server.port}"
-                        wrk_env = dict(os.environ, BENCH_TARGETS=targets_file, BENCH_KEY=bearer)
+                        wrk_env = dict(os.environ, BENCH_TARGETS=targets_file, BENCH_KEY=bearer,
+                                       BENCH_GZIP="1" if headers else "")
                         requests, rate = wrk(url, args.seconds, args.connections,
                                              args.wrk_threads, script, wrk_env)
                     else:
                         requests, rate = wrk(baseline_url, args.seconds, args.connections,
-                                             args.wrk_threads)
+                                             args.wrk_threads, headers=headers)
                     cpu = cpu_seconds(measured.pids) - before
                     (ours if label == "ashare" else theirs).append((rate, cpu / requests * 1e6))
             rate_ours = statistics.median(r for r, _ in ours)

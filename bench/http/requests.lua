@@ -11,6 +11,11 @@ local headers = {}
 if key and key ~= "" then
   headers["Authorization"] = "Bearer " .. key
 end
+-- $BENCH_GZIP set: accept gzip (P1z, D17).
+local gzip = os.getenv("BENCH_GZIP")
+if gzip and gzip ~= "" then
+  headers["Accept-Encoding"] = "gzip"
+end
 
 function setup(thread)
   thread:set("id", math.random(1, 1000000))

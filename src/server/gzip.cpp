@@ -1,5 +1,6 @@
 #include "server/gzip.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <stdexcept>
 #include <zlib.h>
@@ -71,16 +72,19 @@ bool accepts_gzip(std::string_view accept_encoding) {
   return gzip_named ? gzip_positive : star_positive;
 }
 
-std::string gzip(std::string_view body) {
+namespace {
+
+// Return `input` deflated in one go with `window_bits` (zlib's convention: 15 + 16 for a gzip
+// member, -15 for raw deflate).
+std::string deflate_all(std::string_view input, int window_bits) {
   z_stream stream{};
-  // 15 window bits + 16: a gzip header and trailer instead of zlib's.
-  if (deflateInit2(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY)
+  if (deflateInit2(&stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, window_bits, 8, Z_DEFAULT_STRATEGY)
       != Z_OK) {
     throw std::runtime_error("zlib: deflateInit2 failed");
   }
-  std::string out(deflateBound(&stream, body.size()), '\0');
-  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(body.data()));
-  stream.avail_in = static_cast<uInt>(body.size());
+  std::string out(deflateBound(&stream, input.size()), '\0');
+  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(input.data()));
+  stream.avail_in = static_cast<uInt>(input.size());
   stream.next_out = reinterpret_cast<Bytef*>(out.data());
   stream.avail_out = static_cast<uInt>(out.size());
   const int status = deflate(&stream, Z_FINISH);
@@ -89,6 +93,54 @@ std::string gzip(std::string_view body) {
     throw std::runtime_error("zlib: deflate did not finish");
   }
   out.resize(stream.total_out);
+  return out;
+}
+
+void append_le32(std::string& out, std::uint32_t value) {
+  for (int i = 0; i < 4; ++i) {
+    out.push_back(static_cast<char>((value >> (8 * i)) & 0xffU));
+  }
+}
+
+std::uint32_t crc_of(std::string_view bytes) {
+  return static_cast<std::uint32_t>(
+    crc32(0L, reinterpret_cast<const Bytef*>(bytes.data()), static_cast<uInt>(bytes.size())));
+}
+
+} // namespace
+
+std::string gzip(std::string_view body) {
+  // 15 window bits + 16: a gzip header and trailer instead of zlib's.
+  return deflate_all(body, 15 + 16);
+}
+
+DeflatedTail deflate_tail(std::string_view tail) {
+  return DeflatedTail{deflate_all(tail, -15), crc_of(tail), tail.size()};
+}
+
+std::string gzip_spliced(std::string_view head, const DeflatedTail& tail) {
+  // RFC 1952: magic, CM = deflate, no flags, no mtime, XFL 0, OS 3 (Unix).
+  static constexpr char k_header[] = {'\x1f', '\x8b', 8, 0, 0, 0, 0, 0, 0, 3};
+  constexpr std::size_t k_max_stored = 65535;
+  std::string out(k_header, sizeof k_header);
+  out.reserve(sizeof k_header + head.size() + 5 * (head.size() / k_max_stored + 1)
+              + tail.deflated.size() + 8);
+  // RFC 1951 3.2.4: stored blocks (BFINAL 0, BTYPE 00, padded to a byte, LEN, NLEN), up to
+  // 65,535 bytes each; they leave the stream byte-aligned, where the tail's blocks begin. The
+  // tail was deflated on its own, so none of its back-references reaches into the head.
+  for (std::size_t at = 0; at < head.size(); at += k_max_stored) {
+    const auto length = static_cast<std::uint32_t>(std::min(head.size() - at, k_max_stored));
+    out.push_back('\0');
+    out.push_back(static_cast<char>(length & 0xffU));
+    out.push_back(static_cast<char>(length >> 8));
+    out.push_back(static_cast<char>(~length & 0xffU));
+    out.push_back(static_cast<char>((~length >> 8) & 0xffU));
+    out.append(head.substr(at, length));
+  }
+  out += tail.deflated;
+  const auto crc = crc32_combine(crc_of(head), tail.crc, static_cast<z_off_t>(tail.size));
+  append_le32(out, static_cast<std::uint32_t>(crc));
+  append_le32(out, static_cast<std::uint32_t>(head.size() + tail.size)); // ISIZE: mod 2^32
   return out;
 }
 

@@ -1,6 +1,7 @@
 // gzip content coding (D17): whether a request's Accept-Encoding allows it, and the compression.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -15,5 +16,21 @@ bool accepts_gzip(std::string_view accept_encoding);
 
 // Return `body` gzip-compressed (RFC 1952, zlib's default level).
 std::string gzip(std::string_view body);
+
+// The end of a body deflated on its own (raw deflate, RFC 1951, ending with the final block), with
+// the CRC-32 and size that a gzip trailer needs: what gzip_spliced() puts after a head.
+struct DeflatedTail {
+  std::string deflated;
+  std::uint32_t crc = 0;
+  std::size_t size = 0; // of the bytes before deflating
+};
+
+// Return `tail` deflated on its own at zlib's default level.
+DeflatedTail deflate_tail(std::string_view tail);
+
+// Return a gzip member (RFC 1952) whose content is `head` followed by the bytes of `tail`: `head`
+// as stored (uncompressed) deflate blocks, then tail.deflated. The head is not worth compressing
+// (a request id is random hex), and the tail, compressed once, is reused (GzipCache).
+std::string gzip_spliced(std::string_view head, const DeflatedTail& tail);
 
 } // namespace ashare::server

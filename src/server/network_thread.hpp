@@ -7,6 +7,7 @@
 #include "core/api/services.hpp"
 #include "server/access_log.hpp"
 #include "server/charge_batcher.hpp"
+#include "server/gzip_cache.hpp"
 #include "server/options.hpp"
 
 #include <utility>
@@ -21,6 +22,10 @@
 namespace ashare::server {
 
 using Clock = std::chrono::steady_clock;
+
+// What each network thread may hold of compressed answers (GzipCache): about 700 one-year bars
+// answers at 11.5 KB each.
+inline constexpr std::size_t k_gzip_cache_bytes = std::size_t{8} << 20;
 
 // What every connection of the server shares.
 struct ServerContext {
@@ -77,6 +82,7 @@ struct NetworkThread {
   std::list<Connection*> connections;
   Clock::time_point now = Clock::now(); // coarse: refreshed by the sweep
   std::string date;                     // the Date header's value, refreshed by the sweep
+  GzipCache gzip_cache{k_gzip_cache_bytes}; // D17: compressed answers of this thread, by ETag
   // Declared after `connections`: destroying it destroys the connections its handlers still own,
   // which leave that list.
   boost::asio::io_context io{1}; // run by this thread only

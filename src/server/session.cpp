@@ -325,7 +325,10 @@ private:
     m_body = std::move(response.body);
     Framing framing;
     if (m_gzip && m_body.size() >= k_min_gzip_bytes) {
-      m_body = gzip(m_body);
+      const auto* etag = response.find_header("ETag");
+      const auto* request_id = response.find_header("X-Request-Id");
+      m_body = m_thread.gzip_cache.compress(m_body, etag != nullptr ? *etag : "",
+                                            request_id != nullptr ? *request_id : "");
       framing.gzipped = true;
     }
     framing.content_length = m_body.size();
