@@ -30,7 +30,7 @@ _ashare() {
   fi
 
   local global="--db --keys-db --cache-db --base-url --api-key --ca-file --timeout --retries --offline --refresh --config --help --version"
-  local commands="bars ema rsi sma macd bbands atr kdj chart symbols info sync import remove keys copy serve"
+  local commands="bars ema rsi sma macd bbands atr kdj chart symbols info sync import remove keys copy export serve"
   local output="--format --no-header"
   # Options that take a value, so that the value is not taken for the command or a positional.
   local valued=" --db --keys-db --cache-db --base-url --api-key --ca-file --timeout --retries --config --from --to --sort --limit --window --fast --slow --signal --k --n --m1 --m2 --series --convention --order --at --format --symbols-file --plan --source --adj-factor --symbol --overlay --svg --width --height --listen --threads --max-connections --header-timeout --idle-timeout --write-timeout --drain-timeout --cache-budget --tls-cert --tls-key --credits --label "
@@ -105,6 +105,7 @@ _ashare() {
     import) options="--format --adj-factor --adjusted-input --symbol --skip-invalid --source" ;;
     serve) options="--listen --threads --max-connections --header-timeout --idle-timeout --write-timeout --drain-timeout --cache-budget --rate-limit --tls-cert --tls-key" ;;
     copy) options="--from --to" ;;
+    export) options="--format --from --to" ;;
     keys)
       case "$sub" in
         "") COMPREPLY=($(compgen -W "create list revoke credit copy" -- "$cur")); return ;;

@@ -1,7 +1,7 @@
 # fish completion for ashare: subcommands, options, enumerated values, files, and symbols from the
 # store, or in remote mode from the cache (asked of the binary: `ashare symbols --names`).
 
-set -l commands bars ema rsi sma macd bbands atr kdj chart symbols info sync import remove keys copy serve
+set -l commands bars ema rsi sma macd bbands atr kdj chart symbols info sync import remove keys copy export serve
 set -l query bars ema rsi sma macd bbands atr kdj
 set -l indicators ema rsi sma macd bbands atr kdj
 set -l keys_commands create list revoke credit copy
@@ -80,6 +80,7 @@ complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a import -d '
 complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a remove -d "Delete a symbol's bars, or a window of them"
 complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a keys -d 'Create, list, revoke, credit and copy API keys'
 complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a copy -d 'Copy the whole store (bars and keys) to another backend'
+complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a export -d "Write the store's bars as Microsoft qlib data files"
 complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a serve -d 'Serve the v1 HTTP/JSON API'
 
 # Symbols: the first argument of query commands, chart and remove; every argument of sync.
@@ -161,3 +162,7 @@ complete -c ashare -n '__fish_seen_subcommand_from serve' -l cache-budget -x -d 
 complete -c ashare -n '__fish_seen_subcommand_from serve' -l rate-limit -d 'Limit requests a second per key (PLAN=N,...)'
 complete -c ashare -n '__fish_seen_subcommand_from serve' -l tls-cert -r -F -d 'PEM certificate chain'
 complete -c ashare -n '__fish_seen_subcommand_from serve' -l tls-key -r -F -d 'PEM private key'
+# export
+complete -c ashare -n '__fish_seen_subcommand_from export' -l format -x -a qlib -d 'Layout to write'
+complete -c ashare -n '__fish_seen_subcommand_from export' -l from -x -d 'First date to export'
+complete -c ashare -n '__fish_seen_subcommand_from export' -l to -x -d 'Last date to export'

@@ -36,6 +36,7 @@ constexpr std::array k_commands{
   CommandSpec{"remove", "Delete a symbol's bars, or a window of them, from the store", setup_remove},
   CommandSpec{"keys", "Create, list, revoke and credit API keys", setup_keys},
   CommandSpec{"copy", "Copy the whole store (bars and keys) to another backend", setup_copy},
+  CommandSpec{"export", "Write the store's bars as Microsoft qlib data files", setup_export},
   CommandSpec{"serve", "Serve the v1 HTTP/JSON API", setup_serve},
 };
 

@@ -30,6 +30,7 @@ Action setup_bbands(CLI::App& command, GlobalFlags& flags);
 Action setup_chart(CLI::App& command, GlobalFlags& flags);
 Action setup_copy(CLI::App& command, GlobalFlags& flags);
 Action setup_ema(CLI::App& command, GlobalFlags& flags);
+Action setup_export(CLI::App& command, GlobalFlags& flags);
 Action setup_import(CLI::App& command, GlobalFlags& flags);
 Action setup_info(CLI::App& command, GlobalFlags& flags);
 Action setup_kdj(CLI::App& command, GlobalFlags& flags);

@@ -1,0 +1,421 @@
+#include "core/qlib/exporter.hpp"
+
+#include "core/qlib/export_state.hpp"
+#include "core/qlib/layout.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <stdexcept>
+
+namespace ashare::qlib {
+namespace {
+
+namespace fs = std::filesystem;
+using domain::Date;
+
+// The window's bounds when --from or --to is not given: every stored bar lies between them.
+const Date k_earliest{std::chrono::sys_days{std::chrono::year{1970} / 1 / 1}};
+const Date k_latest{std::chrono::sys_days{std::chrono::year{2200} / 1 / 1}};
+
+// FNV-1a over the bytes of a symbol's exported bars: what says that its history changed.
+class Fingerprint {
+public:
+  explicit Fingerprint(double first_factor) { add(first_factor); }
+  void add(const domain::Bar& bar) {
+    add(static_cast<std::int64_t>(bar.trade_date.days().time_since_epoch().count()));
+    for (const double value :
+         {bar.open, bar.high, bar.low, bar.close, bar.turnover, bar.change_pct, bar.factor}) {
+      add(value);
+    }
+    add(bar.volume);
+  }
+  std::uint64_t value() const { return m_state; }
+
+private:
+  void add(double value) { add(std::bit_cast<std::int64_t>(value)); }
+  void add(std::int64_t value) {
+    for (int i = 0; i < 8; ++i) {
+      m_state = (m_state ^ ((static_cast<std::uint64_t>(value) >> (8 * i)) & 0xffU))
+                * 0x100000001b3ULL;
+    }
+  }
+  std::uint64_t m_state = 0xcbf29ce484222325ULL;
+};
+
+// One symbol to export, as the first pass over the store found it.
+struct SymbolPlan {
+  domain::Symbol symbol;
+  Date first;
+  Date last;
+  std::int64_t bars = 0;
+  double first_factor = 1;          // of its first stored bar, whatever the window
+  std::uint64_t fingerprint = 0;    // of every bar in the window
+  std::uint64_t fingerprint_to_previous = 0; // of those up to its previous export's last date
+};
+
+// The union of the exported symbols' trade dates, as day numbers.
+class Calendar {
+public:
+  void mark(Date date) {
+    const auto day = day_number(date);
+    if (day >= m_marked.size()) {
+      m_marked.resize(day + 1, 0);
+    }
+    m_marked[day] = 1;
+  }
+  // Number the marked days in order; index() works from then on.
+  void close() {
+    m_index.assign(m_marked.size(), -1);
+    for (std::size_t day = 0; day < m_marked.size(); ++day) {
+      if (m_marked[day] != 0) {
+        m_index[day] = static_cast<std::int32_t>(m_days.size());
+        m_days.push_back(Date{std::chrono::sys_days{std::chrono::days{day}}});
+      }
+    }
+  }
+  std::int32_t index(Date date) const { return m_index[day_number(date)]; }
+  const std::vector<Date>& days() const { return m_days; }
+
+private:
+  static std::size_t day_number(Date date) {
+    const auto count = date.days().time_since_epoch().count();
+    if (count < 0) {
+      throw std::runtime_error("a bar dated " + date.iso() + " is before 1970");
+    }
+    return static_cast<std::size_t>(count);
+  }
+  std::vector<char> m_marked;
+  std::vector<std::int32_t> m_index;
+  std::vector<Date> m_days;
+};
+
+std::vector<domain::Bar> window_bars(store::BarStore& store,
+                                     const std::string& symbol,
+                                     const ExportRequest& request) {
+  return store.load_bars(symbol, request.from.value_or(k_earliest), request.to.value_or(k_latest),
+                         domain::SortOrder::asc, std::numeric_limits<std::int64_t>::max());
+}
+
+// Return the plan of `symbol` and mark its dates on `calendar`; nullopt when it has no bar in
+// the window. `previous` is its entry in the earlier export's state, if any.
+std::optional<SymbolPlan> plan_symbol(store::BarStore& store,
+                                      const domain::Symbol& symbol,
+                                      const ExportRequest& request,
+                                      const ExportedSymbol* previous,
+                                      Calendar& calendar) {
+  const auto bars = window_bars(store, symbol.str(), request);
+  if (bars.empty()) {
+    return std::nullopt;
+  }
+  const auto first_bar =
+    store.load_bars(symbol.str(), k_earliest, k_latest, domain::SortOrder::asc, 1);
+  SymbolPlan plan{symbol, bars.front().trade_date, bars.back().trade_date,
+                  static_cast<std::int64_t>(bars.size()), first_bar.front().factor};
+  Fingerprint fingerprint(plan.first_factor);
+  bool previous_done = previous == nullptr;
+  for (const auto& bar : bars) {
+    if (!previous_done && bar.trade_date > previous->last) {
+      plan.fingerprint_to_previous = fingerprint.value();
+      previous_done = true;
+    }
+    fingerprint.add(bar);
+    calendar.mark(bar.trade_date);
+  }
+  plan.fingerprint = fingerprint.value();
+  if (!previous_done) {
+    plan.fingerprint_to_previous = plan.fingerprint;
+  }
+  return plan;
+}
+
+// Return each field's bytes for the bars of `bars` after `after` (all when nullopt) up to the
+// plan's last date: one value per calendar day, NaN where the symbol has no bar; with the start
+// index first when `after` is nullopt (a whole file).
+std::vector<std::string> field_bytes(const SymbolPlan& plan,
+                                     const std::vector<domain::Bar>& bars,
+                                     const Calendar& calendar,
+                                     std::optional<Date> after) {
+  std::vector<std::string> out(k_fields.size());
+  const auto first_index = after ? calendar.index(*after) + 1 : calendar.index(plan.first);
+  const auto last_index = calendar.index(plan.last);
+  for (auto& bytes : out) {
+    bytes.reserve(4 * static_cast<std::size_t>(last_index - first_index + 2));
+    if (!after) {
+      append_float(bytes, static_cast<float>(first_index)); // dump_bin: the start index, a float
+    }
+  }
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  auto bar = bars.begin();
+  for (auto index = first_index; index <= last_index; ++index) {
+    const Date day = calendar.days()[static_cast<std::size_t>(index)];
+    while (bar != bars.end() && bar->trade_date < day) {
+      ++bar;
+    }
+    if (bar != bars.end() && bar->trade_date == day) {
+      const auto values = field_values(*bar, plan.first_factor);
+      for (std::size_t f = 0; f < k_fields.size(); ++f) {
+        append_float(out[f], values[f]);
+      }
+    } else {
+      for (auto& bytes : out) {
+        append_float(bytes, nan);
+      }
+    }
+  }
+  return out;
+}
+
+void write_file(const fs::path& path, const std::string& bytes, std::ios::openmode mode) {
+  std::ofstream out(path, std::ios::binary | mode);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  if (!out.flush()) {
+    throw std::runtime_error("cannot write " + path.string());
+  }
+}
+
+// Write the whole files of `plan`.
+void write_symbol(const fs::path& root,
+                  const SymbolPlan& plan,
+                  const std::vector<domain::Bar>& bars,
+                  const Calendar& calendar) {
+  const auto dir = features_dir(root, plan.symbol);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const auto bytes = field_bytes(plan, bars, calendar, std::nullopt);
+  for (std::size_t f = 0; f < k_fields.size(); ++f) {
+    write_file(field_file(dir, k_fields[f]), bytes[f], std::ios::trunc);
+  }
+}
+
+// Return whether the files of `plan`'s symbol hold exactly its previous export up to `last`.
+bool files_end_at(const fs::path& root, const SymbolPlan& plan, Date last, const Calendar& calendar) {
+  const auto dir = features_dir(root, plan.symbol);
+  const auto expected = 4 * static_cast<std::uintmax_t>(calendar.index(last) - calendar.index(plan.first) + 2);
+  for (const auto field : k_fields) {
+    std::error_code error;
+    if (fs::file_size(field_file(dir, field), error) != expected || error) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// Return the earlier export's calendar in `root` (empty when none).
+std::vector<std::string> read_calendar(const fs::path& root) {
+  std::ifstream in(root / "calendars" / "day.txt");
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) {
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+// Return why everything must be written again (nullopt: the earlier export can be brought up to
+// date), given its `state` and this export's `request` and `calendar`.
+std::optional<std::string> fresh_reason(const fs::path& root,
+                                        const std::optional<ExportState>& state,
+                                        const ExportRequest& request,
+                                        const Calendar& calendar) {
+  if (!state) {
+    return std::nullopt; // nothing to bring up to date: every symbol is new
+  }
+  if (!state->complete) {
+    return "the earlier export did not finish";
+  }
+  if (state->from != request.from) {
+    return "--from differs from the earlier export's";
+  }
+  const auto previous = read_calendar(root);
+  if (previous.size() > calendar.days().size()) {
+    return "the calendar is shorter than the earlier export's";
+  }
+  for (std::size_t i = 0; i < previous.size(); ++i) {
+    if (previous[i] != calendar.days()[i].iso()) {
+      return "the calendar changed before " + (previous.empty() ? "" : previous.back())
+             + " (a trade date was added or removed)";
+    }
+  }
+  return std::nullopt;
+}
+
+// Return whether `dir` may be written: missing, empty, or holding an earlier export.
+Status check_directory(const fs::path& dir) {
+  if (!fs::exists(dir)) {
+    return Ok{};
+  }
+  if (!fs::is_directory(dir)) {
+    return make_error(ErrorCode::invalid_input, dir.string() + " is not a directory");
+  }
+  if (fs::is_empty(dir) || fs::exists(dir / k_state_file)) {
+    return Ok{};
+  }
+  return make_error(ErrorCode::invalid_input,
+                    dir.string() + " holds files that ashare export did not write; export into "
+                                   "a new or empty directory, or an earlier export's");
+}
+
+void write_text(const fs::path& path, const std::string& text) {
+  fs::create_directories(path.parent_path());
+  const auto temporary = path.string() + ".tmp";
+  write_file(temporary, text, std::ios::trunc);
+  fs::rename(temporary, path);
+}
+
+// Write calendars/day.txt and instruments/all.txt as dump_bin does.
+void write_calendar_and_instruments(const fs::path& root,
+                                    const Calendar& calendar,
+                                    std::vector<const SymbolPlan*> plans) {
+  std::string days;
+  for (const auto& day : calendar.days()) {
+    days += day.iso() + "\n";
+  }
+  write_text(root / "calendars" / "day.txt", days);
+  std::sort(plans.begin(), plans.end(), [](const SymbolPlan* a, const SymbolPlan* b) {
+    return instrument_code(a->symbol) < instrument_code(b->symbol);
+  });
+  std::string instruments;
+  for (const auto* plan : plans) {
+    instruments += instrument_code(plan->symbol) + "\t" + plan->first.iso() + "\t"
+                   + plan->last.iso() + "\n";
+  }
+  write_text(root / "instruments" / "all.txt", instruments);
+}
+
+Result<std::vector<domain::Symbol>> resolve_symbols(store::BarStore& store,
+                                                    const std::vector<domain::Symbol>& asked) {
+  std::vector<domain::Symbol> out;
+  if (!asked.empty()) {
+    for (const auto& symbol : asked) {
+      if (!store.find_symbol(symbol.str())) {
+        return make_error(ErrorCode::invalid_symbol, "unknown symbol \"" + symbol.str() + "\"");
+      }
+    }
+    return asked;
+  }
+  for (const auto& info : store.load_symbols()) {
+    auto symbol = domain::parse_symbol(info.symbol);
+    if (symbol) {
+      out.push_back(std::move(*symbol));
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+Result<ExportReport> export_qlib(store::BarStore& store,
+                                 const ExportRequest& request,
+                                 const ExportProgress& progress) {
+  if (request.from && request.to && *request.from > *request.to) {
+    return make_error(ErrorCode::invalid_parameter, "--from " + request.from->iso()
+                                                      + " is later than --to " + request.to->iso());
+  }
+  if (auto status = check_directory(request.dir); !status) {
+    return status.error();
+  }
+  store::ReadTransaction snapshot(store);
+  auto symbols = resolve_symbols(store, request.symbols);
+  if (!symbols) {
+    return symbols.error();
+  }
+  const fs::path state_path = request.dir / k_state_file;
+  const auto state = load_export_state(state_path);
+
+  // First pass: each symbol's dates (the calendar), bounds and fingerprints.
+  Calendar calendar;
+  std::vector<SymbolPlan> plans;
+  const auto total = static_cast<std::int64_t>(symbols->size()) * 2;
+  std::int64_t done = 0;
+  for (const auto& symbol : *symbols) {
+    const ExportedSymbol* previous = nullptr;
+    if (state) {
+      if (const auto found = state->symbols.find(symbol.str()); found != state->symbols.end()) {
+        previous = &found->second;
+      }
+    }
+    if (auto plan = plan_symbol(store, symbol, request, previous, calendar)) {
+      plans.push_back(std::move(*plan));
+    }
+    if (progress) {
+      progress(++done, total);
+    }
+  }
+  calendar.close();
+
+  ExportReport report;
+  report.fresh_reason = fresh_reason(request.dir, state, request, calendar);
+  const bool fresh = !state || report.fresh_reason.has_value();
+  fs::create_directories(request.dir);
+  ExportState next{false, request.from, {}};
+  // Marked unfinished first: a run cut short is never taken for a complete export.
+  if (state) {
+    auto unfinished = *state;
+    unfinished.complete = false;
+    save_export_state(state_path, unfinished);
+  }
+  if (fresh) {
+    for (const char* owned : {"features", "calendars", "instruments"}) {
+      fs::remove_all(request.dir / owned);
+    }
+  }
+
+  // Second pass: write or append each symbol's files.
+  std::vector<const SymbolPlan*> exported;
+  for (const auto& plan : plans) {
+    const auto& name = plan.symbol.str();
+    const ExportedSymbol* previous = nullptr;
+    if (!fresh) {
+      if (const auto found = state->symbols.find(name); found != state->symbols.end()) {
+        previous = &found->second;
+      }
+    }
+    const bool unchanged_before = previous != nullptr && previous->first == plan.first
+                                  && previous->fingerprint == plan.fingerprint_to_previous
+                                  && previous->last <= plan.last
+                                  && files_end_at(request.dir, plan, previous->last, calendar);
+    if (unchanged_before) {
+      if (plan.last > previous->last) {
+        const auto bars = window_bars(store, name, request);
+        const auto bytes = field_bytes(plan, bars, calendar, previous->last);
+        const auto dir = features_dir(request.dir, plan.symbol);
+        for (std::size_t f = 0; f < k_fields.size(); ++f) {
+          write_file(field_file(dir, k_fields[f]), bytes[f], std::ios::app);
+        }
+        report.appended.push_back(name);
+      }
+    } else {
+      write_symbol(request.dir, plan, window_bars(store, name, request), calendar);
+      (previous != nullptr ? report.rewritten : report.written).push_back(name);
+    }
+    next.symbols[name] = ExportedSymbol{plan.first, plan.last, plan.fingerprint};
+    exported.push_back(&plan);
+    report.bars += plan.bars;
+    if (progress) {
+      progress(++done, total);
+    }
+  }
+  if (!fresh) {
+    for (const auto& [name, previous] : state->symbols) {
+      if (!next.symbols.contains(name)) {
+        if (auto symbol = domain::parse_symbol(name)) {
+          fs::remove_all(features_dir(request.dir, *symbol));
+        }
+        report.removed.push_back(name);
+      }
+    }
+  }
+  write_calendar_and_instruments(request.dir, calendar, exported);
+  next.complete = true;
+  save_export_state(state_path, next);
+  if (progress) {
+    progress(total, total);
+  }
+  report.symbols = static_cast<std::int64_t>(plans.size());
+  report.calendar_days = static_cast<std::int64_t>(calendar.days().size());
+  return report;
+}
+
+} // namespace ashare::qlib
