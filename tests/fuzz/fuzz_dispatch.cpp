@@ -1,8 +1,10 @@
 // The API dispatcher end to end, as a server calls it: the input is a request's method, path,
-// query and Authorization header, one a line ("\n"; a missing line is an absent header), against
+// query, Authorization and If-None-Match headers, one a line ("\n"; a missing line is an absent
+// header), against
 // a store of three real symbols and keys of each plan (fixed plaintexts: RepeatedByte 1 to 4).
 // Beyond "no crash": every answer is a status the API documents (never 500), carries an
-// X-Request-Id, and its body is JSON; an error's body is the envelope whose code has that status.
+// X-Request-Id, and its body is JSON; an error's body is the envelope whose code has that status;
+// a 200 carries an ETag, and a 304 (D17) one too and no body, only when If-None-Match was sent.
 #include "fuzz_check.hpp"
 #include "fuzz_world.hpp"
 
@@ -55,7 +57,7 @@ std::optional<std::string_view> next_line(std::string_view& text, bool& more) {
 }
 
 bool documented(int status) {
-  constexpr std::array k_statuses{200, 400, 401, 402, 403, 404, 405, 429};
+  constexpr std::array k_statuses{200, 304, 400, 401, 402, 403, 404, 405, 429};
   return std::find(k_statuses.begin(), k_statuses.end(), status) != k_statuses.end();
 }
 
@@ -72,10 +74,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (const auto authorization = next_line(text, more)) {
     request.authorization = std::string(*authorization);
   }
+  if (const auto condition = next_line(text, more)) {
+    request.if_none_match = std::string(*condition);
+  }
   const auto response = api::dispatch(request, *world.services);
   FUZZ_CHECK(documented(response.status));
-  FUZZ_CHECK(std::any_of(response.headers.begin(), response.headers.end(),
-                         [](const auto& header) { return header.first == "X-Request-Id"; }));
+  FUZZ_CHECK(response.find_header("X-Request-Id") != nullptr);
+  if (response.status == 304) {
+    FUZZ_CHECK(request.if_none_match.has_value());
+    FUZZ_CHECK(response.body.empty());
+    FUZZ_CHECK(response.find_header("ETag") != nullptr);
+    return 0;
+  }
+  if (response.status == 200) {
+    FUZZ_CHECK(response.find_header("ETag") != nullptr);
+  }
   const auto body = nlohmann::json::parse(response.body, nullptr, false);
   FUZZ_CHECK(!body.is_discarded());
   if (response.status >= 400) {

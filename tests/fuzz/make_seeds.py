@@ -61,6 +61,14 @@ def dispatch_seeds():
         if key:
             lines.append("Bearer " + KEYS[key])
         write("dispatch", "\n".join(lines).encode())
+    # D17: a fifth line is If-None-Match.
+    for method, path, query, key, condition in [
+        ("GET", bars.format("2024-01-01", "2024-06-30"), "symbol=600519.SH", "metered", "*"),
+        ("HEAD", "/v1/indicators/sma", "symbol=600519.SH&window=5", "pro", 'W/"1-0", "x"'),
+        ("GET", "/healthz", "", "pro", '*'),
+    ]:
+        lines = [method, path, query, "Bearer " + KEYS[key], condition]
+        write("dispatch", "\n".join(lines).encode())
 
 
 def parse_seeds():
