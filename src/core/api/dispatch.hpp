@@ -1,5 +1,6 @@
 // The whole HTTP API as one function: route, method, authentication, the endpoint, credits, in
-// the check order of D6 (404, 405, 401, 400, 403, 402). Every response carries X-Request-Id.
+// the check order of D6 (404, 405, 401, 429, 400, 403, 402; D17's 304 in place of the charge).
+// Every response carries X-Request-Id.
 //
 // A server answers in two steps (issue 9): dispatch_in_memory() on its network thread, which never
 // waits on SQLite; then, only when that step needs the store, finish_dispatch() or
