@@ -201,3 +201,26 @@ TEST_CASE("D17: an import changes the ETag; a revoke makes revalidation 401") {
   await_revoked(store, server.port(), k_half_year, key.plaintext);
   check_error(fetch(after.header("ETag")), 401, "UNAUTHORIZED");
 }
+
+TEST_CASE("D17: revalidations are requests too: beyond the rate, 429 before any 304 (D14)") {
+  TestStore store;
+  store.import({fixture("bancob_600519.SH.csv")});
+  const auto key = store.create_key("free", 5);
+  ServerProcess server(store, {"--rate-limit", "free=1"}); // a bucket of 2, refilled 1 a second
+  int not_modified = 0;
+  int limited = 0;
+  for (int i = 0; i < 8; ++i) {
+    const auto reply =
+      request_with_headers(server.port(), k_half_year, key.plaintext, {{"If-None-Match", "*"}});
+    if (reply.status == 304) {
+      ++not_modified;
+    } else {
+      check_error(reply, 429, "RATE_LIMITED");
+      CHECK(std::stoi(reply.header("Retry-After")) >= 1);
+      ++limited;
+    }
+    CHECK(remaining(reply) == "5"); // neither is charged; both tell the balance (D7)
+  }
+  CHECK(not_modified >= 2);
+  CHECK(limited >= 1);
+}
