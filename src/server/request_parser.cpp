@@ -6,6 +6,21 @@ namespace ashare::server {
 
 namespace http = boost::beast::http;
 
+namespace {
+
+// Add `value` to `field`, a header that may be sent several times: RFC 9110 5.3 lets a list's
+// lines be joined with commas.
+void join_field(std::optional<std::string>& field, boost::beast::string_view value) {
+  if (!field) {
+    field.emplace(value.data(), value.size());
+  } else {
+    *field += ",";
+    field->append(value.data(), value.size());
+  }
+}
+
+} // namespace
+
 RequestParser::RequestParser(const Limits& limits) : m_limits(limits) {
   header_limit(head_limit(limits));
   eager(false); // stop after the head: a body is never read (see on_body_impl)
@@ -53,20 +68,10 @@ void RequestParser::on_field_impl(http::field name,
     }
     break;
   case http::field::accept_encoding:
-    if (!accept_encoding) {
-      accept_encoding.emplace(value.data(), value.size());
-    } else {
-      *accept_encoding += ",";
-      accept_encoding->append(value.data(), value.size());
-    }
+    join_field(accept_encoding, value);
     break;
   case http::field::if_none_match:
-    if (!if_none_match) {
-      if_none_match.emplace(value.data(), value.size());
-    } else {
-      *if_none_match += ",";
-      if_none_match->append(value.data(), value.size());
-    }
+    join_field(if_none_match, value);
     break;
   default:
     break;

@@ -35,7 +35,8 @@ std::unique_ptr<Parsed> parse(const std::string& head) {
 TEST_CASE("server::RequestParser keeps the method token, target and the fields the API reads") {
   const auto parsed = parse("FOO /v1/x?symbol=600519.SH HTTP/1.1\r\nHost: h\r\n"
                             "Authorization: Bearer ask_1\r\nAuthorization: Bearer ask_2\r\n"
-                            "Accept-Encoding: br\r\naccept-encoding: gzip\r\n\r\n");
+                            "Accept-Encoding: br\r\naccept-encoding: gzip\r\n"
+                            "If-None-Match: W/\"1-a\"\r\nif-none-match: \"b\"\r\n\r\n");
   REQUIRE(parsed->done);
   CHECK(parsed->parser.method == "FOO");
   CHECK(parsed->parser.target == "/v1/x?symbol=600519.SH");
@@ -43,6 +44,7 @@ TEST_CASE("server::RequestParser keeps the method token, target and the fields t
   CHECK(parsed->parser.has_host);
   CHECK(parsed->parser.authorization == "Bearer ask_1"); // the first one
   CHECK(parsed->parser.accept_encoding == "br,gzip");    // all of them
+  CHECK(parsed->parser.if_none_match == "W/\"1-a\",\"b\""); // all of them (D17)
   CHECK(parsed->parser.is_done());                       // no body
 }
 
