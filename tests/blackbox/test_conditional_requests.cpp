@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include <fstream>
+
 using namespace bb;
 
 namespace {
@@ -200,6 +202,36 @@ TEST_CASE("D17: an import changes the ETag; a revoke makes revalidation 401") {
   REQUIRE(store.cli({"keys", "revoke", std::to_string(key.id)}).status == 0);
   await_revoked(store, server.port(), k_half_year, key.plaintext);
   check_error(fetch(after.header("ETag")), 401, "UNAUTHORIZED");
+}
+
+TEST_CASE("D17: a store built again with other data never answers the old tags") {
+  // The same imports give the same generation; the data differ (one close changed).
+  const auto fixed = [](const TestStore& store, const std::string& close) {
+    const auto path = store.dir() / "fix.csv";
+    std::ofstream(path)
+      << "symbol,trade_date,open,high,low,close,volume,turnover,change_pct,factor\n"
+         "600519.SH,2024-03-01,1690.0,1694.97,1676.68,"
+      << close << ",2686796,4526845400,-0.5864,7.8576\n";
+    return path;
+  };
+  TestStore first;
+  first.import({fixture("bancob_600519.SH.csv")});
+  first.import({fixed(first, "1685.07")});
+  const auto key = first.create_key("pro");
+  std::string tag;
+  {
+    ServerProcess server(first);
+    tag = etag_of(request(server.port(), k_half_year, key.plaintext));
+  }
+  TestStore second;
+  second.import({fixture("bancob_600519.SH.csv")});
+  second.import({fixed(second, "1685.08")});
+  const auto other = second.create_key("pro");
+  ServerProcess server(second);
+  const auto reply =
+    request_with_headers(server.port(), k_half_year, other.plaintext, {{"If-None-Match", tag}});
+  CHECK(reply.status == 200);
+  CHECK(etag_of(reply) != tag);
 }
 
 TEST_CASE("D17: revalidations are requests too: beyond the rate, 429 before any 304 (D14)") {

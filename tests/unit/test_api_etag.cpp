@@ -21,6 +21,9 @@ TEST_CASE("etag: a data tag changes with the generation, the request, the plan a
   CHECK(tag.rfind("W/\"7-", 0) == 0);
   CHECK(tag == api::data_etag(dataset(7), target, api::Caller{2, auth::Plan::pro, false}));
   CHECK(tag != api::data_etag(dataset(8), target, k_pro));
+  auto other_store = dataset(7);
+  other_store.store_id = "0123456789abcdef0123456789abcdef";
+  CHECK(tag != api::data_etag(other_store, target, k_pro)); // another store at the same generation
   CHECK(tag != api::data_etag(dataset(7), target + "&limit=5", k_pro));
   CHECK(tag != api::data_etag(dataset(7), target, api::Caller{1, auth::Plan::basic, false}));
   CHECK(tag != api::data_etag(dataset(7), target, api::Caller{1, auth::Plan::pro, true}));

@@ -219,6 +219,24 @@ TEST_CASE("store::BarStore::finish_change: as_of, source and generation") {
   }
 }
 
+TEST_CASE("store::BarStore: a store is named by a random id, kept across changes (D17)") {
+  test::StoreBackend first_backend;
+  test::StoreBackend second_backend;
+  const auto first = first_backend.open_bars();
+  const auto second = second_backend.open_bars();
+  const auto id = first->load_dataset_info().store_id;
+  CHECK(id.size() == 32);
+  CHECK(id.find_first_not_of("0123456789abcdef") == std::string::npos);
+  // Two stores built the same way reach the same generations: their ids tell them apart.
+  store_bars(*first, "600519.SH", {make_bar("2024-01-02", 10, 11, 9, 10.5)});
+  store_bars(*second, "600519.SH", {make_bar("2024-01-02", 10, 11, 9, 10.6)});
+  CHECK(first->load_dataset_info().generation == second->load_dataset_info().generation);
+  CHECK(second->load_dataset_info().store_id.size() == 32);
+  CHECK(second->load_dataset_info().store_id != id);
+  CHECK(first->load_dataset_info().store_id == id);
+  CHECK(first_backend.open_bars()->load_dataset_info().store_id == id); // reopened
+}
+
 TEST_CASE("store::BarStore::recompute_change_pct") {
   test::StoreBackend backend;
   const auto owned = backend.open_bars();

@@ -63,7 +63,8 @@ std::string data_etag(const store::DatasetInfo& dataset,
                       std::string_view canonical_target,
                       const Caller& caller) {
   Fnv1a hash;
-  hash.add(dataset.as_of ? dataset.as_of->iso() : "-")
+  hash.add(dataset.store_id)
+    .add(dataset.as_of ? dataset.as_of->iso() : "-")
     .add(auth::plan_limits(caller.plan).name)
     .add(caller.metered ? "metered" : "unmetered")
     .add(canonical_target);

@@ -12,8 +12,9 @@
 namespace ashare::api {
 
 // Return the weak ETag (`W/"..."`) of a bars or indicator answer to `canonical_target` (the
-// request as to_target() writes it) from the store state `dataset`, for `caller`: its plan
-// clips what is served, and a metered caller's body names the credits charged (D7).
+// request as to_target() writes it) from the store state `dataset` (its id and generation), for
+// `caller`: its plan clips what is served, and a metered caller's body names the credits charged
+// (D7).
 std::string data_etag(const store::DatasetInfo& dataset,
                       std::string_view canonical_target,
                       const Caller& caller);

@@ -29,6 +29,8 @@ void add_meta_row(DatasetInfo& info, std::string_view key, const std::string& va
     info.source = value;
   } else if (key == "generation") {
     info.generation = std::stoll(value);
+  } else if (key == "store_id") {
+    info.store_id = value;
   }
 }
 

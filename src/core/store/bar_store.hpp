@@ -56,10 +56,11 @@ struct DatasetInfo {
   std::optional<domain::Date> as_of; // latest trade_date in the store; nullopt when empty
   std::string source;                // recorded by the most recent import
   std::int64_t generation = 0;       // bumped by every committed change to the bars
+  std::string store_id = {};         // random, made with the store: names it in ETags (D17)
 };
 
 // Set what the row (`key`, `value`) of a store's meta table says in `info` (both backends keep
-// as_of, source and generation as text rows); ignore other keys.
+// as_of, source, generation and store_id as text rows); ignore other keys.
 void add_meta_row(DatasetInfo& info, std::string_view key, const std::string& value);
 
 class BarStore {

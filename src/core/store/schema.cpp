@@ -108,6 +108,11 @@ constexpr Migration k_data_migrations[] = {
       PRIMARY KEY(symbol_id, trade_date)
     ) WITHOUT ROWID;
   )sql", move_to_compact_bars},
+  // A random name for this store, in every ETag beside the generation (D17, issue 15): a store
+  // built again from scratch reaches the same generations with other data.
+  {R"sql(
+    INSERT OR IGNORE INTO meta(key, value) VALUES ('store_id', lower(hex(randomblob(16))));
+  )sql"},
 };
 
 constexpr Migration k_keys_migrations[] = {

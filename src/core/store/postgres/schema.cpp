@@ -115,6 +115,12 @@ constexpr const char* k_data_migrations[] = {
       PRIMARY KEY(symbol, trade_date)
     );
   )sql",
+  // A random name for this store, in every ETag beside the generation (D17, issue 15).
+  R"sql(
+    INSERT INTO bars_meta(key, value)
+      VALUES ('store_id', md5(random()::text || clock_timestamp()::text))
+      ON CONFLICT (key) DO NOTHING;
+  )sql",
 };
 
 std::span<const char* const> migrations(SchemaKind kind) {
