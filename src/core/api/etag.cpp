@@ -1,5 +1,7 @@
 #include "core/api/etag.hpp"
 
+#include "core/fnv1a.hpp"
+
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -7,30 +9,20 @@
 namespace ashare::api {
 namespace {
 
-// FNV-1a, 64 bits: stable across processes and replicas (std::hash is not promised to be), and
-// cheap next to the request; a collision would need two states of one store to meet in 64 bits.
-class Fnv1a {
-public:
-  Fnv1a& add(std::string_view text) {
-    for (const char c : text) {
-      m_state = (m_state ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
-    }
-    // A separator, so that ("ab", "c") and ("a", "bc") differ.
-    m_state = (m_state ^ 0xffU) * 0x100000001b3ULL;
-    return *this;
-  }
-  std::string hex() const {
-    constexpr std::string_view digits = "0123456789abcdef";
-    std::string out(16, '0');
-    for (int i = 0; i < 16; ++i) {
-      out[static_cast<std::size_t>(15 - i)] = digits[(m_state >> (4 * i)) & 0xfU];
-    }
-    return out;
-  }
+// Add `text` to `hash` with a separator after it, so that ("ab", "c") and ("a", "bc") differ.
+Fnv1a& add_field(Fnv1a& hash, std::string_view text) {
+  return hash.add_bytes(text).add_byte(0xff);
+}
 
-private:
-  std::uint64_t m_state = 0xcbf29ce484222325ULL;
-};
+// Return `value` as 16 lower-case hex digits.
+std::string hex16(std::uint64_t value) {
+  constexpr std::string_view digits = "0123456789abcdef";
+  std::string out(16, '0');
+  for (int i = 0; i < 16; ++i) {
+    out[static_cast<std::size_t>(15 - i)] = digits[(value >> (4 * i)) & 0xfU];
+  }
+  return out;
+}
 
 // Return the opaque value of the entity tag at the start of `list` (quotes included) and remove
 // it with the separators after it; nullopt when `list` does not start with one.
@@ -63,16 +55,17 @@ std::string data_etag(const store::DatasetInfo& dataset,
                       std::string_view canonical_target,
                       const Caller& caller) {
   Fnv1a hash;
-  hash.add(dataset.store_id)
-    .add(dataset.as_of ? dataset.as_of->iso() : "-")
-    .add(auth::plan_limits(caller.plan).name)
-    .add(caller.metered ? "metered" : "unmetered")
-    .add(canonical_target);
-  return "W/\"" + std::to_string(dataset.generation) + "-" + hash.hex() + "\"";
+  add_field(hash, dataset.store_id);
+  add_field(hash, dataset.as_of ? dataset.as_of->iso() : "-");
+  add_field(hash, auth::plan_limits(caller.plan).name);
+  add_field(hash, caller.metered ? "metered" : "unmetered");
+  add_field(hash, canonical_target);
+  return "W/\"" + std::to_string(dataset.generation) + "-" + hex16(hash.value()) + "\"";
 }
 
 std::string body_etag(std::string_view body) {
-  return "W/\"" + Fnv1a().add(body).hex() + "\"";
+  Fnv1a hash;
+  return "W/\"" + hex16(add_field(hash, body).value()) + "\"";
 }
 
 bool etag_matches(std::string_view if_none_match, std::string_view etag) {

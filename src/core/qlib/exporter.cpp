@@ -1,5 +1,6 @@
 #include "core/qlib/exporter.hpp"
 
+#include "core/fnv1a.hpp"
 #include "core/qlib/export_state.hpp"
 #include "core/qlib/layout.hpp"
 
@@ -20,29 +21,23 @@ using domain::Date;
 const Date k_earliest{std::chrono::sys_days{std::chrono::year{1970} / 1 / 1}};
 const Date k_latest{std::chrono::sys_days{std::chrono::year{2200} / 1 / 1}};
 
-// FNV-1a over the bytes of a symbol's exported bars: what says that its history changed.
+// What says that a symbol's exported history changed: FNV-1a over the bytes of its bars.
 class Fingerprint {
 public:
   explicit Fingerprint(double first_factor) { add(first_factor); }
   void add(const domain::Bar& bar) {
-    add(static_cast<std::int64_t>(bar.trade_date.days().time_since_epoch().count()));
+    m_hash.add_u64(static_cast<std::uint64_t>(bar.trade_date.days().time_since_epoch().count()));
     for (const double value :
          {bar.open, bar.high, bar.low, bar.close, bar.turnover, bar.change_pct, bar.factor}) {
       add(value);
     }
-    add(bar.volume);
+    m_hash.add_u64(static_cast<std::uint64_t>(bar.volume));
   }
-  std::uint64_t value() const { return m_state; }
+  std::uint64_t value() const { return m_hash.value(); }
 
 private:
-  void add(double value) { add(std::bit_cast<std::int64_t>(value)); }
-  void add(std::int64_t value) {
-    for (int i = 0; i < 8; ++i) {
-      m_state = (m_state ^ ((static_cast<std::uint64_t>(value) >> (8 * i)) & 0xffU))
-                * 0x100000001b3ULL;
-    }
-  }
-  std::uint64_t m_state = 0xcbf29ce484222325ULL;
+  void add(double value) { m_hash.add_u64(std::bit_cast<std::uint64_t>(value)); }
+  Fnv1a m_hash;
 };
 
 // One symbol to export, as the first pass over the store found it.
