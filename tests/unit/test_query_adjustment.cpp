@@ -126,3 +126,50 @@ TEST_CASE("D8: query::round4 is std::round(x * 10000) / 10000, bit for bit") {
     }
   }
 }
+
+TEST_CASE("D8: query::adjust_units is adjust_price of units / 10000, bit for bit") {
+  const auto check = [](std::int64_t units, double factor, double latest) {
+    const auto expected = query::adjust_price(static_cast<double>(units) / 10000, factor, latest);
+    const auto got = query::adjust_units(units, factor, latest, factor / latest);
+    CAPTURE(units);
+    CAPTURE(factor);
+    CAPTURE(latest);
+    REQUIRE(std::bit_cast<std::uint64_t>(got.value) == std::bit_cast<std::uint64_t>(expected.value));
+    REQUIRE(got.ten_thousandths == expected.ten_thousandths);
+  };
+  SUBCASE("the cases that separate D8's order from a precomputed ratio") {
+    check(2115300, 6.702, 4.4);
+    check(2277000, 9.393, 4.048);
+    check(10134600, 8.450, 4.064);
+  }
+  SUBCASE("exact halves, where the shortcut must give way to D8's evaluation") {
+    // factor / latest of a few bits makes units * ratio land on k + 0.5 exactly.
+    for (const double ratio_half : {0.5, 1.5, 0.25, 0.75, 0.125}) {
+      for (std::int64_t units = 1; units < 5000; units += 1) {
+        check(units, ratio_half, 1.0);
+        check(-units, ratio_half, 1.0);
+        check(units, 3 * ratio_half, 3.0); // the ratio rounded, D8 not
+      }
+    }
+  }
+  SUBCASE("the latest factor itself, zero, and the edges of the shortcut") {
+    for (const std::int64_t units : {std::int64_t{0}, std::int64_t{1}, std::int64_t{-1},
+                                     std::int64_t{1} << 40, (std::int64_t{1} << 40) - 1,
+                                     std::int64_t{1} << 52, std::int64_t{999'999'999'999'999}}) {
+      check(units, 8.305, 8.305);
+      check(units, 1.0, 8.305);
+      check(units, 8.305, 1.0);
+      check(units, 1e-200, 1e200); // a ratio outside the shortcut's range
+    }
+  }
+  SUBCASE("2-decimal prices and 3-decimal factors, as vendors write them, and any value") {
+    std::mt19937_64 random(11);
+    for (int i = 0; i < 300'000; ++i) {
+      const auto units = static_cast<std::int64_t>(random() % 50'000'000) * 100; // to 500,000 yuan
+      const double factor = static_cast<double>(1 + random() % 20'000) / 1000;
+      const double latest = static_cast<double>(1 + random() % 20'000) / 1000;
+      check(units, factor, latest);
+      check(static_cast<std::int64_t>(random() % 20'000'000'000) - 10'000'000'000, factor, latest);
+    }
+  }
+}

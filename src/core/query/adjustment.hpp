@@ -23,9 +23,11 @@ struct AdjustedPrice {
 };
 
 
-// Forward-adjust `bar` and `exact` (its numbers as whole 1/10000s) to `latest_factor` in place,
-// as adjust_forward() does.
-void adjust_forward(domain::Bar& bar, domain::BarTenThousandths& exact, double latest_factor);
+// Forward-adjust `bars` and `exact` (their numbers as whole 1/10000s, one per bar) to
+// `latest_factor` in place, as adjust_forward() does each bar.
+void adjust_forward(std::span<domain::Bar> bars,
+                    std::span<domain::BarTenThousandths> exact,
+                    double latest_factor);
 
 // Return `raw` with open, high, low and close forward-adjusted to `latest_factor`, each computed
 // left to right as round4(price * factor / latest_factor). Volume, turnover, change_pct and factor
@@ -65,6 +67,30 @@ inline AdjustedPrice adjust_price(double price, double factor, double latest_fac
   return AdjustedPrice{whole / 10000, std::fabs(whole) < 1e15
                                           ? static_cast<std::int64_t>(whole)
                                           : domain::BarTenThousandths::k_not_whole};
+}
+
+// Return adjust_price(`units` / 10000.0, `factor`, `latest_factor`) for a price of `units`
+// 1/10000s, given `ratio`, the double nearest to factor / latest_factor: one multiplication where
+// D8's evaluation takes two divisions, and D8's evaluation itself in the rare case the two could
+// round apart. A compact history's window adjusts four prices a bar per request (issue 11, P5).
+inline AdjustedPrice
+adjust_units(std::int64_t units, double factor, double latest_factor, double ratio) {
+  // D8's four roundings (units / 10000, * factor, / latest_factor, * 10000) and these two
+  // (factor / latest_factor, units * ratio) each err by at most 2^-53 of the value, so the two
+  // results lie within |a| * 2^-50 of each other: both round to the same whole number unless a
+  // half lies within that distance of `a`. Below 2^40 no result is near 10^15 (not whole) and,
+  // with `ratio` in [2^-500, 2^500], no step leaves the normal doubles, where those bounds hold.
+  constexpr double k_units_limit = 1099511627776.0; // 2^40
+  const double a = static_cast<double>(units) * ratio;
+  if (std::fabs(a) < k_units_limit && units > -k_units_limit && units < k_units_limit
+      && ratio > 0x1p-500 && ratio < 0x1p500) {
+    const double whole = round_half_away(a);
+    const double distance_to_half = std::fabs(std::fabs(a - whole) - 0.5);
+    if (distance_to_half > std::fabs(a) * 0x1p-49) {
+      return AdjustedPrice{whole / 10000, static_cast<std::int64_t>(whole)};
+    }
+  }
+  return adjust_price(static_cast<double>(units) / 10000, factor, latest_factor);
 }
 
 } // namespace ashare::query

@@ -33,6 +33,19 @@ enum Field : std::uint8_t {
   change_pct = 32,
 };
 
+// A bar's integers, in the order they are written: each is a zigzag number of as many bytes as
+// its 3-bit length code in the bar's three control bytes says. Lengths known before the bytes
+// are read decode without a branch per byte, where a varint's end is a branch mispredicted about
+// once a number (issue 11, P5).
+enum Slot : int { close_slot, open_slot, high_slot, low_slot, volume_slot, turnover_slot,
+                  change_slot, k_slots };
+constexpr int k_control_bytes = 3;
+constexpr std::array<std::uint8_t, 8> k_code_bytes = {0, 1, 2, 3, 4, 5, 6, 8};
+constexpr std::array<std::uint64_t, 8> k_code_masks = {
+    0, 0xff, 0xffff, 0xff'ffff, 0xffff'ffff, 0xff'ffff'ffff, 0xffff'ffff'ffff, ~std::uint64_t{0}};
+// Bytes past the last bar, so that reading a number as eight bytes never leaves the stream.
+constexpr std::size_t k_padding = 8;
+
 constexpr int k_max_power = 9;
 constexpr std::array<std::int64_t, k_max_power + 1> k_pow10 = {
     1, 10, 100, 1'000, 10'000, 100'000, 1'000'000, 10'000'000, 100'000'000, 1'000'000'000};
@@ -65,9 +78,15 @@ void put_varint(std::vector<std::uint8_t>& out, std::uint64_t value) {
   out.push_back(static_cast<std::uint8_t>(value));
 }
 
-void put_signed(std::vector<std::uint8_t>& out, std::int64_t value) {
-  // Zigzag: small magnitudes of either sign take few bytes.
-  put_varint(out, (static_cast<std::uint64_t>(value) << 1) ^ static_cast<std::uint64_t>(value >> 63));
+std::uint64_t zigzag(std::int64_t value) {
+  // Small magnitudes of either sign take few bytes.
+  return (static_cast<std::uint64_t>(value) << 1) ^ static_cast<std::uint64_t>(value >> 63);
+}
+
+// Return the length code of `value`: the fewest bytes that hold it.
+std::uint32_t length_code(std::uint64_t value) {
+  const auto bytes = (std::bit_width(value) + 7) / 8;
+  return bytes <= 6 ? static_cast<std::uint32_t>(bytes) : 7;
 }
 
 void put_double(std::vector<std::uint8_t>& out, double value) {
@@ -102,22 +121,23 @@ std::int64_t nearest_multiple(double estimate, std::int64_t unit) {
   return static_cast<std::int64_t>(units + std::copysign(0.5, units)) * unit;
 }
 
-// Return the turnover expected of `bar` (1/10000 units, a multiple of `unit`): its volume at the
-// middle of its range. A turnover is kept as its difference from this, about a byte shorter on
-// real data.
-std::int64_t expected_turnover(const domain::Bar& bar, std::int64_t unit) {
-  return nearest_multiple(static_cast<double>(bar.volume) * (bar.high + bar.low) * 5000, unit);
+// Return the turnover expected of a bar (1/10000 units, a multiple of `unit`) from its volume
+// and the units of its high and low: its volume at the middle of its range. A turnover is kept as
+// its difference from this, about a byte shorter on real data.
+std::int64_t
+expected_turnover(std::int64_t volume, std::int64_t high, std::int64_t low, std::int64_t unit) {
+  return nearest_multiple(static_cast<double>(volume) * static_cast<double>(high + low) * 0.5, unit);
 }
 
-// Return the change_pct expected of a bar closing at `close` after one closing at
-// `previous_close` (NaN for none: 0) in 1/10000 units, a multiple of `unit`: the close's change,
+// Return the change_pct expected of a bar closing at `close` units after one closing at
+// `previous_close` units (0 for none) in 1/10000 units, a multiple of `unit`: the close's change,
 // rounded as vendors round it. It matches 99.4% of Tushare's pct_chg (tushare_daily_jenny in
 // ../shared/data/real): one byte where three were kept.
-std::int64_t expected_change_pct(double close, double previous_close, std::int64_t unit) {
-  return nearest_multiple((close / previous_close - 1) * 1e6, unit);
+std::int64_t
+expected_change_pct(std::int64_t close, std::int64_t previous_close, std::int64_t unit) {
+  return nearest_multiple(
+    (static_cast<double>(close) / static_cast<double>(previous_close) - 1) * 1e6, unit);
 }
-
-constexpr double k_no_close = std::numeric_limits<double>::quiet_NaN();
 
 // Return `bar` as the stream keeps it; `previous` is the bar before it in the same block, from
 // which its change_pct may be derived (nullptr for a block's first bar).
@@ -138,6 +158,24 @@ ScaledBar scale(const domain::Bar& bar, const domain::Bar* previous) {
   return out;
 }
 
+// Set the numbers of `bar` that `exact` holds as whole 1/10000s to their doubles (D12: the
+// double nearest, as the store reads them), its prices only when `prices`.
+void fill_whole(domain::Bar& bar, const domain::BarTenThousandths& exact, bool prices) {
+  const auto fill = [](double& value, std::int64_t whole) {
+    if (whole != domain::BarTenThousandths::k_not_whole) {
+      value = store::from_scaled(whole);
+    }
+  };
+  if (prices) {
+    fill(bar.open, exact.open);
+    fill(bar.high, exact.high);
+    fill(bar.low, exact.low);
+    fill(bar.close, exact.close);
+  }
+  fill(bar.turnover, exact.turnover);
+  fill(bar.change_pct, exact.change_pct);
+}
+
 } // namespace
 
 // Reads the stream bar by bar, as encode() wrote it.
@@ -154,9 +192,11 @@ public:
   // Return whether a bar is left.
   bool more() const { return m_index < m_bars.m_size; }
 
-  // Return the next bar. Requires more(). exact() then holds its numbers as whole 1/10000s.
+  // Return the next bar, its numbers that exact() holds as whole 1/10000s not yet set but its
+  // close (fill_whole() sets them). Requires more().
   domain::Bar next() {
-    if (m_index % k_block_bars == 0) {
+    const bool block_start = m_index % k_block_bars == 0;
+    if (block_start) {
       m_day = m_bars.m_blocks[m_index / k_block_bars].first_day;
       m_close = 0;
     }
@@ -173,28 +213,56 @@ public:
     }
     bar.factor = m_factor;
     const std::uint8_t exceptions = (head & k_exceptions_follow) != 0 ? *m_at++ : 0;
-    // As encode(): open against close, high above the greater and low below the lesser.
-    auto& exact = m_exact;
-    const std::int64_t close =
-      number(exceptions, Field::close, bar.close, exact.close, m_close, m_price_unit);
-    m_close = close;
-    const std::int64_t open =
-      number(exceptions, Field::open, bar.open, exact.open, close, m_price_unit);
-    number(exceptions, Field::high, bar.high, exact.high, std::max(open, close), m_price_unit);
-    number(exceptions, Field::low, bar.low, exact.low, std::min(open, close), -m_price_unit);
-    bar.volume = signed_varint() * m_volume_unit;
-    number(exceptions, Field::turnover, bar.turnover, exact.turnover,
-           expected_turnover(bar, m_turnover_unit), m_turnover_unit);
-    if (m_index % k_block_bars == 1) {
-      m_previous_close = k_no_close; // a block's first bar is read without the one before
+    // The integers, without a branch: lengths first, then each read as eight bytes and masked.
+    // Read as four bytes, as a three-byte copy would be assembled on the stack and read back
+    // (a stalled store forwarding); the stream's padding makes reading past a bar safe.
+    const std::uint8_t* at = m_at; // a local the bytes read cannot alias
+    std::uint32_t control = 0;
+    std::memcpy(&control, at, sizeof control); // little-endian, as encode() wrote it
+    at += k_control_bytes;
+    std::array<std::int64_t, k_slots> delta;
+    for (int slot = 0; slot < k_slots; ++slot) {
+      const auto code = (control >> (3 * slot)) & 7;
+      std::uint64_t bits = 0;
+      std::memcpy(&bits, at, sizeof bits);
+      bits &= k_code_masks[code];
+      at += k_code_bytes[code];
+      delta[static_cast<std::size_t>(slot)] =
+        static_cast<std::int64_t>(bits >> 1) ^ -static_cast<std::int64_t>(bits & 1);
     }
-    if ((head & k_change_derived) != 0) {
+    m_at = at;
+    // As encode(): open against close, high above the greater and low below the lesser; a number
+    // kept as a double has delta 0, so its units are its base.
+    const std::int64_t previous_close = block_start ? 0 : m_close;
+    const std::int64_t close = m_close + delta[close_slot] * m_price_unit;
+    m_close = close;
+    const std::int64_t open = close + delta[open_slot] * m_price_unit;
+    const std::int64_t high = std::max(open, close) + delta[high_slot] * m_price_unit;
+    const std::int64_t low = std::min(open, close) - delta[low_slot] * m_price_unit;
+    bar.volume = delta[volume_slot] * m_volume_unit;
+    const std::int64_t turnover =
+      expected_turnover(bar.volume, high, low, m_turnover_unit) + delta[turnover_slot] * m_turnover_unit;
+    // The whole numbers' doubles are left to fill_whole(): a window's prices are mostly
+    // adjusted, and its first block's bars before `from` never written. The close's is the
+    // next bar's previous close.
+    auto& exact = m_exact;
+    exact.close = close;
+    bar.close = store::from_scaled(close);
+    exact.open = open;
+    exact.high = high;
+    exact.low = low;
+    exact.turnover = turnover;
+    const bool change_derived = (head & k_change_derived) != 0;
+    exact.change_pct = expected_change_pct(close, previous_close, m_change_unit)
+                       + delta[change_slot] * m_change_unit;
+    if (exceptions != 0) {
+      read_doubles(exceptions, bar);
+    }
+    if (change_derived) {
+      // A block's first bar is read without the one before: its change_pct is always kept.
       bar.change_pct = domain::derived_change_pct(bar.close, bar.factor, m_previous_close,
                                                   m_previous_factor);
       exact.change_pct = domain::BarTenThousandths::k_not_whole; // written as its double
-    } else {
-      number(exceptions, Field::change_pct, bar.change_pct, exact.change_pct,
-             expected_change_pct(bar.close, m_previous_close, m_change_unit), m_change_unit);
     }
     m_previous_close = bar.close;
     m_previous_factor = bar.factor;
@@ -205,23 +273,23 @@ public:
   const domain::BarTenThousandths& exact() const { return m_exact; }
 
 private:
-  // Read `field` into `value` and `whole`: a double (not whole) when `exceptions` has it, else
-  // `base` plus a signed varint times `unit`. Return its units: `base` for a double.
-  std::int64_t number(std::uint8_t exceptions,
-                      Field field,
-                      double& value,
-                      std::int64_t& whole,
-                      std::int64_t base,
-                      std::int64_t unit) {
-    if ((exceptions & field) != 0) {
-      value = raw_double();
-      whole = domain::BarTenThousandths::k_not_whole;
-      return base;
+  // Read the numbers of `bar` kept as doubles, those of `exceptions`, in the order of Field.
+  void read_doubles(std::uint8_t exceptions, domain::Bar& bar) {
+    auto& exact = m_exact;
+    const std::pair<Field, std::pair<double*, std::int64_t*>> fields[] = {
+        {Field::close, {&bar.close, &exact.close}},
+        {Field::open, {&bar.open, &exact.open}},
+        {Field::high, {&bar.high, &exact.high}},
+        {Field::low, {&bar.low, &exact.low}},
+        {Field::turnover, {&bar.turnover, &exact.turnover}},
+        {Field::change_pct, {&bar.change_pct, &exact.change_pct}},
+    };
+    for (const auto& [field, number] : fields) {
+      if ((exceptions & field) != 0) {
+        *number.first = raw_double();
+        *number.second = domain::BarTenThousandths::k_not_whole;
+      }
     }
-    const std::int64_t units = base + signed_varint() * unit;
-    value = store::from_scaled(units);
-    whole = units;
-    return units;
   }
   std::uint64_t varint() {
     std::uint64_t value = 0;
@@ -232,10 +300,6 @@ private:
         return value;
       }
     }
-  }
-  std::int64_t signed_varint() {
-    const std::uint64_t zigzag = varint();
-    return static_cast<std::int64_t>(zigzag >> 1) ^ -static_cast<std::int64_t>(zigzag & 1);
   }
   double raw_double() {
     std::array<std::uint8_t, sizeof(double)> bits;
@@ -249,9 +313,9 @@ private:
   const std::uint8_t* m_at;
   std::int64_t m_price_unit, m_volume_unit, m_turnover_unit, m_change_unit;
   std::int32_t m_day = 0;
-  std::int64_t m_close = 0; // units of the previous whole close in this block
+  std::int64_t m_close = 0; // units of the previous close in this block (its base if a double)
   double m_factor = 1;
-  double m_previous_close = k_no_close; // of the previous bar in this block
+  double m_previous_close = std::numeric_limits<double>::quiet_NaN(); // of the previous bar
   double m_previous_factor = 1;
   domain::BarTenThousandths m_exact;
 };
@@ -280,17 +344,9 @@ CompactBars CompactBars::encode(std::span<const domain::Bar> ascending) {
 
   auto& stream = out.m_stream;
   stream.reserve(ascending.size() * 24);
-  // Write `value` (units, or nullopt: `raw`) as `base` plus a multiple of `unit`; return its
-  // units, `base` for a double.
-  const auto put_number = [&stream](const std::optional<std::int64_t>& value, double raw,
-                                    std::int64_t base, std::int64_t unit) {
-    if (!value) {
-      put_double(stream, raw);
-      return base;
-    }
-    put_signed(stream, (*value - base) / unit);
-    return *value;
-  };
+  const std::int64_t volume_unit = k_pow10[out.m_units.volume];
+  const std::int64_t turnover_unit = k_pow10[out.m_units.turnover];
+  const std::int64_t change_unit = k_pow10[out.m_units.change_pct];
   std::int32_t day = 0;
   std::int64_t last_close = 0;
   double factor = 1;
@@ -298,7 +354,6 @@ CompactBars CompactBars::encode(std::span<const domain::Bar> ascending) {
     const auto& bar = ascending[i];
     const auto& s = scaled[i];
     const bool block_start = i % k_block_bars == 0;
-    const domain::Bar* previous = block_start ? nullptr : &ascending[i - 1];
     if (block_start) {
       day = day_number(bar.trade_date);
       last_close = 0;
@@ -322,22 +377,56 @@ CompactBars CompactBars::encode(std::span<const domain::Bar> ascending) {
     if (exceptions != 0) {
       stream.push_back(exceptions);
     }
-    const std::int64_t close = put_number(s.close, bar.close, last_close, price_unit);
+    // Each number as the decoder rebuilds it: `base` plus delta * `unit`, delta 0 (and units
+    // `base`) for a number kept as a double.
+    std::array<std::int64_t, k_slots> delta{};
+    const auto number = [&delta](Slot slot, const std::optional<std::int64_t>& value,
+                                 std::int64_t base, std::int64_t unit) {
+      if (!value) {
+        return base;
+      }
+      delta[slot] = (*value - base) / unit;
+      return *value;
+    };
+    const std::int64_t previous_close = block_start ? 0 : last_close;
+    const std::int64_t close = number(close_slot, s.close, last_close, price_unit);
     last_close = close;
-    const std::int64_t open = put_number(s.open, bar.open, close, price_unit);
-    put_number(s.high, bar.high, std::max(open, close), price_unit);
-    put_number(s.low, bar.low, std::min(open, close), -price_unit);
-    put_signed(stream, bar.volume / k_pow10[out.m_units.volume]);
-    const std::int64_t turnover_unit = k_pow10[out.m_units.turnover];
-    put_number(s.turnover, bar.turnover, expected_turnover(bar, turnover_unit), turnover_unit);
+    const std::int64_t open = number(open_slot, s.open, close, price_unit);
+    const std::int64_t high = number(high_slot, s.high, std::max(open, close), price_unit);
+    const std::int64_t low = number(low_slot, s.low, std::min(open, close), -price_unit);
+    delta[volume_slot] = bar.volume / volume_unit;
+    number(turnover_slot, s.turnover, expected_turnover(bar.volume, high, low, turnover_unit),
+           turnover_unit);
     if (!s.change_derived) {
-      const std::int64_t change_unit = k_pow10[out.m_units.change_pct];
-      put_number(s.change_pct, bar.change_pct,
-                 expected_change_pct(bar.close, previous ? previous->close : k_no_close,
-                                     change_unit),
-                 change_unit);
+      number(change_slot, s.change_pct, expected_change_pct(close, previous_close, change_unit),
+             change_unit);
+    }
+    std::uint32_t control = 0;
+    for (int slot = 0; slot < k_slots; ++slot) {
+      control |= length_code(zigzag(delta[static_cast<std::size_t>(slot)])) << (3 * slot);
+    }
+    for (int byte = 0; byte < k_control_bytes; ++byte) {
+      stream.push_back(static_cast<std::uint8_t>(control >> (8 * byte)));
+    }
+    for (int slot = 0; slot < k_slots; ++slot) {
+      const auto bits = zigzag(delta[static_cast<std::size_t>(slot)]);
+      for (int byte = 0; byte < k_code_bytes[(control >> (3 * slot)) & 7]; ++byte) {
+        stream.push_back(static_cast<std::uint8_t>(bits >> (8 * byte)));
+      }
+    }
+    // The doubles last, in the order of Field, as the decoder reads them.
+    const std::pair<Field, double> doubles[] = {
+        {Field::close, bar.close},         {Field::open, bar.open},
+        {Field::high, bar.high},           {Field::low, bar.low},
+        {Field::turnover, bar.turnover},   {Field::change_pct, bar.change_pct},
+    };
+    for (const auto& [field, value] : doubles) {
+      if ((exceptions & field) != 0) {
+        put_double(stream, value);
+      }
     }
   }
+  stream.insert(stream.end(), k_padding, 0);
   stream.shrink_to_fit();
   out.m_blocks.shrink_to_fit();
   return out;
@@ -351,6 +440,20 @@ void CompactBars::decode_range(domain::Date from,
                                domain::Date to,
                                std::vector<domain::Bar>& out,
                                std::vector<domain::BarTenThousandths>* exact) const {
+  std::vector<domain::BarTenThousandths> own;
+  auto& wholes = exact != nullptr ? *exact : own;
+  const auto first_bar = out.size();
+  const auto first_whole = wholes.size();
+  decode_units(from, to, out, wholes);
+  for (std::size_t i = 0; first_bar + i < out.size(); ++i) {
+    fill_whole(out[first_bar + i], wholes[first_whole + i], true);
+  }
+}
+
+void CompactBars::decode_units(domain::Date from,
+                               domain::Date to,
+                               std::vector<domain::Bar>& out,
+                               std::vector<domain::BarTenThousandths>& exact) const {
   if (m_size == 0 || to < from) {
     return;
   }
@@ -368,9 +471,7 @@ void CompactBars::decode_range(domain::Date from,
     }
     if (!(bar.trade_date < from)) {
       out.push_back(bar);
-      if (exact != nullptr) {
-        exact->push_back(decoder.exact());
-      }
+      exact.push_back(decoder.exact());
     }
   }
 }
@@ -389,7 +490,7 @@ ExactWindow CompactBars::read_window(std::string symbol,
   auto& exact = window.exact;
   bars.reserve(most_bars(query.from, query.to)); // so that decoding never moves them
   exact.reserve(bars.capacity());
-  decode_range(query.from, query.to, bars, &exact);
+  decode_units(query.from, query.to, bars, exact);
   // As query::read_window(): D8's window of the ascending bars, sorted, then adjusted.
   const auto pick = pick_window(bars, query);
   const auto keep = [&pick, &query](auto& items) {
@@ -402,9 +503,10 @@ ExactWindow CompactBars::read_window(std::string symbol,
   keep(bars);
   keep(exact);
   if (query.adjusted) {
-    for (std::size_t i = 0; i < bars.size(); ++i) {
-      adjust_forward(bars[i], exact[i], latest_factor);
-    }
+    adjust_forward(bars, exact, latest_factor); // the prices from their units
+  }
+  for (std::size_t i = 0; i < bars.size(); ++i) {
+    fill_whole(bars[i], exact[i], !query.adjusted); // adjust_forward() set the adjusted prices
   }
   window.item.symbol = std::move(symbol);
   window.item.known = true;
@@ -424,6 +526,7 @@ std::vector<domain::Bar> CompactBars::decode_all() const {
   Decoder decoder(*this, 0);
   while (decoder.more()) {
     out.push_back(decoder.next());
+    fill_whole(out.back(), decoder.exact(), true);
   }
   return out;
 }

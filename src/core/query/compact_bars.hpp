@@ -52,6 +52,13 @@ public:
   std::vector<domain::Bar> decode_all() const;
 
 private:
+  // Append to `out` and `exact` what decode_range() does, but for the doubles of the numbers
+  // `exact` holds (all but the close): read_window() adjusts the prices from their units.
+  void decode_units(domain::Date from,
+                    domain::Date to,
+                    std::vector<domain::Bar>& out,
+                    std::vector<domain::BarTenThousandths>& exact) const;
+
   // Return the most bars [from, to] can hold: at most one a day.
   std::size_t most_bars(domain::Date from, domain::Date to) const;
 
