@@ -77,17 +77,20 @@ inline AdjustedPrice
 adjust_units(std::int64_t units, double factor, double latest_factor, double ratio) {
   // D8's four roundings (units / 10000, * factor, / latest_factor, * 10000) and these two
   // (factor / latest_factor, units * ratio) each err by at most 2^-53 of the value, so the two
-  // results lie within |a| * 2^-50 of each other: both round to the same whole number unless a
-  // half lies within that distance of `a`. Below 2^40 no result is near 10^15 (not whole) and,
-  // with `ratio` in [2^-500, 2^500], no step leaves the normal doubles, where those bounds hold.
-  constexpr double k_units_limit = 1099511627776.0; // 2^40
+  // results lie within a * 2^-50 of each other: both round to the same whole number unless a half
+  // lies within that distance of `a`. Below 2^40 no result is near 10^15 (not whole), a + 0.5 is
+  // an integer only where a is a half, and, with `ratio` in [2^-500, 2^500], no step leaves the
+  // normal doubles, where those bounds hold. Negative prices take D8's way.
+  constexpr double k_limit = 1099511627776.0; // 2^40
   const double a = static_cast<double>(units) * ratio;
-  if (std::fabs(a) < k_units_limit && units > -k_units_limit && units < k_units_limit
-      && ratio > 0x1p-500 && ratio < 0x1p500) {
-    const double whole = round_half_away(a);
-    const double distance_to_half = std::fabs(std::fabs(a - whole) - 0.5);
-    if (distance_to_half > std::fabs(a) * 0x1p-49) {
-      return AdjustedPrice{whole / 10000, static_cast<std::int64_t>(whole)};
+  if (units >= 0 && a < k_limit && ratio > 0x1p-500 && ratio < 0x1p500) {
+    // Half away from zero is half up here; `above` is exact (below 1, on a + 0.5's grid).
+    const double up = a + 0.5;
+    const auto whole = static_cast<std::int64_t>(up);
+    const double above = up - static_cast<double>(whole);
+    const double margin = a * 0x1p-49;
+    if (above > margin && above < 1 - margin) {
+      return AdjustedPrice{static_cast<double>(whole) / 10000, whole};
     }
   }
   return adjust_price(static_cast<double>(units) / 10000, factor, latest_factor);
