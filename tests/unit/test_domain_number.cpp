@@ -276,11 +276,19 @@ TEST_CASE("issue 11: domain::write_integer writes what std::to_string writes") {
       values.push_back(-value);
     }
   }
+  // Groups of four digits that are zeros, or lead with zeros, below 10^12 (written in groups).
+  for (const std::int64_t value : {INT64_C(10'000'001), INT64_C(20'000'005), INT64_C(100'000'001),
+                                   INT64_C(100'010'000), INT64_C(123'400'005'678),
+                                   INT64_C(999'900'000'009), INT64_C(1'000'000'000'001)}) {
+    values.push_back(value);
+    values.push_back(-value);
+  }
   std::mt19937_64 random(11);
   for (int i = 0; i < 10000; ++i) {
     values.push_back(static_cast<std::int64_t>(random() >> (random() % 64)));
   }
   for (const auto value : values) {
+    CAPTURE(value);
     std::array<char, 20> text{};
     char* end = domain::write_integer(text.data(), value);
     CHECK(std::string(text.data(), end) == std::to_string(value));

@@ -1,11 +1,13 @@
 // A symbol's ascending bars kept in memory in about a tenth of their size (issue 11, P5: a whole
 // market's recent years warm in a few hundred MB), read back bit for bit (D12). Each bar is a
-// few variable-length integers: its date as days since the previous bar, its close as the change
-// from the previous close, open, high and low against its close, volume, turnover and change_pct,
-// all in the history's largest common power-of-ten unit of 1/10000 (store/stored_number), the
-// last two as differences from what the bar's other numbers lead to expect; its
-// factor only when it changed, and its change_pct not at all when it is the one the store derives
-// (domain::derived_change_pct). A number that is not a whole 1/10000 is kept as its double.
+// head byte (its date as days since the previous bar, and flags), then seven integers, each as
+// many bytes as its 3-bit length code in three control bytes says (read without a branch a
+// byte): its close as the change from the previous close, open, high and low against its close,
+// volume, turnover and change_pct, all in the history's largest common power-of-ten unit of
+// 1/10000 (store/stored_number), the last two as differences from what the bar's other numbers
+// lead to expect; its factor only when it changed, and its change_pct not at all when it is the
+// one the store derives (domain::derived_change_pct). A number that is not a whole 1/10000 is
+// kept as its double, after the integers.
 // Blocks of k_block_bars bars start afresh, so a window is read from the block holding its first
 // date on, without decoding what precedes it.
 #pragma once
