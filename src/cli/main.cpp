@@ -9,11 +9,14 @@
 #include "core/store/store_unavailable.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <array>
 #include <exception>
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <optional>
+#include <string_view>
 
 namespace {
 
@@ -45,6 +48,31 @@ std::string version_text() {
   return std::string("ashare ") + ASHARE_VERSION + " (store schema "
          + std::to_string(ashare::store::current_schema_version(StoreKind::data)) + ", key store schema "
          + std::to_string(ashare::store::current_schema_version(StoreKind::keys)) + ")";
+}
+
+// Return the row of k_commands that `argv` names, when every token before the command's name is
+// a global option of `app` (with its value, if it takes one); nullopt for anything else (no
+// command, --help or --version, an unknown option), which CLI11 then parses with every command.
+std::optional<CommandSpec> named_command(const CLI::App& app, int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view token = argv[i];
+    if (!token.starts_with("--") || token == "--help" || token == "--version") {
+      const auto row = std::ranges::find(k_commands, token, &CommandSpec::name);
+      return row == k_commands.end() ? std::nullopt : std::optional(*row);
+    }
+    const auto name = token.substr(0, token.find('='));
+    const CLI::Option* option = app.get_option_no_throw(std::string(name));
+    if (option == nullptr) {
+      return std::nullopt;
+    }
+    if (name.size() == token.size() && option->get_items_expected_max() > 0) {
+      ++i; // the option's value
+      if (i == argc || std::string_view(argv[i]).starts_with('-')) {
+        return std::nullopt;
+      }
+    }
+  }
+  return std::nullopt;
 }
 
 constexpr const char* k_footer =
@@ -99,8 +127,14 @@ int run(int argc, char** argv) {
                  "Config file (default $XDG_CONFIG_HOME/ashare/config.toml)")
     ->type_name("FILE");
 
+  // Registering a subcommand and its options allocates (about a millisecond for all of them,
+  // most of it page faults): a command line that names its command registers that one alone.
   std::map<CLI::App*, Action> actions;
+  const auto named = named_command(app, argc, argv);
   for (const auto& command : k_commands) {
+    if (named && command.name != named->name) {
+      continue;
+    }
     CLI::App* sub = app.add_subcommand(std::string(command.name), std::string(command.summary));
     actions.emplace(sub, command.setup(*sub, flags));
   }

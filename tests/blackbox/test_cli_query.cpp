@@ -899,6 +899,27 @@ TEST_CASE("cli query: exit statuses") {
     const auto bars_help = sandbox.run({"bars", "--help"});
     CHECK(bars_help.status == 0);
     CHECK(bars_help.out.find("--limit") != std::string::npos);
+    // A command line that names its command registers that command alone (issue 11, P2): the
+    // top-level help still lists them all, also after global options, and a command's help is
+    // the same whether global options or --help come before its name.
+    for (const auto& args : {std::vector<std::string>{"--help"},
+                             std::vector<std::string>{"--db", "x.db", "--help"},
+                             std::vector<std::string>{"--offline", "--help"}}) {
+      CAPTURE(args);
+      const auto top = sandbox.run(args);
+      CHECK(top.status == 0);
+      for (const char* command : {"bars", "ema", "kdj", "chart", "import", "keys", "serve"}) {
+        CHECK(top.out.find(std::string("\n  ") + command + " ") != std::string::npos);
+      }
+    }
+    for (const auto& args : {std::vector<std::string>{"--db", "x.db", "bars", "--help"},
+                             std::vector<std::string>{"--db=x.db", "--offline", "bars", "--help"},
+                             std::vector<std::string>{"--db", "x.db", "--help", "bars"}}) {
+      CAPTURE(args);
+      const auto named = sandbox.run(args);
+      CHECK(named.status == 0);
+      CHECK(named.out == bars_help.out);
+    }
     const auto version = sandbox.run({"--version"});
     CHECK(version.status == 0);
     CHECK(version.out.rfind("ashare ", 0) == 0);
