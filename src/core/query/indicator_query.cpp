@@ -124,23 +124,31 @@ SymbolValues select_values(std::string symbol,
                            const IndicatorQuery& query) {
   SymbolValues item{std::move(symbol), true, {}, false};
   const auto& values = lines.value;
-  for (std::size_t i = 0; i < values.size(); ++i) {
+  const auto limit = static_cast<std::size_t>(std::max<std::int64_t>(query.limit, 0));
+  // Walk the dates in the order asked and stop at the first value past the limit: a request for
+  // the latest ten of a 5,000-day history touches ten values, not a copy of all of them (P4).
+  const auto take = [&](std::size_t i) {
     const std::int64_t t = dates[i].t_ms();
-    if (!std::isnan(values[i]) && query.filter.accepts(t)) {
-      IndicatorValue value{t, values[i]};
-      if (!lines.second.empty()) {
-        value.second = lines.second[i];
-        value.third = lines.third[i];
-      }
-      item.values.push_back(value);
+    if (std::isnan(values[i]) || !query.filter.accepts(t)) {
+      return true;
     }
-  }
-  if (query.order == domain::SortOrder::desc) {
-    std::reverse(item.values.begin(), item.values.end());
-  }
-  if (static_cast<std::int64_t>(item.values.size()) > query.limit) {
-    item.has_more = true;
-    item.values.resize(static_cast<std::size_t>(query.limit));
+    if (item.values.size() == limit) {
+      item.has_more = true;
+      return false;
+    }
+    IndicatorValue value{t, values[i]};
+    if (!lines.second.empty()) {
+      value.second = lines.second[i];
+      value.third = lines.third[i];
+    }
+    item.values.push_back(value);
+    return true;
+  };
+  const bool desc = query.order == domain::SortOrder::desc;
+  for (std::size_t k = 0; k < values.size(); ++k) {
+    if (!take(desc ? values.size() - 1 - k : k)) {
+      break;
+    }
   }
   return item;
 }
