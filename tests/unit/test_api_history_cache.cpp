@@ -5,6 +5,7 @@
 #include "reference_bar_query.hpp"
 #include "testutil.hpp"
 
+#include "core/api/answer.hpp"
 #include "core/api/bars_endpoint.hpp"
 #include "core/api/history_cache.hpp"
 #include "core/api/dispatch.hpp"
@@ -293,7 +294,7 @@ TEST_CASE("issue 11: without the history cache (a one-shot command), or with com
   }
 }
 
-TEST_CASE("issue 11: answer_bars_trusted is dispatch_trusted's answer, typed, bar for bar") {
+TEST_CASE("issue 31: api::answer is dispatch_trusted's answer, typed, bar for bar") {
   Fixture f;
   api::Services services(f.db, f.dir / "ashare-keys.db");
   services.cache_histories = false; // as the one-shot command line runs
@@ -313,23 +314,25 @@ TEST_CASE("issue 11: answer_bars_trusted is dispatch_trusted's answer, typed, ba
       auto request = api::parse_typed_request(path, query);
       REQUIRE(request);
       REQUIRE(*request);
-      const auto got =
-        api::answer_bars_trusted(std::get<api::BarsRequest>(**request), services, caller);
+      api::StoreView view(services.bars, services.catalog, services.histories, false,
+                          api::Waiting::allowed, api::StoreView::Clock::now());
+      const auto got = api::answer(**request, caller, view, "request-id");
       if (expected.status != 200) {
-        REQUIRE(!got);
+        REQUIRE(std::holds_alternative<Error>(got));
         const auto error = api::error_from_json(expected.body);
         REQUIRE(error);
-        CHECK(got.error().code == error->code);
-        CHECK(got.error().message == error->message);
+        CHECK(std::get<Error>(got).code == error->code);
+        CHECK(std::get<Error>(got).message == error->message);
         continue;
       }
-      REQUIRE(got);
-      CHECK(comparable(api::bars_to_json(*got, std::nullopt)) == comparable(expected.body));
+      REQUIRE(std::holds_alternative<api::BarsResponse>(got));
+      const auto& response = std::get<api::BarsResponse>(got);
+      CHECK(comparable(api::bars_to_json(response, std::nullopt)) == comparable(expected.body));
       const auto parsed = api::bars_from_json(expected.body);
       REQUIRE(parsed);
-      REQUIRE(got->errors.size() == parsed->errors.size());
-      for (std::size_t i = 0; i < got->errors.size(); ++i) {
-        CHECK(got->errors[i].has_value() == parsed->errors[i].has_value());
+      REQUIRE(response.items.size() == parsed->errors.size());
+      for (std::size_t i = 0; i < response.items.size(); ++i) {
+        CHECK(api::item_error(response, i).has_value() == parsed->errors[i].has_value());
       }
     }
   }

@@ -2,6 +2,7 @@
 // that what the CLI, next_url and the remote-mode cache send is what the API parses.
 #include "core/api/bars_request.hpp"
 #include "core/api/indicator_request.hpp"
+#include "core/api/typed_request.hpp"
 
 #include <doctest/doctest.h>
 
@@ -127,5 +128,39 @@ TEST_CASE("api::IndicatorRequest::to_target: request -> target -> request") {
     const auto again = parse_indicator(c.indicator, query);
     CHECK(again == request);
     CHECK(again.lower_bounds() == request.lower_bounds());
+  }
+}
+
+TEST_CASE("issue 31: next_request is what its next_url parses to") {
+  SUBCASE("bars, from the command line's requests, ascending and descending") {
+    for (const char* sent :
+         {"/v1/ohlc/range/1/day/2024-01-02/2024-01-31?symbol=600519.SH,000001.SZ&sort=asc&limit=2",
+          "/v1/ohlc/range/1/day/2024-01-02/2024-01-31?symbol=600519.SH&adjusted=false&sort=desc"
+          "&limit=3&include=summary"}) {
+      CAPTURE(sent);
+      const auto request = parse_bars(parse_bars(sent).to_target());
+      for (const auto& item : request.query.symbols) {
+        const std::string symbol = item.str();
+        const auto next = api::next_request(request, symbol, test_date(2024, 1, 10));
+        const auto parsed = parse_bars(api::next_url(request, symbol, test_date(2024, 1, 10)));
+        CHECK(api::same_request(next, parsed));
+        CHECK(next.to_target() == parsed.to_target());
+      }
+    }
+  }
+  SUBCASE("indicators: the range moved past the last value, the plan's clip left to the answer") {
+    using query::Indicator;
+    for (const auto& [indicator, sent] :
+         {std::pair{Indicator::sma, "symbol=600519.SH,600036.SH&limit=5"},
+          std::pair{Indicator::macd, "symbol=600519.SH&order=asc&timestamp.gte=2024-06-03&limit=2"},
+          std::pair{Indicator::kdj, "symbol=600519.SH&n=5&timestamp.lte=2024-06-21&limit=3"}}) {
+      CAPTURE(sent);
+      auto request = parse_indicator(indicator, sent);
+      request.query.filter.clip_gte = 0; // as a Free plan's answer sets it
+      const auto next = api::next_request(request, "600519.SH", 1718553600000);
+      const auto target = api::next_url(request, "600519.SH", 1718553600000);
+      const auto parsed = parse_indicator(indicator, target.substr(target.find('?') + 1));
+      CHECK(next == parsed);
+    }
   }
 }

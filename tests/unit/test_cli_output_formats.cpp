@@ -39,7 +39,7 @@ api::BarsResponse raw_bars() {
 
 std::string table_of(const api::BarsResponse& response, std::optional<std::size_t> width) {
   std::ostringstream out;
-  print_bars(out, response, "", {.format = Format::table, .width = width});
+  print_bars(out, response, {.format = Format::table, .width = width});
   return out.str();
 }
 
@@ -84,7 +84,7 @@ std::string table_of(const api::IndicatorResponse& response,
                      const query::IndicatorQuery& query,
                      bool underlying = false) {
   std::ostringstream out;
-  print_indicators(out, response, query, "",
+  print_indicators(out, response, query,
                    {.format = Format::table, .underlying = underlying, .width = std::nullopt});
   return out.str();
 }
@@ -144,13 +144,13 @@ TEST_CASE("cli::print_bars table") {
   }
   SUBCASE("colours: red up, green down") {
     std::ostringstream out;
-    print_bars(out, raw_bars(), "", {.format = Format::table, .color = true});
+    print_bars(out, raw_bars(), {.format = Format::table, .color = true});
     CHECK(out.str().find("\n\x1b[31m2024-06-18  1650.0") != std::string::npos);
     CHECK(out.str().find("\n\x1b[32m2024-06-19  1652.3") != std::string::npos);
   }
   SUBCASE("csv keeps every digit (D12), whatever the width") {
     std::ostringstream out;
-    print_bars(out, raw_bars(), "", {.format = Format::csv, .width = 20});
+    print_bars(out, raw_bars(), {.format = Format::csv, .width = 20});
     CHECK(out.str()
           == "symbol,trade_date,t,open,high,low,close,volume,turnover,change_pct,factor\n"
              "600519.SH,2024-06-18,1718640000000,1650,1660.5,1640.123,1650.92,2561234,4210000000,"

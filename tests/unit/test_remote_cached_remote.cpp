@@ -4,6 +4,9 @@
 #include "fake_remote.hpp"
 #include "testutil.hpp"
 
+#include "core/api/dispatch.hpp"
+#include "core/api/json.hpp"
+#include "core/overloaded.hpp"
 #include "core/remote/cached_remote.hpp"
 
 #include <doctest/doctest.h>
@@ -20,19 +23,72 @@ namespace {
 const std::string k_base_url = "http://remote.test";
 const std::string k_bars = "/v1/ohlc/range/1/day/";
 
+// Return `answered` as the remote writes it: the status and body of a response, or of an error.
+remote::Reply reply_of(const api::Answer& answered) {
+  return std::visit(
+    Overloaded{
+      [](const Error& error) {
+        return remote::Reply{error_info(error.code).http_status, api::error_to_json(error)};
+      },
+      [](const api::HealthResponse& health) {
+        return remote::Reply{200, api::health_to_json(health.dataset)};
+      },
+      [](const api::BarsResponse& bars) {
+        return remote::Reply{200, api::bars_to_json(bars, bars.credits_charged)};
+      },
+      [](const api::IndicatorResponse& values) {
+        return remote::Reply{200, api::indicators_to_json(values)};
+      },
+      [](const api::Unanswered&) {
+        FAIL("remote mode resolves every answer");
+        return remote::Reply{};
+      }},
+    answered);
+}
+
+// One run of the command line in remote mode.
+class Session {
+public:
+  Session(FakeRemote& upstream,
+          store::CacheStore& cache,
+          const remote::RemoteSettings& settings,
+          auth::RandomSource& random)
+    : m_remote(upstream, cache, settings, random) {}
+
+  // Return the answer to `target`, as the remote writes it: the typed request it parses to,
+  // answered; a target that does not parse is the core's 400, as the command line words a
+  // request it cannot build.
+  remote::Reply get(const std::string& target) {
+    const auto question = target.find('?');
+    const auto request =
+      api::parse_typed_request(target.substr(0, question),
+                               question == std::string::npos ? "" : target.substr(question + 1));
+    REQUIRE(request);
+    if (!*request) {
+      return reply_of(request->error());
+    }
+    return reply_of(m_remote.answer(**request));
+  }
+
+  remote::CachedRemote& remote() { return m_remote; }
+
+private:
+  remote::CachedRemote m_remote;
+};
+
 // A client's cache of the fake remote; each `session` is one run of the command line.
 struct Client {
   test::TempDir dir;
   store::CacheStore cache{dir / "cache.db"};
   auth::SystemRandom random;
 
-  remote::CachedRemote session(FakeRemote& upstream,
-                               auth::Plan plan = auth::Plan::pro,
-                               bool offline = false,
-                               bool refresh = false) {
-    return remote::CachedRemote(
-        upstream, cache,
-        remote::RemoteSettings{k_base_url, plan, offline, refresh, test::k_fake_now_ms}, random);
+  Session session(FakeRemote& upstream,
+                  auth::Plan plan = auth::Plan::pro,
+                  bool offline = false,
+                  bool refresh = false) {
+    return Session(upstream, cache,
+                   remote::RemoteSettings{k_base_url, plan, offline, refresh, test::k_fake_now_ms},
+                   random);
   }
 };
 
@@ -43,7 +99,7 @@ nlohmann::json comparable(const std::string& body) {
   return json;
 }
 
-void check_same_answer(remote::CachedRemote& cached,
+void check_same_answer(Session& cached,
                        FakeRemote& upstream,
                        const std::string& target) {
   CAPTURE(target);
@@ -85,7 +141,7 @@ TEST_CASE("remote::CachedRemote: bars answers equal the remote's own (D8, D1)") 
   }
 }
 
-TEST_CASE("issue 11: CachedRemote::get_bars is get's answer, typed, with its item errors") {
+TEST_CASE("issue 31: CachedRemote::answer is the remote's answer, typed, with its item errors") {
   FakeRemote upstream;
   Client client;
   auto cached = client.session(upstream);
@@ -94,7 +150,7 @@ TEST_CASE("issue 11: CachedRemote::get_bars is get's answer, typed, with its ite
     "2024-06-01/2024-07-31?symbol=600519.SH&adjusted=false&include=summary",
     "2024-01-01/2025-10-23?symbol=600519.SH,600036.SH,002594.SZ&sort=desc&limit=30",
     "2024-06-01/2024-06-30?symbol=600519.SH,999999.SH",
-    "2024-06-01/2024-06-30?symbol=999999.SH", // the remote's 400, as a reply
+    "2024-06-01/2024-06-30?symbol=999999.SH", // the remote's 400
   };
   for (const auto& query : queries) {
     const auto target = k_bars + query;
@@ -103,13 +159,12 @@ TEST_CASE("issue 11: CachedRemote::get_bars is get's answer, typed, with its ite
     auto request = api::parse_typed_request(target.substr(0, question), target.substr(question + 1));
     REQUIRE(request);
     REQUIRE(*request);
-    const auto& bars = std::get<api::BarsRequest>(**request);
-    const auto expected = cached.get(bars.to_target());
-    auto answer = cached.get_bars(bars);
+    const auto expected = upstream.direct(target);
+    const auto answer = cached.remote().answer(**request);
     if (expected.status != 200) {
-      REQUIRE(std::holds_alternative<remote::Reply>(answer));
-      CHECK(std::get<remote::Reply>(answer).status == expected.status);
-      CHECK(comparable(std::get<remote::Reply>(answer).body) == comparable(expected.body));
+      REQUIRE(std::holds_alternative<Error>(answer));
+      CHECK(error_info(std::get<Error>(answer).code).http_status == expected.status);
+      CHECK(comparable(reply_of(answer).body) == comparable(expected.body));
       continue;
     }
     REQUIRE(std::holds_alternative<api::BarsResponse>(answer));
@@ -117,9 +172,9 @@ TEST_CASE("issue 11: CachedRemote::get_bars is get's answer, typed, with its ite
     CHECK(comparable(api::bars_to_json(response, std::nullopt)) == comparable(expected.body));
     const auto parsed = api::bars_from_json(expected.body);
     REQUIRE(parsed);
-    REQUIRE(response.errors.size() == parsed->errors.size());
+    REQUIRE(response.items.size() == parsed->errors.size());
     for (std::size_t i = 0; i < parsed->errors.size(); ++i) {
-      CHECK(response.errors[i].has_value() == parsed->errors[i].has_value());
+      CHECK(api::item_error(response, i).has_value() == parsed->errors[i].has_value());
     }
   }
 }
@@ -217,24 +272,26 @@ TEST_CASE("remote::CachedRemote: offline") {
 TEST_CASE("remote::CachedRemote: what it forwards, and refresh") {
   FakeRemote upstream;
   Client client;
-  SUBCASE("an invalid request online is the remote's to word") {
+  SUBCASE("a forwarded reply is read back typed: an error envelope, or UnexpectedReply") {
     auto cached = client.session(upstream);
-    upstream.answer = [](const std::string& target) -> std::optional<remote::Reply> {
-      if (target.starts_with(k_bars)) {
-        return remote::Reply{400, R"({"status":"ERROR","error":{"code":"INVALID_PARAMETER",)"
-                                  R"("message":"the remote's words"}})"};
-      }
-      return std::nullopt;
+    const std::string sma = "/v1/indicators/sma?symbol=600519.SH";
+    const auto request = api::parse_typed_request("/v1/indicators/sma", "symbol=600519.SH");
+    REQUIRE(request);
+    REQUIRE(*request);
+    remote::Reply reply{402, R"({"status":"ERROR","error":{"code":"INSUFFICIENT_CREDITS",)"
+                             R"("message":"the remote's words"}})"};
+    upstream.answer = [&](const std::string& target) -> std::optional<remote::Reply> {
+      return target == sma ? std::optional(reply) : std::nullopt;
     };
-    const auto reply = cached.get(k_bars + "2024-06-21/2024-06-03?symbol=600519.SH");
-    CHECK(reply.status == 400);
-    CHECK(reply.body.find("the remote's words") != std::string::npos);
-  }
-  SUBCASE("the OpenAPI document and unknown paths are forwarded") {
-    auto cached = client.session(upstream);
-    check_same_answer(cached, upstream, "/v1/openapi.json");
-    CHECK(cached.get("/v1/nothing").status == 404);
-    CHECK(upstream.targets == std::vector<std::string>{"/v1/openapi.json", "/v1/nothing"});
+    auto answer = cached.remote().answer(**request);
+    REQUIRE(std::holds_alternative<Error>(answer));
+    CHECK(std::get<Error>(answer).code == ErrorCode::insufficient_credits);
+    CHECK(std::get<Error>(answer).message == "the remote's words");
+    reply = remote::Reply{502, "<html>bad gateway</html>"};
+    CHECK_THROWS_WITH_AS(cached.remote().answer(**request), "HTTP 502 with an unexpected body",
+                         remote::UnexpectedReply);
+    reply = remote::Reply{200, R"({"status":"OK","results":[1]})"};
+    CHECK_THROWS_AS(cached.remote().answer(**request), remote::UnexpectedReply);
   }
   SUBCASE("refresh asks /healthz again and each anchor once") {
     {

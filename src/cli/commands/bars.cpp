@@ -2,10 +2,9 @@
 // API's semantics (D8). Without --limit every bar of the window is printed, following next_url.
 #include "cli/commands/query_run.hpp"
 #include "core/api/bars_request.hpp"
-#include "core/query/summary.hpp"
+#include "core/api/params.hpp"
 
 #include <CLI/CLI.hpp>
-#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -23,6 +22,15 @@ struct BarsArgs {
   QueryOutputArgs output;
 };
 
+// D8: the note on an item that --limit cut short.
+std::string more_bars_note(const BarsArgs& args, const api::BarsResponse& response, std::size_t i) {
+  if (!args.limit || !response.next_urls[i]) {
+    return "";
+  }
+  return response.items[i].symbol + ": more bars exist in the window; showing the first "
+         + std::to_string(*args.limit) + " (drop --limit to see all)";
+}
+
 int run_bars(const BarsArgs& args, const Config& config) {
   auto format = choose_format(config.output_format);
   if (!format) {
@@ -31,79 +39,26 @@ int run_bars(const BarsArgs& args, const Config& config) {
   if (args.summary && *format == Format::csv) {
     return fail("--summary does not fit csv output: use --format table or json", k_exit_usage);
   }
-  auto transport = open_transport(config, config.remote);
+  auto backend = open_backend(config, config.remote);
   // TO defaults to as_of, FROM to one year before TO.
-  const auto window = resolve_window(*transport, args.from, args.to,
+  const auto window = resolve_window(*backend, args.from, args.to,
                                      [](domain::Date to) { return to.minus_years(1); });
   if (!window) {
     return fail(window.error().message);
-  }
-  const auto& [from, to] = *window;
-  const auto request = api::parse_bars_form(
-    {args.symbols, from, to, !args.raw, args.sort, args.limit, args.summary});
-  if (!request) {
-    return report_query_error(request.error(), *transport);
-  }
-  // A table or CSV is printed from the typed answer where the transport has one; JSON is the
-  // API's body itself.
-  std::string body;
-  std::optional<api::BarsResponse> response;
-  auto answer = *format == Format::json ? Transport::BarsAnswer(transport->get(request->to_target()))
-                                         : transport->get_bars(*request);
-  if (auto* error = std::get_if<Error>(&answer)) {
-    return report_query_error(*error, *transport);
-  }
-  if (auto* reply = std::get_if<Reply>(&answer)) {
-    if (reply->status != 200) {
-      return report_query_error(*reply, *transport);
-    }
-    auto parsed = api::bars_from_json(reply->body);
-    if (!parsed) {
-      return fail(parsed.error().message);
-    }
-    response = std::move(*parsed);
-    body = std::move(reply->body);
-  } else {
-    response = std::get<api::BarsResponse>(std::move(answer));
-  }
-  bool paged = false;
-  if (!args.limit) {
-    for (std::size_t i = 0; i < response->items.size(); ++i) {
-      auto more = follow_bar_pages(*transport, *response, i);
-      if (!more) {
-        return fail(more.error().message);
-      }
-      paged = paged || *more;
-      if (*more && response->items[i].summary) {
-        // D8: the summary describes the bars returned, which are now all of them.
-        response->items[i].summary =
-          query::summarize(response->items[i].bars, response->from, response->to);
-      }
-    }
   }
   const OutputOptions options{.format = *format,
                               .header = !args.output.no_header,
                               .color = use_color(),
                               .summary = args.summary,
                               .width = output_width()};
-  print_bars(std::cout, *response, paged ? api::bars_to_json(*response, std::nullopt) : body,
-             options);
-  const bool none_known = std::none_of(response->items.begin(), response->items.end(),
-                                      [](const auto& item) { return item.known; });
-  if (none_known && explain_if_empty(*transport)) {
-    return k_exit_error;
-  }
-  int status = k_exit_ok;
-  for (std::size_t i = 0; i < response->items.size(); ++i) {
-    if (args.limit && response->next_urls[i]) {
-      note(response->items[i].symbol + ": more bars exist in the window; showing the first "
-           + std::to_string(*args.limit) + " (drop --limit to see all)");
-    }
-    if (i < response->errors.size() && response->errors[i]) {
-      status = fail_with(*response->errors[i]);
-    }
-  }
-  return status;
+  return run_query(
+    *backend,
+    api::parse_bars_form(
+      {args.symbols, window->from, window->to, !args.raw, args.sort, args.limit, args.summary}),
+    {.whole_window = !args.limit,
+     .print = [&](const api::BarsResponse& response) { print_bars(std::cout, response, options); },
+     .more_note = [&](const api::BarsResponse& response,
+                      std::size_t i) { return more_bars_note(args, response, i); }});
 }
 
 } // namespace
@@ -121,7 +76,7 @@ Action setup_bars(CLI::App& command, GlobalFlags& flags) {
     ->check(CLI::IsMember({"asc", "desc"}, CLI::ignore_case))
     ->default_str("asc");
   command.add_option("--limit", args->limit, "At most N bars per symbol (a note tells when more exist)")
-    ->check(CLI::Range(std::int64_t{1}, std::int64_t{5000}))
+    ->check(CLI::Range(std::int64_t{1}, api::k_max_limit))
     ->type_name("N");
   command.add_flag("--summary", args->summary, "Interval statistics (table, json, ndjson)");
   add_output_options(command, flags, args->output);

@@ -32,14 +32,6 @@ namespace {
 using namespace chart;
 
 constexpr TerminalSize k_default_terminal{100, 30};
-// A page of values that every plan takes: the smallest `limit` maximum (D6).
-std::int64_t indicator_page() {
-  std::int64_t page = api::k_max_limit;
-  for (const auto& plan : auth::plan_table()) {
-    page = std::min<std::int64_t>(page, plan.max_limit);
-  }
-  return page;
-}
 
 constexpr const char* k_footer =
     "Up candles (close >= open) are red, down candles green, as on A-share screens; plain when\n"
@@ -114,89 +106,53 @@ std::string usage_problem(const ChartArgs& args, std::size_t panes) {
 
 // Fetch every bar of the window into `data`, following next_url; return the exit status, having
 // said what went wrong as `ashare bars` says it.
-int fetch_bars(Transport& transport, const ChartArgs& args, const Window& window, ChartData& data) {
-  const auto request =
-    api::parse_bars_form({args.symbol, window.from, window.to, !args.raw, "asc", {}, false});
-  if (!request) {
-    return report_query_error(request.error(), transport);
-  }
-  const auto reply = transport.get(request->to_target());
-  if (reply.status != 200) {
-    return report_query_error(reply, transport);
-  }
-  auto response = api::bars_from_json(reply.body);
-  if (!response) {
-    return fail(response.error().message);
-  }
-  if (auto paged = follow_bar_pages(transport, *response, 0); !paged) {
-    return fail(paged.error().message);
-  }
-  const auto& item = response->items.front();
-  if (!item.known && explain_if_empty(transport)) {
-    return k_exit_error;
-  }
-  if (!response->errors.empty() && response->errors.front()) {
-    return fail_with(*response->errors.front());
-  }
-  data.symbol = item.symbol;
-  data.adjusted = response->adjusted;
-  data.bars = item.bars;
-  return k_exit_ok;
+int fetch_bars(Backend& backend, const ChartArgs& args, const Window& window, ChartData& data) {
+  return run_query(
+    backend, api::parse_bars_form({args.symbol, window.from, window.to, !args.raw, "asc", {}, false}),
+    {.whole_window = true,
+     .print =
+       [&data](const api::BarsResponse& response) {
+         const auto& item = response.items.front();
+         data.symbol = item.symbol;
+         data.adjusted = response.adjusted;
+         data.bars = item.bars;
+       },
+     .more_note = [](const api::BarsResponse&, std::size_t) { return std::string(); }});
 }
 
-// D9 computes an indicator over the symbol's whole stored history before any filter. Asking the
-// indicator endpoint for the window gives exactly those values (of the unrounded prices, as
-// `ashare sma` prints them) in both modes, without fetching the history before the window, which
-// a Free plan's history limit could refuse. Pages of indicator_page() values follow each other.
-// The values go over the candles (SMA, EMA, BOLL) or into a pane of their own.
-int fetch_overlay(Transport& transport,
-                  const ChartArgs& args,
-                  const std::optional<std::string>& convention,
-                  const Window& window,
-                  const OverlaySpec& spec,
-                  ChartData& data) {
+// Return the request of `spec`'s values over the window, every value in pages that every plan
+// takes, or the API's error.
+Result<api::IndicatorRequest> overlay_request(const ChartArgs& args,
+                                              const std::optional<std::string>& convention,
+                                              const Window& window,
+                                              const OverlaySpec& spec) {
   const auto& own = spec.query;
-  auto request = api::parse_indicator_form({.indicator = own.indicator,
-                                            .symbols = args.symbol,
-                                            .window = own.window,
-                                            .fast = own.fast,
-                                            .slow = own.slow,
-                                            .signal = own.signal,
-                                            .k = domain::format_number(own.k),
-                                            .n = own.n,
-                                            .m1 = own.m1,
-                                            .m2 = own.m2,
-                                            .convention = convention,
-                                            .adjusted = !args.raw,
-                                            .order = "asc",
-                                            .limit = indicator_page(),
-                                            .from = window.from,
-                                            .to = window.to});
-  if (!request) {
-    return report_query_error(request.error(), transport);
-  }
-  std::vector<query::IndicatorValue> values;
-  while (true) {
-    const auto reply = transport.get(request->to_target());
-    if (reply.status != 200) {
-      return report_query_error(reply, transport);
-    }
-    const auto response = api::indicators_from_json(reply.body);
-    if (!response) {
-      return fail(response.error().message);
-    }
-    const auto& page = response->items.front().values;
-    values.insert(values.end(), page.begin(), page.end());
-    if (static_cast<std::int64_t>(page.size()) < indicator_page()) {
-      break;
-    }
-    request->query.filter.gte.reset();
-    request->query.filter.gt = page.back().timestamp;
-  }
+  return api::parse_indicator_form({.indicator = own.indicator,
+                                    .symbols = args.symbol,
+                                    .window = own.window,
+                                    .fast = own.fast,
+                                    .slow = own.slow,
+                                    .signal = own.signal,
+                                    .k = domain::format_number(own.k),
+                                    .n = own.n,
+                                    .m1 = own.m1,
+                                    .m2 = own.m2,
+                                    .convention = convention,
+                                    .adjusted = !args.raw,
+                                    .order = "asc",
+                                    .limit = auth::limit_every_plan_allows(),
+                                    .from = window.from,
+                                    .to = window.to});
+}
+
+// Put `values`, those of `spec`, over the candles (SMA, EMA, BOLL) or into a pane of their own.
+void add_overlay(const OverlaySpec& spec,
+                 const std::vector<query::IndicatorValue>& values,
+                 ChartData& data) {
   using query::IndicatorValue;
   const auto labels = line_labels(spec);
   const std::array picks{&IndicatorValue::value, &IndicatorValue::second, &IndicatorValue::third};
-  if (own.indicator == query::Indicator::bbands) {
+  if (spec.query.indicator == query::Indicator::bbands) {
     data.overlays.push_back({overlay_label(spec), align_values(data.bars, values),
                              {align_values(data.bars, values, &IndicatorValue::second),
                               align_values(data.bars, values, &IndicatorValue::third)}});
@@ -207,12 +163,32 @@ int fetch_overlay(Transport& transport,
     for (std::size_t j = 0; j < labels.size(); ++j) {
       pane.lines.push_back({labels[j], align_values(data.bars, values, picks[j])});
     }
-    if (own.indicator == query::Indicator::macd) {
+    if (spec.query.indicator == query::Indicator::macd) {
       pane.histogram = align_values(data.bars, values, &IndicatorValue::third);
     }
     data.panes.push_back(std::move(pane));
   }
-  return k_exit_ok;
+}
+
+// D9 computes an indicator over the symbol's whole stored history before any filter. Asking the
+// indicator endpoint for the window gives exactly those values (of the unrounded prices, as
+// `ashare sma` prints them) in both modes, without fetching the history before the window, which
+// a Free plan's history limit could refuse.
+int fetch_overlay(Backend& backend,
+                  const ChartArgs& args,
+                  const std::optional<std::string>& convention,
+                  const Window& window,
+                  const OverlaySpec& spec,
+                  ChartData& data) {
+  const auto request = overlay_request(args, convention, window, spec);
+  return run_query(backend, request,
+                   {.whole_window = true,
+                    .print =
+                      [&](const api::IndicatorResponse& response) {
+                        add_overlay(spec, response.items.front().values, data);
+                      },
+                    .more_note = [](const api::IndicatorResponse&,
+                                    std::size_t) { return std::string(); }});
 }
 
 int write_svg(const std::string& path, const ChartData& data, const ChartArgs& args) {
@@ -259,21 +235,21 @@ int run_chart(const ChartArgs& args, const Config& config) {
   if (!overlays.empty() && !config.convention) {
     return fail(config.convention.error().message, k_exit_usage);
   }
-  auto transport = open_transport(config, config.remote);
+  auto backend = open_backend(config, config.remote);
   // TO defaults to as_of, FROM to six months before TO.
-  const auto window = resolve_window(*transport, args.from, args.to, six_months_before);
+  const auto window = resolve_window(*backend, args.from, args.to, six_months_before);
   if (!window) {
     return fail(window.error().message);
   }
   ChartData data;
-  if (const int status = fetch_bars(*transport, args, *window, data); status != k_exit_ok) {
+  if (const int status = fetch_bars(*backend, args, *window, data); status != k_exit_ok) {
     return status;
   }
   for (const auto& spec : overlays) {
     if (data.bars.empty()) {
       break;
     }
-    if (const int status = fetch_overlay(*transport, args, *config.convention, *window, spec, data);
+    if (const int status = fetch_overlay(*backend, args, *config.convention, *window, spec, data);
         status != k_exit_ok) {
       return status;
     }

@@ -1,7 +1,9 @@
 // ashare info: where the data comes from and how current it is.
 #include "cli/commands/query_run.hpp"
-#include "core/api/dispatch.hpp"
+#include "cli/remote/transport.hpp"
+#include "core/api/answer.hpp"
 #include "core/remote/coverage.hpp"
+#include "core/remote/reply.hpp"
 #include "core/store/bar_store.hpp"
 #include "core/store/locator.hpp"
 #include "core/store/cache_store.hpp"
@@ -80,12 +82,13 @@ int run_remote_info(const Config& config) {
             << "api_key: " << (config.api_key ? "set" : "not set") << "\n";
   if (!config.remote.offline) {
     // /healthz costs nothing: ask the remote itself, not the cache's view of it.
-    const auto reply = open_remote_transport(config, config.remote)->get(std::string(api::k_health_path));
-    if (reply.status != 200) {
-      return report_api_error(reply);
+    const auto answered =
+      remote::ask(*open_remote_transport(config, config.remote), api::HealthRequest{});
+    if (const auto* error = std::get_if<Error>(&answered)) {
+      return fail_with(*error);
     }
-    auto as_of = api::health_as_of_from_json(reply.body);
-    std::cout << "as_of: " << (as_of && *as_of ? (*as_of)->iso() : "none") << "\n";
+    const auto& as_of = std::get<api::HealthResponse>(answered).dataset.as_of;
+    std::cout << "as_of: " << (as_of ? as_of->iso() : "none") << "\n";
   }
   print_cache(config);
   return k_exit_ok;

@@ -1,12 +1,108 @@
 #include "cli/commands/query_run.hpp"
-#include "core/api/dispatch.hpp"
 
-#include "core/api/json.hpp"
+#include "core/query/summary.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iostream>
 
 namespace ashare::cli {
+namespace {
+
+// Return the typed response `answered` of a request, or its error; nullopt for an answer of
+// another kind (Unanswered never reaches the command line: the backends resolve it).
+template <class Response> Result<Response> response_of(api::Answer answered) {
+  if (auto* error = std::get_if<Error>(&answered)) {
+    return std::move(*error);
+  }
+  if (auto* response = std::get_if<Response>(&answered)) {
+    return std::move(*response);
+  }
+  return make_error(ErrorCode::internal, "the answer is of another kind than its request");
+}
+
+// D8: the summary describes the bars returned, which are now every page's.
+void append_page(api::BarsResponse& response, std::size_t index, const api::BarsResponse& page) {
+  auto& item = response.items[index];
+  const auto& more = page.items.front().bars;
+  item.bars.insert(item.bars.end(), more.begin(), more.end());
+  if (item.summary) {
+    item.summary = query::summarize(item.bars, response.from, response.to);
+  }
+  response.credits_charged.reset(); // several pages: no one charge
+}
+
+void append_page(api::IndicatorResponse& response,
+                 std::size_t index,
+                 const api::IndicatorResponse& page) {
+  auto& item = response.items[index];
+  const auto& more = page.items.front().values;
+  item.values.insert(item.values.end(), more.begin(), more.end());
+  item.has_more = page.items.front().has_more;
+}
+
+domain::Date last_of(const api::BarsResponse& response, std::size_t index) {
+  return response.items[index].bars.back().trade_date;
+}
+
+std::int64_t last_of(const api::IndicatorResponse& response, std::size_t index) {
+  return response.items[index].values.back().timestamp;
+}
+
+// Ask for item `index`'s next pages (bars and indicator values page alike: D8, D9), each the
+// request of the page before moved past its last bar or value.
+template <class Request, class Response>
+Result<bool> follow(Backend& backend, Request page, Response& response, std::size_t index) {
+  const std::string symbol = page.query.symbols[index].str();
+  bool paged = false;
+  while (response.next_urls[index]) {
+    page = api::next_request(page, symbol, last_of(response, index));
+    auto next = response_of<Response>(backend.answer(page));
+    if (!next) {
+      return make_error(ErrorCode::internal,
+                        "paging " + page.to_target() + ": HTTP "
+                          + std::to_string(error_info(next.error().code).http_status));
+    }
+    append_page(response, index, *next);
+    response.next_urls[index] = next->next_urls.front();
+    paged = true;
+  }
+  return paged;
+}
+
+template <class Request, class Response>
+int run(Backend& backend, const Result<Request>& request, const QueryOutput<Response>& output) {
+  if (!request) {
+    return report_query_error(request.error(), backend);
+  }
+  auto response = response_of<Response>(backend.answer(*request));
+  if (!response) {
+    return report_query_error(response.error(), backend);
+  }
+  for (std::size_t i = 0; output.whole_window && i < response->items.size(); ++i) {
+    if (auto more = follow_pages(backend, *request, *response, i); !more) {
+      return fail(more.error().message);
+    }
+  }
+  output.print(*response);
+  const bool none_known = std::none_of(response->items.begin(), response->items.end(),
+                                       [](const auto& item) { return item.known; });
+  if (none_known && explain_if_empty(backend)) {
+    return k_exit_error;
+  }
+  int status = k_exit_ok;
+  for (std::size_t i = 0; i < response->items.size(); ++i) {
+    if (const auto more = output.more_note(*response, i); !more.empty()) {
+      note(more);
+    }
+    if (const auto error = api::item_error(*response, i)) {
+      status = fail_with(*error);
+    }
+  }
+  return status;
+}
+
+} // namespace
 
 void add_output_options(CLI::App& command, GlobalFlags& flags, QueryOutputArgs& args) {
   command.add_option("--format", flags.format,
@@ -15,59 +111,40 @@ void add_output_options(CLI::App& command, GlobalFlags& flags, QueryOutputArgs& 
   command.add_flag("--no-header", args.no_header, "csv: leave out the header row");
 }
 
-int report_api_error(const Reply& reply) {
-  const auto error = api::error_from_json(reply.body);
-  if (!error) {
-    return fail("HTTP " + std::to_string(reply.status) + " with an unexpected body");
-  }
-  return fail_with(*error);
-}
-
-bool explain_if_empty(Transport& transport) {
-  if (auto as_of = fetch_as_of(transport); !as_of) {
+bool explain_if_empty(Backend& backend) {
+  if (auto as_of = fetch_as_of(backend); !as_of) {
     fail(as_of.error().message);
     return true;
   }
   return false;
 }
 
-int report_query_error(const Error& error, Transport& transport) {
-  return report_query_error(Reply{error_info(error.code).http_status, api::error_to_json(error)},
-                            transport);
+int report_query_error(const Error& error, Backend& backend) {
+  // An empty store makes every symbol unknown: say what to do instead (issue 5).
+  if (error.code == ErrorCode::invalid_symbol && explain_if_empty(backend)) {
+    return k_exit_error;
+  }
+  return fail_with(error);
 }
 
-int report_query_error(const Reply& reply, Transport& transport) {
-  const auto error = api::error_from_json(reply.body);
-  if (error && error->code == ErrorCode::invalid_symbol) {
-    // An empty store makes every symbol unknown: say what to do instead (issue 5).
-    if (explain_if_empty(transport)) {
-      return k_exit_error;
-    }
+Result<domain::Date> fetch_as_of(Backend& backend) {
+  auto health = response_of<api::HealthResponse>(backend.answer(api::HealthRequest{}));
+  if (!health) {
+    return make_error(ErrorCode::internal,
+                      std::string(api::k_health_path) + " answered HTTP "
+                        + std::to_string(error_info(health.error().code).http_status));
   }
-  return report_api_error(reply);
-}
-
-Result<domain::Date> fetch_as_of(Transport& transport) {
-  const auto reply = transport.get(std::string(api::k_health_path));
-  if (reply.status != 200) {
-    return make_error(ErrorCode::internal, std::string(api::k_health_path) + " answered HTTP "
-                                             + std::to_string(reply.status));
-  }
-  auto as_of = api::health_as_of_from_json(reply.body);
-  if (!as_of) {
-    return as_of.error();
-  }
-  if (!*as_of) {
+  if (!health->dataset.as_of) {
     return make_error(ErrorCode::invalid_symbol,
-                      "no data in " + transport.describe()
+                      "no data in " + backend.describe()
                         + ": import some first (ashare import FILE..., or scripts/load-sample.sh "
                           "of the source tree for the bundled sample) or set a base URL "
                           "(--base-url or ASHARE_BASE_URL)");
   }
-  return **as_of;
+  return *health->dataset.as_of;
 }
 
-Result<Window> resolve_window(Transport& transport,
+Result<Window> resolve_window(Backend& backend,
                               const std::optional<std::string>& from,
                               const std::optional<std::string>& to,
                               const std::function<domain::Date(domain::Date)>& before) {
@@ -75,7 +152,7 @@ Result<Window> resolve_window(Transport& transport,
   if (!window.to.empty() && !window.from.empty()) {
     return window;
   }
-  auto as_of = fetch_as_of(transport);
+  auto as_of = fetch_as_of(backend);
   if (!as_of) {
     return as_of.error();
   }
@@ -89,52 +166,30 @@ Result<Window> resolve_window(Transport& transport,
   return window;
 }
 
-namespace {
-
-// Follow item `index`'s next_url through its pages, parsing each with `parse` and appending its
-// single item to the item with `append`: bars and indicator values page alike (D8, D9).
-template <class Response, class Parse, class Append>
-Result<bool> follow_pages(
-  Transport& transport, Response& response, std::size_t index, Parse parse, Append append) {
-  bool paged = false;
-  while (response.next_urls[index]) {
-    const auto reply = transport.get(*response.next_urls[index]);
-    if (reply.status != 200) {
-      return make_error(ErrorCode::internal, "paging " + *response.next_urls[index] + ": HTTP "
-                                               + std::to_string(reply.status));
-    }
-    auto page = parse(reply.body);
-    if (!page) {
-      return page.error();
-    }
-    append(response.items[index], page->items.front());
-    response.next_urls[index] = page->next_urls.front();
-    paged = true;
-  }
-  return paged;
+Result<bool> follow_pages(Backend& backend,
+                          const api::BarsRequest& request,
+                          api::BarsResponse& response,
+                          std::size_t index) {
+  return follow(backend, request, response, index);
 }
 
-} // namespace
-
-Result<bool> follow_bar_pages(Transport& transport, api::BarsResponse& response, std::size_t index) {
-  return follow_pages(transport, response, index, api::bars_from_json,
-                      [](query::SymbolBars& item, const query::SymbolBars& page) {
-                        item.bars.insert(item.bars.end(), page.bars.begin(), page.bars.end());
-                      });
+Result<bool> follow_pages(Backend& backend,
+                          const api::IndicatorRequest& request,
+                          api::IndicatorResponse& response,
+                          std::size_t index) {
+  return follow(backend, request, response, index);
 }
 
-Result<bool>
-follow_indicator_pages(Transport& transport, api::IndicatorResponse& response, std::size_t index) {
-  return follow_pages(transport, response, index, api::indicators_from_json,
-                      [](query::SymbolValues& item, const query::SymbolValues& page) {
-                        item.values.insert(item.values.end(), page.values.begin(),
-                                           page.values.end());
-                        item.has_more = page.has_more;
-                      });
+int run_query(Backend& backend,
+              const Result<api::BarsRequest>& request,
+              const QueryOutput<api::BarsResponse>& output) {
+  return run(backend, request, output);
 }
 
-RemoteOptions default_remote_options() {
-  return RemoteOptions{};
+int run_query(Backend& backend,
+              const Result<api::IndicatorRequest>& request,
+              const QueryOutput<api::IndicatorResponse>& output) {
+  return run(backend, request, output);
 }
 
 } // namespace ashare::cli

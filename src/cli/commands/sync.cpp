@@ -4,9 +4,11 @@
 // maxima, D6) are the core's remote/sync; this file reads the arguments and shows progress.
 #include "cli/output/progress.hpp"
 #include "cli/commands/query_run.hpp"
+#include "cli/remote/transport.hpp"
 #include "core/api/json.hpp"
 #include "core/api/request_checks.hpp"
 #include "core/domain/symbol.hpp"
+#include "core/remote/reply.hpp"
 #include "core/remote/sync.hpp"
 
 #include <CLI/CLI.hpp>
@@ -177,7 +179,7 @@ int run_sync(const SyncArgs& args, const Config& config) {
                          });
   progress.finish(symbols->size(), cached, *window, stats);
   if (refusal) {
-    return report_api_error(*refusal);
+    return fail_with(remote::error_of_reply(*refusal));
   }
   for (const auto& symbol : stats.unknown) {
     fail_with(api::unknown_symbol(symbol));

@@ -360,10 +360,7 @@ std::string csv_field(const std::string& text) {
   return out;
 }
 
-void print_bars(std::ostream& out,
-                const api::BarsResponse& response,
-                const std::string& body,
-                const OutputOptions& options) {
+void print_bars(std::ostream& out, const api::BarsResponse& response, const OutputOptions& options) {
   switch (options.format) {
   case Format::table:
     print_bars_table(out, response, options);
@@ -372,7 +369,7 @@ void print_bars(std::ostream& out,
     print_bars_csv(out, response, options);
     return;
   case Format::json:
-    out << body << '\n';
+    out << api::bars_to_json(response, response.credits_charged) << '\n';
     return;
   case Format::ndjson:
     print_bars_ndjson(out, response, options);
@@ -383,11 +380,10 @@ void print_bars(std::ostream& out,
 void print_indicators(std::ostream& out,
                       const api::IndicatorResponse& response,
                       const query::IndicatorQuery& query,
-                      const std::string& body,
                       const OutputOptions& options) {
   const api::IndicatorResponse* underlying = options.underlying ? &response : nullptr;
   if (options.format == Format::json) {
-    out << body << '\n';
+    out << api::indicators_to_json(response) << '\n';
     return;
   }
   if (options.format == Format::ndjson) {

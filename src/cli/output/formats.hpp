@@ -35,25 +35,21 @@ bool use_color();
 // comma, a quote or a line break (RFC 4180).
 std::string csv_field(const std::string& text);
 
-// Print `response` in `options.format`; `body` is the API body, printed as is for json. A table
+// Print `response` in `options.format` (json: the API's body of it). A table
 // has a title line (symbols, first .. last date, forward-adjusted or raw prices) and a units row;
 // its prices keep every digit, padded per column so the points line up; CHANGE% has at most 4
 // decimals and FACTOR at most 6. Fitting `options.width`, it turns VOLUME and TURNOVER compact,
 // then leaves out FACTOR, TURNOVER, VOLUME, OPEN, HIGH, LOW and CHANGE% in this order until it
 // fits, with a note on stderr naming what was left out.
-void print_bars(std::ostream& out,
-                const api::BarsResponse& response,
-                const std::string& body,
-                const OutputOptions& options);
+void print_bars(std::ostream& out, const api::BarsResponse& response, const OutputOptions& options);
 
-// Print `response` to `query` in `options.format`. A table's title names the symbols, the
+// Print `response` to `query` in `options.format` (json: the API's body of it). A table's title names the symbols, the
 // indicator with its parameters and convention (e.g. "MACD(12,26,9) talib"), the first .. last
 // date and the adjustment; its values have at most 4 decimals (only tables round); fitting
 // `options.width`, it leaves out ADJUSTED, then SERIES (--underlying) before wrapping.
 void print_indicators(std::ostream& out,
                       const api::IndicatorResponse& response,
                       const query::IndicatorQuery& query,
-                      const std::string& body,
                       const OutputOptions& options);
 
 } // namespace ashare::cli

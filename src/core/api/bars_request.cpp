@@ -61,19 +61,6 @@ std::string bars_target(Date from, Date to, const QueryParams& params) {
   return "/v1/ohlc/range/1/day/" + from.iso() + "/" + to.iso() + "?" + params.encode();
 }
 
-std::string next_url(const BarsRequest& request, const std::string& symbol, Date last) {
-  QueryParams params = request.params;
-  params.set("symbol", symbol);
-  Date from = request.query.from;
-  Date to = request.query.to;
-  if (request.query.sort == SortOrder::asc) {
-    from = last.plus_days(1);
-  } else {
-    to = last.plus_days(-1);
-  }
-  return bars_target(from, to, params);
-}
-
 Result<BarsRequest> parse_bars_request(const BarsPath& path, const QueryParams& params) {
   if (path.multiplier != "1" || path.timespan != "day") {
     return make_error(ErrorCode::unsupported_interval, "unsupported interval \"" + path.multiplier

@@ -65,8 +65,4 @@ Result<BarsRequest> parse_bars_request(const BarsPath& path, const QueryParams& 
 // bars path.
 std::string bars_target(domain::Date from, domain::Date to, const QueryParams& params);
 
-// Return the next_url of an item of `request` whose last returned bar is dated `last` (D8): the
-// request as sent with the window moved past `last` and `symbol` naming `symbol` alone.
-std::string next_url(const BarsRequest& request, const std::string& symbol, domain::Date last);
-
 } // namespace ashare::api

@@ -18,6 +18,9 @@ struct Caller {
   std::int64_t key_id = 0;
   auth::Plan plan = auth::Plan::pro;
   bool metered = false;
+  // Remote mode: the remote refuses what its key may not fetch, and the cache holds only what it
+  // gave, so D6's refusals are the remote's; here the plan gives only its defaults (D4's limit).
+  bool plan_checked_by_remote = false;
 };
 
 // What authentication needs to know of a stored key (what api::KeyCache keeps).

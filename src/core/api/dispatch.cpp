@@ -1,18 +1,19 @@
 #include "core/api/dispatch.hpp"
 
-#include "core/api/bars_endpoint.hpp"
+#include "core/api/answer.hpp"
 #include "core/api/caller.hpp"
 #include "core/api/etag.hpp"
-#include "core/api/indicator_endpoint.hpp"
 #include "core/api/json.hpp"
 #include "core/api/openapi.hpp"
 #include "core/api/request_checks.hpp"
 #include "core/api/store_view.hpp"
+#include "core/overloaded.hpp"
 #include "core/store/store_unavailable.hpp"
 
 #include <array>
 #include <cassert>
 #include <chrono>
+#include <functional>
 #include <optional>
 #include <span>
 #include <variant>
@@ -32,23 +33,40 @@ constexpr const char* k_unavailable_message =
 // store and `view` may not wait.
 using PublicAnswer = std::optional<Response> (*)(StoreView& view, Services& services);
 
-// A data route parses its request (400); the pipeline below does everything else.
-using ParseRequest = Result<std::unique_ptr<EndpointRequest>> (*)(
-  std::span<const std::string> captures, const QueryParams& params);
+// Renders a data answer's body; `credits_charged` is set when credits were charged (D7
+// meta.credits_charged).
+using Render = std::function<std::string(std::optional<std::int64_t> credits_charged)>;
 
-enum class RouteId { healthz, openapi, bars, indicator };
+// A data route parses its request; its error (400) is answered after authentication (D6).
+using ParseRequest = Result<TypedRequest> (*)(std::span<const std::string> captures,
+                                             const QueryParams& params);
 
 struct Route {
   std::string_view pattern;   // '/'-separated; a "*" segment matches any non-empty segment
-  RouteId id;
   PublicAnswer answer_public; // set for a public route
   ParseRequest parse;         // set for a data route, which needs a key
-  query::Indicator indicator = query::Indicator::sma; // of RouteId::indicator
 };
 
+// Return the typed result of `parsed`, a request's parse.
+template <class Request> Result<TypedRequest> typed(Result<Request> parsed) {
+  if (!parsed) {
+    return parsed.error();
+  }
+  return TypedRequest(std::move(*parsed));
+}
+
+Result<TypedRequest> parse_bars_route(std::span<const std::string> captures,
+                                      const QueryParams& params) {
+  return typed(parse_bars_request({captures[0], captures[1], captures[2], captures[3]}, params));
+}
+
 template <query::Indicator indicator>
-constexpr Route indicator_route(std::string_view pattern) {
-  return Route{pattern, RouteId::indicator, nullptr, parse_indicator_endpoint<indicator>, indicator};
+Result<TypedRequest> parse_indicator_route(std::span<const std::string>, const QueryParams& params) {
+  return typed(parse_indicator_request(indicator, params));
+}
+
+Result<TypedRequest> parse_health_route(std::span<const std::string>, const QueryParams&) {
+  return TypedRequest(HealthRequest{});
 }
 
 Response body_response(std::string body, int status = 200) {
@@ -89,16 +107,16 @@ std::optional<Response> answer_openapi(StoreView&, Services&) {
 }
 
 constexpr std::array k_routes{
-  Route{k_health_path, RouteId::healthz, answer_health, nullptr},
-  Route{"/v1/openapi.json", RouteId::openapi, answer_openapi, nullptr},
-  Route{"/v1/ohlc/range/*/*/*/*", RouteId::bars, nullptr, parse_bars_endpoint},
-  indicator_route<query::Indicator::ema>("/v1/indicators/ema"),
-  indicator_route<query::Indicator::rsi>("/v1/indicators/rsi"),
-  indicator_route<query::Indicator::sma>("/v1/indicators/sma"),
-  indicator_route<query::Indicator::macd>("/v1/indicators/macd"),
-  indicator_route<query::Indicator::bbands>("/v1/indicators/bbands"),
-  indicator_route<query::Indicator::atr>("/v1/indicators/atr"),
-  indicator_route<query::Indicator::kdj>("/v1/indicators/kdj"),
+  Route{k_health_path, answer_health, parse_health_route},
+  Route{"/v1/openapi.json", answer_openapi, nullptr},
+  Route{"/v1/ohlc/range/*/*/*/*", nullptr, parse_bars_route},
+  Route{"/v1/indicators/ema", nullptr, parse_indicator_route<query::Indicator::ema>},
+  Route{"/v1/indicators/rsi", nullptr, parse_indicator_route<query::Indicator::rsi>},
+  Route{"/v1/indicators/sma", nullptr, parse_indicator_route<query::Indicator::sma>},
+  Route{"/v1/indicators/macd", nullptr, parse_indicator_route<query::Indicator::macd>},
+  Route{"/v1/indicators/bbands", nullptr, parse_indicator_route<query::Indicator::bbands>},
+  Route{"/v1/indicators/atr", nullptr, parse_indicator_route<query::Indicator::atr>},
+  Route{"/v1/indicators/kdj", nullptr, parse_indicator_route<query::Indicator::kdj>},
 };
 
 std::vector<std::string_view> split_path(std::string_view path) {
@@ -347,39 +365,50 @@ Outcome answer_not_modified(const Caller& caller, std::string etag, const Exchan
     exchange);
 }
 
-// The D6 order after authentication, for a data route: parse (400), D1's single unknown symbol
-// (400, which needs the catalog), the plan (403), then the price (D7), the charge (402) and the
-// answer.
-Outcome serve_data(const Route& route,
-                   std::span<const std::string> captures,
-                   const QueryParams& params,
+// Return the renderer of `answered`, a data route's typed response, or its error.
+Result<Render> render_of(Answer answered) {
+  return std::visit(
+    Overloaded{
+      [](Error& error) -> Result<Render> { return std::move(error); },
+      [](BarsResponse& bars) -> Result<Render> {
+        return Render([bars = std::move(bars)](std::optional<std::int64_t> charged) {
+          return bars_to_json(bars, charged);
+        });
+      },
+      [](IndicatorResponse& values) -> Result<Render> {
+        return Render([values = std::move(values)](std::optional<std::int64_t>) {
+          return indicators_to_json(values);
+        });
+      },
+      [](auto&) -> Result<Render> {
+        return make_error(ErrorCode::internal, "a data route answered without data");
+      }},
+    answered);
+}
+
+// A data route after authentication: the checks of D6 (api::admit: 400, 403), D17's 304, the
+// answer (api::answer_admitted), then the price (D7) and the charge (402).
+Outcome serve_data(Result<TypedRequest> parsed,
                    const Caller& caller,
                    StoreView& view,
                    const Exchange& exchange) {
-  auto request = route.parse(captures, params);
-  if (!request) {
-    return charge_and_answer(caller, request.error(), 0, exchange);
+  auto admitted = admit(std::move(parsed), caller, view);
+  if (auto* error = std::get_if<Error>(&admitted)) {
+    return charge_and_answer(caller, std::move(*error), 0, exchange);
   }
-  const auto& symbols = (*request)->symbols();
-  const auto catalog = view.catalog(symbols);
-  if (!catalog) {
+  if (std::holds_alternative<Unanswered>(admitted)) {
     return NeedsStore{};
   }
-  if (auto status = check_single_symbol_known(symbols, *catalog); !status) {
-    return charge_and_answer(caller, status.error(), 0, exchange);
-  }
-  if (auto status = (*request)->apply_plan(caller, catalog->dataset.as_of); !status) {
-    return charge_and_answer(caller, status.error(), 0, exchange);
-  }
-  auto etag = data_etag(catalog->dataset, (*request)->canonical_target(), caller);
+  const auto& request = std::get<Admitted>(admitted);
+  auto etag = data_etag(request.catalog->dataset, to_target(request.request), caller);
   if (is_not_modified(exchange.request, etag)) {
     return answer_not_modified(caller, std::move(etag), exchange); // no history read either
   }
-  auto render = (*request)->answer(*catalog, view, exchange.request_id);
-  if (!render) {
+  auto answered = answer_admitted(request, view, exchange.request_id);
+  if (std::holds_alternative<Unanswered>(answered)) {
     return NeedsStore{};
   }
-  return charge_and_answer(caller, std::move(*render), credit_cost(symbols, *catalog), exchange,
+  return charge_and_answer(caller, render_of(std::move(answered)), credit_cost(request), exchange,
                            std::move(etag));
 }
 
@@ -420,13 +449,9 @@ std::optional<Outcome> check_rate(const Caller& caller, const Exchange& exchange
   return with_retry_after(charge_and_answer(caller, std::move(refused), 0, exchange), *wait);
 }
 
-// Answer `exchange` for `trusted` (when set) or the request's key, in the D6 order: route (404),
-// method (405), caller (401), request rate (429, D14), then serve_data for the rest. Public
-// routes need no key.
-Outcome route_request(const Exchange& exchange, const Caller* trusted) {
-  const Request& request = exchange.request;
-  std::vector<std::string> captures;
-  const Route* route = match_route(request.path, captures);
+// D10: the 404 of a path no route matches, or the 405 of a method other than GET and HEAD on a
+// route; nullopt for a request to answer.
+std::optional<Response> refuse_route(const Request& request, const Route* route) {
   if (route == nullptr) {
     // HEAD is GET without the body: the same message, so the same Content-Length (issue 9).
     const std::string method = request.method == "HEAD" ? "GET" : request.method;
@@ -439,6 +464,61 @@ Outcome route_request(const Exchange& exchange, const Caller* trusted) {
     response.set_header("Allow", "GET, HEAD");
     return response;
   }
+  return std::nullopt;
+}
+
+// The 500 of an unexpected failure after authentication, with the balance of a metered `caller`
+// when the key store can still be read (D7: X-Credits-Remaining on every such response).
+Response internal_error(const Caller& caller, const std::exception& error, const Exchange& exchange) {
+  Services& services = exchange.services;
+  services.log_error(exchange.request.method + " " + exchange.request.path + ": " + error.what());
+  auto response = error_body(make_error(ErrorCode::internal, k_internal_message));
+  if (caller.metered) {
+    try {
+      const store::ChargeRequest read_balance{caller.key_id, 0};
+      auto keys = services.keys.acquire();
+      set_credits_header(response, keys->charge_batch(std::span(&read_balance, 1)).front().balance);
+    } catch (const std::exception&) {
+      // the store is failing: answer without the balance rather than not at all
+    }
+  }
+  return response;
+}
+
+// A data route's request from `caller` (authenticated, or trusted when `trusted`): the request
+// rate (429, D14), then serve_data. An unexpected failure from here on is answered here, where
+// the balance can be read.
+Outcome serve_caller(Result<TypedRequest> parsed,
+                     const Caller& caller,
+                     bool trusted,
+                     StoreView& view,
+                     const Exchange& exchange) {
+  if (!trusted) {
+    if (auto refused = check_rate(caller, exchange)) {
+      return std::move(*refused);
+    }
+  }
+  try {
+    return serve_data(std::move(parsed), caller, view, exchange);
+  } catch (const store::StoreUnavailable&) {
+    throw; // D15: a 503 without the balance, which cannot be read (finish_dispatch)
+  } catch (const std::exception& error) {
+    if (exchange.waiting == Waiting::forbidden && caller.metered) {
+      return NeedsStore{}; // answered again where the balance may be read
+    }
+    return internal_error(caller, error, exchange);
+  }
+}
+
+// Answer `exchange` for `trusted` (when set) or the request's key, in the D6 order: route (404),
+// method (405), caller (401), then serve_caller for the rest. Public routes need no key.
+Outcome route_request(const Exchange& exchange, const Caller* trusted) {
+  const Request& request = exchange.request;
+  std::vector<std::string> captures;
+  const Route* route = match_route(request.path, captures);
+  if (auto refused = refuse_route(request, route)) {
+    return std::move(*refused);
+  }
   Services& services = exchange.services;
   StoreView view(services.bars, services.catalog, services.histories, services.cache_histories,
                  exchange.waiting, exchange.now);
@@ -449,7 +529,6 @@ Outcome route_request(const Exchange& exchange, const Caller* trusted) {
     }
     return tag_public(std::move(*response), request);
   }
-
   std::optional<Result<Caller>> caller = trusted != nullptr ? Result<Caller>(*trusted)
                                                             : find_caller(exchange);
   if (!caller) {
@@ -458,36 +537,8 @@ Outcome route_request(const Exchange& exchange, const Caller* trusted) {
   if (!*caller) {
     return unauthorized(caller->error());
   }
-  if (trusted == nullptr) {
-    if (auto refused = check_rate(**caller, exchange)) {
-      return std::move(*refused);
-    }
-  }
-  const auto params = QueryParams::parse(request.query);
-  // D7 wants X-Credits-Remaining on every response after authentication, a 500 included, so an
-  // unexpected failure from here on is answered here, where the balance can be read.
-  try {
-    return serve_data(*route, captures, params, **caller, view, exchange);
-  } catch (const store::StoreUnavailable&) {
-    throw; // D15: a 503 without the balance, which cannot be read (finish_dispatch)
-  } catch (const std::exception& error) {
-    if (exchange.waiting == Waiting::forbidden && (*caller)->metered) {
-      return NeedsStore{}; // answered again where the balance may be read
-    }
-    services.log_error(request.method + " " + request.path + ": " + error.what());
-    auto response = error_body(make_error(ErrorCode::internal, k_internal_message));
-    if ((*caller)->metered) {
-      try {
-        const store::ChargeRequest read_balance{(*caller)->key_id, 0};
-        auto keys = services.keys.acquire();
-        set_credits_header(response,
-                           keys->charge_batch(std::span(&read_balance, 1)).front().balance);
-      } catch (const std::exception&) {
-        // the store is failing: answer without the balance rather than not at all
-      }
-    }
-    return response;
-  }
+  return serve_caller(route->parse(captures, QueryParams::parse(request.query)), **caller,
+                      trusted != nullptr, view, exchange);
 }
 
 Response with_request_id(Response response, const std::string& request_id) {
@@ -560,27 +611,10 @@ std::optional<Result<TypedRequest>> parse_typed_request(std::string_view path,
                                                         std::string_view query) {
   std::vector<std::string> captures;
   const Route* route = match_route(path, captures);
-  if (route == nullptr) {
+  if (route == nullptr || route->parse == nullptr) {
     return std::nullopt;
   }
-  const auto params = QueryParams::parse(query);
-  const auto typed = [](auto parsed) -> Result<TypedRequest> {
-    if (!parsed) {
-      return parsed.error();
-    }
-    return TypedRequest(std::move(*parsed));
-  };
-  switch (route->id) {
-  case RouteId::healthz:
-    return Result<TypedRequest>(TypedRequest(HealthRequest{}));
-  case RouteId::openapi:
-    return std::nullopt;
-  case RouteId::bars:
-    return typed(parse_bars_request({captures[0], captures[1], captures[2], captures[3]}, params));
-  case RouteId::indicator:
-    return typed(parse_indicator_request(route->indicator, params));
-  }
-  return std::nullopt;
+  return route->parse(captures, QueryParams::parse(query));
 }
 
 std::vector<std::string> route_patterns() {

@@ -1,17 +1,16 @@
-// The whole HTTP API as one function: route, method, authentication, the endpoint, credits, in
-// the check order of D6 (404, 405, 401, 429, 400, 403, 402; D17's 304 in place of the charge).
-// Every response carries X-Request-Id.
+// The whole HTTP API as one function: route, method, authentication, the request rate, the answer
+// (api/answer: 400, 403), credits, in the check order of D6 (404, 405, 401, 429, 400, 403, 402;
+// D17's 304 in place of the charge), and the body. Every response carries X-Request-Id.
 //
 // A server answers in two steps (issue 9): dispatch_in_memory() on its network thread, which never
 // waits on SQLite; then, only when that step needs the store, finish_dispatch() or
 // apply_charges() on a worker thread.
 #pragma once
 
-#include "core/api/bars_request.hpp"
 #include "core/api/caller.hpp"
-#include "core/api/indicator_request.hpp"
 #include "core/api/request.hpp"
 #include "core/api/services.hpp"
+#include "core/api/typed_request.hpp"
 #include "core/error.hpp"
 
 #include <functional>
@@ -73,17 +72,9 @@ Response error_response(ErrorCode code, const std::string& message, Services& se
 // X-Credits-Remaining) with a fresh X-Request-Id, logging `detail` (never sent to clients).
 Response unavailable_response(const std::string& detail, Services& services);
 
-// The health check, which takes no parameters, and its path: what clients ask for the data's
-// as_of (D8) and a load balancer for readiness (D15).
-struct HealthRequest {};
-inline constexpr std::string_view k_health_path = "/healthz";
-
-// A request of the API as a typed value: what remote mode answers from its cache.
-using TypedRequest = std::variant<HealthRequest, BarsRequest, IndicatorRequest>;
-
 // Return the GET request of `path` (as sent) and `query` (raw) as the API parses it, or the error
-// the API would answer (400, in the D6 order); nullopt for a path the API does not route, or
-// whose route takes no typed request (the OpenAPI document).
+// the API answers it with (400, after authentication: D6); nullopt for a path the API does not
+// route, or whose route takes no typed request (the OpenAPI document).
 std::optional<Result<TypedRequest>> parse_typed_request(std::string_view path,
                                                         std::string_view query);
 

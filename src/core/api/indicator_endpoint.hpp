@@ -1,23 +1,20 @@
-// GET /v1/indicators/{ema,rsi,sma} (SPEC sections 2-4, D9 with D1, D4-D7) as rows of the dispatch
-// pipeline: the parse (api/indicator_request), the plan check and the answer.
+// GET /v1/indicators/{ema,rsi,sma,macd,bbands,atr,kdj} (SPEC sections 2-4, D9, D13 with D1, D4-D7)
+// as api/answer reads them: the plan's check and defaults, and the answer from a source.
 #pragma once
 
 #include "core/api/caller.hpp"
-#include "core/api/endpoint.hpp"
-#include "core/api/indicator_request.hpp"
 #include "core/api/json.hpp"
+#include "core/api/source.hpp"
+#include "core/api/typed_request.hpp"
+#include "core/domain/date.hpp"
+#include "core/error.hpp"
+#include "core/query/catalog.hpp"
 
-#include <memory>
 #include <optional>
-#include <span>
 #include <string>
+#include <variant>
 
 namespace ashare::api {
-
-// Parse a request of the `indicator` endpoint from `params` (parse_indicator_request).
-template <query::Indicator indicator>
-Result<std::unique_ptr<EndpointRequest>> parse_indicator_endpoint(std::span<const std::string>,
-                                                                  const QueryParams& params);
 
 // Check `request` against the plan of `caller` (D6) when the data is current to `as_of`: symbol
 // count, `limit`, then explicit lower bounds (PLAN_LIMIT); with no lower bound, set the clip.
@@ -25,9 +22,17 @@ Status check_indicator_plan(IndicatorRequest& request,
                             const Caller& caller,
                             std::optional<domain::Date> as_of);
 
-// Return the response of `request` (its limit resolved) with `items`, one per symbol in order.
-IndicatorResponse make_indicator_response(const IndicatorRequest& request,
-                                          const std::string& request_id,
-                                          std::vector<query::SymbolValues> items);
+// Check `request` as check_indicator_plan() does (unless the caller's plan is the remote's to
+// check), then set what the plan implies where the request is silent: `limit` (D4: 10).
+Status apply_indicator_plan(IndicatorRequest& request,
+                            const Caller& caller,
+                            std::optional<domain::Date> as_of);
+
+// Return the response to `request` (its plan applied) from `source`, over the symbols `catalog`
+// knows: an item per symbol with its next_url (D9); or why `source` cannot give an item here.
+std::variant<IndicatorResponse, Unanswered> answer_indicator(const IndicatorRequest& request,
+                                                             const query::Catalog& catalog,
+                                                             Source& source,
+                                                             const std::string& request_id);
 
 } // namespace ashare::api

@@ -195,19 +195,6 @@ std::string IndicatorRequest::to_target() const {
   return indicator_path(query.indicator) + "?" + to_params().encode();
 }
 
-std::string
-next_url(const IndicatorRequest& request, const std::string& symbol, std::int64_t last_t) {
-  IndicatorRequest next = request;
-  const auto it = std::find_if(request.query.symbols.begin(), request.query.symbols.end(),
-                               [&symbol](const domain::Symbol& s) { return s.str() == symbol; });
-  if (it != request.query.symbols.end()) {
-    next.query.symbols = {*it};
-  }
-  auto& filter = next.query.filter;
-  (request.query.order == domain::SortOrder::asc ? filter.gt : filter.lt) = last_t;
-  return next.to_target();
-}
-
 Result<IndicatorRequest> parse_indicator_form(const IndicatorForm& form) {
   QueryParams params;
   params.set("symbol", form.symbols);

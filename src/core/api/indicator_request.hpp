@@ -56,12 +56,6 @@ struct IndicatorForm {
   bool expand_underlying = false;
 };
 
-// Return the next_url of an item of `request` whose last returned value is at `last_t` (D9): the
-// request with the range moved past it (`timestamp.gt` for asc, `timestamp.lt` for desc) and
-// `symbol` alone (as D8 for bars), every other parameter kept.
-std::string
-next_url(const IndicatorRequest& request, const std::string& symbol, std::int64_t last_t);
-
 // Return the request of `form`, or the error the API would answer it with.
 Result<IndicatorRequest> parse_indicator_form(const IndicatorForm& form);
 

@@ -231,6 +231,15 @@ void write_meta(JsonWriter& json,
   json.end_object();
 }
 
+} // namespace
+
+std::optional<Error> item_error(const IndicatorResponse& response, std::size_t i) {
+  if (!response.items[i].known) {
+    return unknown_symbol(response.items[i].symbol);
+  }
+  return std::nullopt;
+}
+
 std::optional<Error> item_error(const BarsResponse& response, std::size_t i) {
   if (i < response.errors.size()) {
     return response.errors[i];
@@ -239,15 +248,6 @@ std::optional<Error> item_error(const BarsResponse& response, std::size_t i) {
     return unknown_symbol(response.items[i].symbol);
   }
   return std::nullopt;
-}
-
-} // namespace
-
-void set_item_errors(BarsResponse& response) {
-  response.errors.clear();
-  for (std::size_t i = 0; i < response.items.size(); ++i) {
-    response.errors.push_back(item_error(response, i));
-  }
 }
 
 namespace {
@@ -354,9 +354,9 @@ std::string indicators_to_json(const IndicatorResponse& response) {
       write_underlying(json, response);
     }
     write_next_url(json, response, i);
-    if (!item.known) {
+    if (const auto error = item_error(response, i)) {
       json.key("error");
-      write_error_object(json, unknown_symbol(item.symbol));
+      write_error_object(json, *error);
     }
     json.end_object();
   }

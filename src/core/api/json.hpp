@@ -30,6 +30,9 @@ struct BarsResponse {
   std::vector<std::optional<std::string>> next_urls; // one per item (D8)
   std::vector<std::optional<Error>> errors; // one per item when parsed; else derived from `known`
   store::DatasetInfo dataset;
+  // meta.credits_charged as read from a remote's body (D7); a server passes its own charge to
+  // bars_to_json() instead.
+  std::optional<std::int64_t> credits_charged;
   // Optional, per item: the JSON of its bars, already written (api/history_cache), as pieces joined
   // by commas; an item without pieces is written from its bars. `keep_alive` owns the text.
   std::vector<std::vector<std::string_view>> bar_json;
@@ -42,9 +45,9 @@ struct BarsResponse {
 // Return `bar` as the JSON object the bars endpoint writes for it.
 std::string bar_to_json(const domain::Bar& bar);
 
-// Set `response.errors` as bars_from_json() would find them in its body: an item error for each
-// unknown symbol. For a response answered in process and printed without its body.
-void set_item_errors(BarsResponse& response);
+// Return the error of item `i` of `response`: as read from its body, else D1's unknown symbol
+// when the item's symbol is not known; nullopt when it has none.
+std::optional<Error> item_error(const BarsResponse& response, std::size_t i);
 
 // Return the bars response body; `credits_charged` appears in meta when set (D7).
 std::string bars_to_json(const BarsResponse& response, std::optional<std::int64_t> credits_charged);
@@ -59,6 +62,9 @@ struct IndicatorResponse {
   std::vector<query::SymbolValues> items;
   std::vector<std::optional<std::string>> next_urls; // one per item (D9)
 };
+
+// Return the error of item `i` of `response`: D1's unknown symbol when its symbol is not known.
+std::optional<Error> item_error(const IndicatorResponse& response, std::size_t i);
 
 // Return the indicator response body (SPEC sections 2-4).
 std::string indicators_to_json(const IndicatorResponse& response);

@@ -214,6 +214,9 @@ Result<BarsResponse> read_bars(std::string_view body) {
   const json meta = value.value("meta", json::object());
   response.dataset.as_of = date_of(meta.value("as_of", json()));
   response.dataset.source = meta.value("source", "");
+  if (meta.contains("credits_charged")) {
+    response.credits_charged = integer_of(meta["credits_charged"], "credits_charged");
+  }
   response.single = value.contains("ohlc");
   if (response.single) {
     auto item = symbol_bars_of(value, value.value("symbol", ""));

@@ -1,5 +1,6 @@
 #include "core/api/store_view.hpp"
 
+#include "core/query/history.hpp"
 #include "core/store/store_unavailable.hpp"
 
 #include <cassert>
@@ -62,28 +63,72 @@ CachedHistory StoreView::history(const store::SymbolInfo& info) {
   return {}; // not worth loading whole: its rows alone this time
 }
 
-std::optional<query::SymbolBars> StoreView::read_window(const store::SymbolInfo& info,
-                                                        const query::BarQuery& query) {
-  assert(m_catalog);
-  if (m_waiting == Waiting::forbidden) {
-    return std::nullopt;
+CatalogRead StoreView::catalog(const TypedRequest& request) {
+  auto found = catalog(symbols_of(request));
+  if (!found) {
+    return Unanswered::wait;
   }
-  auto& store = connection();
-  return query::read_window(
-    info.symbol,
-    [&](domain::Date from, domain::Date to, domain::SortOrder order, std::int64_t limit) {
-      return store.load_bars(info.symbol, from, to, order, limit);
-    },
-    query, info.latest_factor);
+  return found;
 }
 
-std::optional<store::PriceSeries> StoreView::load_price_series(const store::SymbolInfo& info,
-                                                               store::PriceField field) {
+Read<WindowBars> StoreView::window(const store::SymbolInfo& info, const query::BarQuery& query) {
   assert(m_catalog);
-  if (m_waiting == Waiting::forbidden) {
-    return std::nullopt;
+  if (m_cache_histories) {
+    if (auto history = this->history(info); history.rendered) {
+      WindowBars window;
+      window.item = select_bars(*history.rendered, info.symbol, query, window.json);
+      window.keep_alive = std::move(history.rendered);
+      return window;
+    } else if (history.compact) {
+      // Decoded and written per request (issue 11, P5), as a read of the store would be.
+      auto read = history.compact->read_window(info.symbol, query, info.latest_factor);
+      return WindowBars{std::move(read.item), {}, std::move(read.exact), nullptr};
+    }
   }
-  return connection().load_price_series(info.symbol, field);
+  if (!may_wait()) {
+    return Unanswered::wait; // to a worker thread, which may read the store
+  }
+  // A one-shot command, or a symbol's first miss: read just its rows.
+  auto& store = connection();
+  const auto read = [&](domain::Date from, domain::Date to, domain::SortOrder order,
+                        std::int64_t limit) {
+    return store.load_bars(info.symbol, from, to, order, limit);
+  };
+  return WindowBars{query::read_window(info.symbol, read, query, info.latest_factor), {}, {}, nullptr};
+}
+
+Read<query::SymbolValues> StoreView::values(const store::SymbolInfo& info,
+                                            const query::IndicatorQuery& query) {
+  assert(m_catalog);
+  const auto fields = query::input_fields(query);
+  if (m_cache_histories) {
+    if (const auto history = this->history(info); history.rendered) {
+      query::IndicatorInputs inputs;
+      for (const auto field : fields) {
+        inputs.push_back(&history.rendered->history.price_series(field));
+      }
+      const auto lines = history.rendered->indicators.find_or_compute(
+        IndicatorSeriesMemo::key_of(query),
+        [&] { return query::indicator_lines(inputs, query, info.latest_factor); });
+      return query::select_values(info.symbol, inputs.front()->dates, *lines, query);
+    } else if (history.compact) {
+      const auto bars = history.compact->decode_all();
+      std::vector<store::PriceSeries> series;
+      for (const auto field : fields) {
+        series.push_back(query::price_series_of(bars, field));
+      }
+      return query::values_from_series(info.symbol, series, query, info.latest_factor);
+    }
+  }
+  if (!may_wait()) {
+    return Unanswered::wait; // to a worker thread, which may read the store
+  }
+  // A one-shot command, or a symbol's first miss: read just its series.
+  std::vector<store::PriceSeries> series;
+  for (const auto field : fields) {
+    series.push_back(connection().load_price_series(info.symbol, field));
+  }
+  return query::values_from_series(info.symbol, series, query, info.latest_factor);
 }
 
 store::BarStore& StoreView::connection() {

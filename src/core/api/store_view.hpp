@@ -1,10 +1,14 @@
-// What one request reads of the data store: the catalog and the symbols' histories, from memory,
-// reading SQLite only when the request may wait (issue 9). A server's network threads answer with
-// Waiting::forbidden, so a request whose catalog must be refreshed or whose history must be
-// loaded comes back deferred and is answered again on a worker thread with Waiting::allowed.
+// The store as a Source (api/source) for one request: the catalog and the symbols' histories,
+// from memory, reading SQLite only when the request may wait (issue 9). A server's network
+// threads answer with Waiting::forbidden, so a request whose catalog must be refreshed or whose
+// history must be loaded is Unanswered::wait, and is answered again on a worker thread with
+// Waiting::allowed. Here alone is chosen how a window or a series is read: from a rendered
+// history (text already written), a compact one (decoded per request), or the store's rows (a
+// one-shot command, or a symbol's first request).
 #pragma once
 
 #include "core/api/history_cache.hpp"
+#include "core/api/source.hpp"
 #include "core/query/catalog.hpp"
 #include "core/store/bar_store.hpp"
 #include "core/store/connection_pool.hpp"
@@ -19,13 +23,13 @@ namespace ashare::api {
 // May this step of a request wait on SQLite (a read of the store, a lock)?
 enum class Waiting { forbidden, allowed };
 
-class StoreView {
+class StoreView final : public Source {
 public:
   using Clock = std::chrono::steady_clock;
 
   // Read through `pool`, remembering in `catalogs` and `histories`; `now` is the request's time.
-  // `cache_histories` false: history() is never used; the endpoints read just their rows
-  // (read_window(), price_series()).
+  // `cache_histories` false (a one-shot command): nothing is cached; each answer reads just its
+  // rows.
   StoreView(store::ConnectionPool<store::BarStore>& pool,
             query::CatalogCache& catalogs,
             HistoryCache& histories,
@@ -35,9 +39,6 @@ public:
     : m_pool(pool), m_catalogs(catalogs), m_histories(histories),
       m_cache_histories(cache_histories), m_waiting(waiting), m_now(now) {}
 
-  // Return whether whole histories are cached (history()) rather than rows read per request.
-  bool caches_histories() const { return m_cache_histories; }
-
   // Return the store's catalog, or nullptr when it must be read from the store and waiting is
   // forbidden. With waiting allowed, the first call opens one read snapshot that every later
   // read of this view shares, so the histories match the catalog's generation. Without cached
@@ -45,30 +46,30 @@ public:
   // this request alone: a store of a whole market costs no more than one of a few symbols.
   std::shared_ptr<const query::Catalog> catalog(std::span<const domain::Symbol> symbols = {});
 
+  // Source: catalog(symbols_of(request)), Unanswered::wait for nullptr.
+  CatalogRead catalog(const TypedRequest& request) override;
+
+  // Source: from the symbol's cached history, rendered or compact, when it is cached; else its
+  // rows, read from the store (query::read_window: the bounded read) when waiting is allowed.
+  Read<WindowBars> window(const store::SymbolInfo& info, const query::BarQuery& query) override;
+
+  // Source: from the series kept with a rendered history (computed once, IndicatorSeriesMemo),
+  // a compact history decoded, or the whole series read from the store.
+  Read<query::SymbolValues> values(const store::SymbolInfo& info,
+                                   const query::IndicatorQuery& query) override;
+
   // Return whether catalog() found the store out of reach and answered from memory (D15).
   bool store_unreachable() const { return m_unreachable; }
 
   // Return whether this view may read the store (Waiting::allowed).
   bool may_wait() const { return m_waiting == Waiting::allowed; }
 
+private:
   // Return the whole history of `info`, a symbol of catalog(), in the form it is cached in
   // (HistoryCache::admit), or neither when it is not cached and either waiting is forbidden or it
-  // is not worth loading yet (its first miss): then read just the rows with read_window() or
-  // load_price_series(). Requires a successful catalog() first.
+  // is not worth loading yet (its first miss): then its rows are read instead.
   CachedHistory history(const store::SymbolInfo& info);
 
-  // Return the bars of `info` (a symbol of catalog()) that `query` returns, read from the store
-  // without its whole history (query::read_window: the bounded read, adjusted per D8); nullopt
-  // when waiting is forbidden. Requires a successful catalog(). Answers as history() would.
-  std::optional<query::SymbolBars> read_window(const store::SymbolInfo& info,
-                                               const query::BarQuery& query);
-
-  // Return the `field` series of `info`'s whole history (D9) read from the store; nullopt when
-  // waiting is forbidden. Requires a successful catalog().
-  std::optional<store::PriceSeries> load_price_series(const store::SymbolInfo& info,
-                                                      store::PriceField field);
-
-private:
   // Return the connection catalog() opened; throws StoreUnavailable when the store was out of
   // reach then (the catalog came from memory).
   store::BarStore& connection();

@@ -33,6 +33,14 @@ std::span<const PlanLimits> plan_table() {
   return k_plan_table;
 }
 
+int limit_every_plan_allows() {
+  int smallest = k_plan_table.front().max_limit;
+  for (const auto& row : k_plan_table) {
+    smallest = std::min(smallest, row.max_limit);
+  }
+  return smallest;
+}
+
 Result<Plan> parse_plan(std::string_view text) {
   for (const auto& row : k_plan_table) {
     if (equal_ignoring_case(row.name, text)) {

@@ -26,6 +26,10 @@ const PlanLimits& plan_limits(Plan plan);
 // Return the whole table, in enumerator order.
 std::span<const PlanLimits> plan_table();
 
+// Return the largest `limit` every plan allows (D6): the page size of a client that pages
+// whatever its key's plan.
+int limit_every_plan_allows();
+
 // Parse a plan name in any letter case; INVALID_PARAMETER naming `text` otherwise.
 Result<Plan> parse_plan(std::string_view text);
 

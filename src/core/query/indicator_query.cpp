@@ -161,4 +161,15 @@ SymbolValues values_from_series(std::string symbol,
                        indicator_lines(inputs, query, latest_factor), query);
 }
 
+SymbolValues values_from_series(std::string symbol,
+                                std::span<const store::PriceSeries> series,
+                                const IndicatorQuery& query,
+                                double latest_factor) {
+  IndicatorInputs inputs;
+  for (const auto& one : series) {
+    inputs.push_back(&one);
+  }
+  return values_from_series(std::move(symbol), inputs, query, latest_factor);
+}
+
 } // namespace ashare::query

@@ -111,9 +111,15 @@ SymbolValues select_values(std::string symbol,
                            const IndicatorQuery& query);
 
 // Return the item of known symbol `symbol` from `inputs`, the symbol's whole history (D9):
-// select_values() of indicator_lines(). Both the server and the remote-mode cache use it.
+// select_values() of indicator_lines().
 SymbolValues values_from_series(std::string symbol,
                                 const IndicatorInputs& inputs,
+                                const IndicatorQuery& query,
+                                double latest_factor);
+
+// As above, from `series`, the input_fields() of the symbol's whole history, in that order.
+SymbolValues values_from_series(std::string symbol,
+                                std::span<const store::PriceSeries> series,
                                 const IndicatorQuery& query,
                                 double latest_factor);
 

@@ -1,15 +1,15 @@
-// Remote mode's answers: an API request answered from the cache store as the remote itself would
-// answer it. Bars requests fetch from the remote only the date ranges the cache lacks (raw,
-// adjusted=false) and render adjusted prices locally with the symbol's anchor factor (D8), so the
-// answer equals the remote's own. Indicator requests are computed from the cache when it holds the
-// symbols' whole history, else forwarded. /healthz is answered from the remote's recorded as_of,
-// which is asked again at most once after each session close (remote/freshness), or at once with
-// `refresh`. Everything else is forwarded.
+// Remote mode's answers: a request of the API answered by api::answer over the cache store, as the
+// remote itself answers it. The cache is an api::Source that first fetches what a request reads
+// and the cache lacks: for bars only the date ranges it does not hold (raw, adjusted=false), with
+// adjusted prices rendered locally from the symbol's anchor factor (D8), so the answer equals the
+// remote's own; for indicators the whole history, which it must hold already (else the request is
+// forwarded). /healthz is answered from the remote's recorded as_of, which is asked again at most
+// once after each session close (remote/freshness), or at once with `refresh`. What the cache
+// cannot answer goes to the remote as it is, and its reply is read back into the typed answer.
 #pragma once
 
-#include "core/api/bars_request.hpp"
-#include "core/api/indicator_request.hpp"
-#include "core/api/json.hpp"
+#include "core/api/answer.hpp"
+#include "core/api/typed_request.hpp"
 #include "core/auth/api_key.hpp"
 #include "core/auth/plan.hpp"
 #include "core/remote/cache_filler.hpp"
@@ -17,11 +17,8 @@
 #include "core/store/cache_store.hpp"
 
 #include <cstdint>
-#include <optional>
-#include <span>
+#include <memory>
 #include <string>
-#include <variant>
-#include <vector>
 
 namespace ashare::remote {
 
@@ -41,36 +38,24 @@ public:
                store::CacheStore& cache,
                RemoteSettings settings,
                auth::RandomSource& random);
+  ~CachedRemote();
+  CachedRemote(const CachedRemote&) = delete; // its source refers to its settings
+  CachedRemote& operator=(const CachedRemote&) = delete;
 
-  // Answer GET `target` (path and query) as the remote would. Throws OfflineMiss when offline and
-  // the cache cannot answer, UpstreamFailure when the remote cannot be reached.
-  Reply get(const std::string& target);
-
-  // Answer `request` as get(request.to_target()) would, but a 200 answered from the cache as the
-  // typed response (item errors set, api::set_item_errors), without writing its body; anything
-  // else (an error, the remote's own body) as the Reply get() gives.
-  std::variant<api::BarsResponse, Reply> get_bars(api::BarsRequest request);
+  // Return the answer of `request` as the remote gives it to a key of the settings' plan (whose
+  // refusals are the remote's: D6). Throws OfflineMiss when offline and the cache cannot answer,
+  // UpstreamFailure when the remote cannot be reached, UnexpectedReply when it answers what no
+  // server of the API sends.
+  api::Answer answer(const api::TypedRequest& request);
 
 private:
-  void require_online(const std::string& lacks) const;
-  Reply forward(const std::string& target, const std::string& lacks);
-  Reply refuse(const std::string& target, const Error& error);
-  bool refreshing() const;
-  std::optional<domain::Date> current_as_of();
-  std::optional<double> current_anchor(const std::string& symbol, domain::Date as_of);
-  Refusal fill(const std::string& symbol, DateRange window, domain::Date as_of, bool adjusted);
-  Reply answer_health(const std::string& target);
-  std::variant<api::BarsResponse, Reply> answer_bars(api::BarsRequest request,
-                                                    const std::string& target);
-  Reply answer_indicator(api::IndicatorRequest request, const std::string& target);
-  store::DatasetInfo dataset(domain::Date as_of, std::span<const std::string> served);
+  class CacheSource;
 
   Upstream& m_upstream;
   store::CacheStore& m_cache;
   RemoteSettings m_settings;
   auth::RandomSource& m_random;
-  CacheFiller m_filler;
-  FetchStats m_stats;
+  std::unique_ptr<CacheSource> m_source;
 };
 
 } // namespace ashare::remote

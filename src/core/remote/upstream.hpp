@@ -34,6 +34,13 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+// The remote answered what no server of the API sends: a body that is not the response asked
+// for, or a refusal without an error envelope (exit status 1).
+class UnexpectedReply : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
 // --offline was given and the cache cannot answer without the network (exit status 1).
 class OfflineMiss : public std::runtime_error {
 public:

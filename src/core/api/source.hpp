@@ -1,0 +1,63 @@
+// What an answer of the API reads, from wherever its data is: the store (api/store_source: a
+// server's memory of it, or a one-shot command's rows) or remote mode's cache
+// (remote/cached_remote), which first fills itself from the remote. Everything an answer decides
+// is api/answer's; a source only reads.
+#pragma once
+
+#include "core/api/typed_request.hpp"
+#include "core/domain/bar.hpp"
+#include "core/error.hpp"
+#include "core/query/bar_query.hpp"
+#include "core/query/catalog.hpp"
+#include "core/query/indicator_query.hpp"
+#include "core/store/bar_store.hpp"
+
+#include <memory>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace ashare::api {
+
+// Why a source cannot give what an answer reads: the answer must wait on the store (a server's
+// network thread hands the request to a worker, which answers it again), or the request must go
+// to the remote as it is (remote mode: the cache cannot answer it as the remote would).
+enum class Unanswered { wait, forward };
+
+// What a source gives, or why it cannot.
+template <class T> using Read = std::variant<T, Unanswered>;
+
+// One symbol's bars of a window, with their text when the source has it written already.
+struct WindowBars {
+  query::SymbolBars item; // sorted, limited and adjusted as the query asks; no summary
+  // The bars' JSON objects as pieces to join with commas (a rendered history's slices, owned by
+  // `keep_alive`), or empty: then they are written from `exact`, else from the bars' doubles.
+  std::vector<std::string_view> json;
+  std::vector<domain::BarTenThousandths> exact; // whole 1/10000s per bar (a compact history's)
+  std::shared_ptr<const void> keep_alive;
+};
+
+// The catalog an answer is checked against: the dataset and the request's known symbols.
+using CatalogRead = std::variant<std::shared_ptr<const query::Catalog>, Error, Unanswered>;
+
+class Source {
+public:
+  virtual ~Source() = default;
+
+  // Return the catalog `request` is answered from: the dataset (as_of, source, generation) and
+  // those of the request's symbols that are known, each with its latest factor (the D8 anchor).
+  // The remote cache first fetches what `request` reads and it lacks; the remote's refusal of
+  // that fetch is the Error.
+  virtual CatalogRead catalog(const TypedRequest& request) = 0;
+
+  // Return the bars of `info` (a symbol of catalog()) that `query` returns (query::pick_window),
+  // forward-adjusted to info.latest_factor when query.adjusted (D8).
+  virtual Read<WindowBars> window(const store::SymbolInfo& info, const query::BarQuery& query) = 0;
+
+  // Return the values of `info`'s indicator that `query` returns, computed over the symbol's
+  // whole history (D9) and only then filtered, ordered and limited (query::select_values).
+  virtual Read<query::SymbolValues> values(const store::SymbolInfo& info,
+                                           const query::IndicatorQuery& query) = 0;
+};
+
+} // namespace ashare::api
