@@ -1,4 +1,7 @@
 // The one symbol ashare-net.so exports: the table `ashare` finds with dlsym (cli/net/module.hpp).
+// Each entry catches whatever its implementation throws (allocation failures, mostly) and turns it
+// into a value, so that no exception crosses into `ashare`.
+#include "cli/net/http_session.hpp"
 #include "cli/net/serve.hpp"
 
 #include "cli/output/report.hpp"
@@ -7,8 +10,36 @@
 namespace ashare::cli::net {
 namespace {
 
+Failure unexpected(const char* what) {
+  return Failure{std::string("unexpected failure in the network module: ") + what, false};
+}
+
+std::variant<HttpSession*, Failure> http_open(const HttpSettings& settings) noexcept {
+  try {
+    return open_http_session(settings);
+  } catch (const std::exception& error) {
+    return unexpected(error.what());
+  } catch (...) {
+    return unexpected("unknown exception");
+  }
+}
+
+HttpOutcome http_exchange(HttpSession& session, const HttpRequest& request) noexcept {
+  try {
+    return exchange(session, request);
+  } catch (const std::exception& error) {
+    return unexpected(error.what());
+  } catch (...) {
+    return unexpected("unknown exception");
+  }
+}
+
+void http_close(HttpSession* session) noexcept {
+  close_http_session(session); // destructors do not throw
+}
+
 // As main.cpp reports what a command throws: a database server that cannot be reached is exit
-// status 3 (D15), anything else 1. No exception crosses into `ashare`.
+// status 3 (D15), anything else 1.
 int serve_entry(const ServeSettings& settings) noexcept {
   try {
     return serve(settings);
@@ -27,6 +58,7 @@ int serve_entry(const ServeSettings& settings) noexcept {
 extern "C" __attribute__((visibility("default"))) const ashare::cli::net::Module*
 ashare_net_module() noexcept {
   using namespace ashare::cli::net;
-  static const Module module{ASHARE_VERSION, k_module_abi, &open_http_transport, &serve_entry};
+  static const Module module{ASHARE_VERSION, k_module_abi, &http_open,
+                             &http_exchange, &http_close,  &serve_entry};
   return &module;
 }
