@@ -1,5 +1,6 @@
 #include "cli/net/client.hpp"
 
+#include <utility>
 
 namespace ashare::cli::net {
 
@@ -19,6 +20,42 @@ HttpOutcome HttpClient::exchange(const HttpRequest& request) {
     m_session = std::get<HttpSession*>(opened);
   }
   return net.http_exchange(*m_session, request);
+}
+
+std::variant<TcpClient, Failure> TcpClient::connect(const std::string& host,
+                                                    unsigned short port,
+                                                    std::chrono::milliseconds timeout) {
+  auto connected = module().tcp_connect(host, port, timeout);
+  if (auto* failure = std::get_if<Failure>(&connected)) {
+    return std::move(*failure);
+  }
+  return TcpClient(std::get<TcpStream*>(connected));
+}
+
+TcpClient::~TcpClient() {
+  if (m_stream != nullptr) {
+    module().tcp_close(m_stream);
+  }
+}
+
+TcpClient& TcpClient::operator=(TcpClient&& other) noexcept {
+  if (this != &other) {
+    if (m_stream != nullptr) {
+      module().tcp_close(m_stream);
+    }
+    m_stream = std::exchange(other.m_stream, nullptr);
+  }
+  return *this;
+}
+
+std::optional<Failure> TcpClient::write(std::span<const std::byte> bytes,
+                                        std::chrono::milliseconds timeout) {
+  return module().tcp_write(*m_stream, bytes, timeout);
+}
+
+std::optional<Failure> TcpClient::read(std::span<std::byte> into,
+                                       std::chrono::milliseconds timeout) {
+  return module().tcp_read(*m_stream, into, timeout);
 }
 
 } // namespace ashare::cli::net

@@ -6,6 +6,7 @@
 #include "cli/net/module.hpp"
 
 #include <memory>
+#include <utility>
 
 namespace ashare::cli::net {
 
@@ -26,6 +27,29 @@ public:
 private:
   HttpSettings m_settings;
   HttpSession* m_session = nullptr; // opened by the first exchange
+};
+
+// A TCP connection, closed when destroyed.
+class TcpClient {
+public:
+  // Connect to `host`:`port` within `timeout`; the Failure when it cannot. Throws
+  // std::runtime_error only when the module cannot be loaded.
+  static std::variant<TcpClient, Failure> connect(const std::string& host,
+                                                  unsigned short port,
+                                                  std::chrono::milliseconds timeout);
+  ~TcpClient();
+  TcpClient(TcpClient&& other) noexcept : m_stream(std::exchange(other.m_stream, nullptr)) {}
+  TcpClient& operator=(TcpClient&& other) noexcept;
+
+  // Write all of `bytes` within `timeout`.
+  std::optional<Failure> write(std::span<const std::byte> bytes, std::chrono::milliseconds timeout);
+
+  // Read exactly `into.size()` bytes within `timeout`.
+  std::optional<Failure> read(std::span<std::byte> into, std::chrono::milliseconds timeout);
+
+private:
+  explicit TcpClient(TcpStream* stream) : m_stream(stream) {}
+  TcpStream* m_stream;
 };
 
 } // namespace ashare::cli::net

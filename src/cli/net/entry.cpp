@@ -3,6 +3,7 @@
 // into a value, so that no exception crosses into `ashare`.
 #include "cli/net/http_session.hpp"
 #include "cli/net/serve.hpp"
+#include "cli/net/tcp_stream.hpp"
 
 #include "cli/output/report.hpp"
 #include "core/store/store_unavailable.hpp"
@@ -38,6 +39,46 @@ void http_close(HttpSession* session) noexcept {
   close_http_session(session); // destructors do not throw
 }
 
+std::variant<TcpStream*, Failure> tcp_connect(const std::string& host,
+                                              unsigned short port,
+                                              std::chrono::milliseconds timeout) noexcept {
+  try {
+    return open_tcp_stream(host, port, timeout);
+  } catch (const std::exception& error) {
+    return unexpected(error.what());
+  } catch (...) {
+    return unexpected("unknown exception");
+  }
+}
+
+std::optional<Failure> tcp_write(TcpStream& stream,
+                                 std::span<const std::byte> bytes,
+                                 std::chrono::milliseconds timeout) noexcept {
+  try {
+    return write_all(stream, bytes, timeout);
+  } catch (const std::exception& error) {
+    return unexpected(error.what());
+  } catch (...) {
+    return unexpected("unknown exception");
+  }
+}
+
+std::optional<Failure> tcp_read(TcpStream& stream,
+                                std::span<std::byte> into,
+                                std::chrono::milliseconds timeout) noexcept {
+  try {
+    return read_exactly(stream, into, timeout);
+  } catch (const std::exception& error) {
+    return unexpected(error.what());
+  } catch (...) {
+    return unexpected("unknown exception");
+  }
+}
+
+void tcp_close(TcpStream* stream) noexcept {
+  close_tcp_stream(stream);
+}
+
 // As main.cpp reports what a command throws: a database server that cannot be reached is exit
 // status 3 (D15), anything else 1.
 int serve_entry(const ServeSettings& settings) noexcept {
@@ -58,7 +99,8 @@ int serve_entry(const ServeSettings& settings) noexcept {
 extern "C" __attribute__((visibility("default"))) const ashare::cli::net::Module*
 ashare_net_module() noexcept {
   using namespace ashare::cli::net;
-  static const Module module{ASHARE_VERSION, k_module_abi, &http_open,
-                             &http_exchange, &http_close,  &serve_entry};
+  static const Module module{ASHARE_VERSION, k_module_abi, &http_open,   &http_exchange,
+                             &http_close,    &tcp_connect, &tcp_write,   &tcp_read,
+                             &tcp_close,     &serve_entry};
   return &module;
 }

@@ -1,5 +1,5 @@
-// The network module, ashare-net.so: the HTTP(S) client of remote mode and the data sources,
-// and the server of `serve`, with the libraries only they need (OpenSSL's libssl, zlib,
+// The network module, ashare-net.so: the HTTP(S) and TCP clients of remote mode and the data
+// sources, and the server of `serve`, with the libraries only they need (OpenSSL's libssl, zlib,
 // Boost.Beast and Asio). `ashare` loads it on first use: linked in, those libraries cost every
 // command about 2 ms of process start, more than a local one-year query takes (issue 11, P2).
 //
@@ -20,6 +20,7 @@
 #include <chrono>
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -83,6 +84,11 @@ using HttpOutcome = std::variant<HttpResponse, Failure>;
 // connection. Defined in the module; used by one thread at a time.
 struct HttpSession;
 
+// ---- TCP -----------------------------------------------------------------------------------------
+
+// A connected TCP stream (a quote server's binary protocol). Defined in the module.
+struct TcpStream;
+
 // ---- serve ---------------------------------------------------------------------------------------
 
 // What `serve` needs once its settings are resolved and checked: the module opens the stores
@@ -98,7 +104,7 @@ struct ServeSettings {
 // ---- The table -----------------------------------------------------------------------------------
 
 // Bumped whenever the table or a type above changes, so that a stale module is refused.
-inline constexpr int k_module_abi = 3;
+inline constexpr int k_module_abi = 4;
 
 struct Module {
   const char* version; // ASHARE_VERSION of the module's build
@@ -111,6 +117,20 @@ struct Module {
   // connection the server closed is retried once for GET and HEAD) and read the response.
   HttpOutcome (*http_exchange)(HttpSession& session, const HttpRequest& request) noexcept;
   void (*http_close)(HttpSession* session) noexcept;
+
+  // Connect to `host`:`port` within `timeout`. Close it with tcp_close.
+  std::variant<TcpStream*, Failure> (*tcp_connect)(const std::string& host,
+                                                   unsigned short port,
+                                                   std::chrono::milliseconds timeout) noexcept;
+  // Write all of `bytes` within `timeout`.
+  std::optional<Failure> (*tcp_write)(TcpStream& stream,
+                                      std::span<const std::byte> bytes,
+                                      std::chrono::milliseconds timeout) noexcept;
+  // Read exactly `into.size()` bytes within `timeout`; a Failure when the peer closes first.
+  std::optional<Failure> (*tcp_read)(TcpStream& stream,
+                                     std::span<std::byte> into,
+                                     std::chrono::milliseconds timeout) noexcept;
+  void (*tcp_close)(TcpStream* stream) noexcept;
 
   // Run `serve` as `settings` say: open the stores, print "listening on URL" once bound, serve
   // until SIGINT or SIGTERM has drained the server; return the exit status, having printed
