@@ -5,7 +5,9 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config git
   libcli11-dev nlohmann-json3-dev libsqlitecpp-dev libsqlite3-dev doctest-dev
-  libcpp-httplib-dev libssl-dev libboost-dev zlib1g-dev
+  libssl-dev libboost-dev zlib1g-dev
+  # The black-box tests' HTTP client (tests/blackbox); ashare itself does not use it.
+  libcpp-httplib-dev
   # PostgreSQL (issue 14): the client library and header, and a server for the tests
   # (scripts/with-postgres.sh).
   libpq-dev postgresql-15

@@ -1,9 +1,11 @@
 #include "process.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#include <iterator>
 #include <poll.h>
 #include <spawn.h>
 #include <stdexcept>
@@ -25,8 +27,20 @@ int decode_status(int raw) {
   return -1;
 }
 
-// The inherited environment without ASHARE_* and without the variables `extra` sets (getenv
-// returns the first match, so an inherited HOME would hide the test's own), then `extra`.
+// The proxy variables remote mode reads (cli/net/proxy.hpp): every test reaches 127.0.0.1
+// directly unless it sets them itself.
+constexpr const char* k_proxy_variables[] = {"http_proxy=", "HTTP_PROXY=", "https_proxy=",
+                                             "HTTPS_PROXY=", "no_proxy=", "NO_PROXY="};
+
+bool is_proxy_variable(const char* entry) {
+  return std::any_of(std::begin(k_proxy_variables), std::end(k_proxy_variables),
+                     [entry](const char* name) {
+                       return std::strncmp(entry, name, std::strlen(name)) == 0;
+                     });
+}
+
+// The inherited environment without ASHARE_*, the proxy variables and the variables `extra` sets
+// (getenv returns the first match, so an inherited HOME would hide the test's own), then `extra`.
 std::vector<std::string> child_environment(const std::vector<std::string>& extra) {
   const auto overridden = [&](const char* entry) {
     for (const auto& item : extra) {
@@ -39,7 +53,8 @@ std::vector<std::string> child_environment(const std::vector<std::string>& extra
   };
   std::vector<std::string> out;
   for (char** entry = environ; *entry != nullptr; ++entry) {
-    if (std::strncmp(*entry, "ASHARE_", 7) != 0 && !overridden(*entry)) {
+    if (std::strncmp(*entry, "ASHARE_", 7) != 0 && !is_proxy_variable(*entry)
+        && !overridden(*entry)) {
       out.emplace_back(*entry);
     }
   }

@@ -28,8 +28,8 @@ struct RunResult {
 // A running child process. Not copyable or movable: the reader thread holds `this`.
 class Process {
 public:
-  // Spawn `argv[0]` (a path) with `argv`, in the current environment minus the ASHARE_* variables,
-  // plus `extra_env` ("NAME=value" entries).
+  // Spawn `argv[0]` (a path) with `argv`, in the current environment minus the ASHARE_* and proxy
+  // variables, plus `extra_env` ("NAME=value" entries).
   explicit Process(const std::vector<std::string>& argv,
                    const std::vector<std::string>& extra_env = {});
   ~Process(); // SIGKILL when still running, then reap and join the reader

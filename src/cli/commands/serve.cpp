@@ -5,7 +5,7 @@
 #include "cli/commands/command.hpp"
 #include "cli/listen_address.hpp"
 #include "cli/net/module.hpp"
-#include "core/api/services.hpp"
+#include "core/auth/rate_limiter.hpp"
 
 #include <CLI/CLI.hpp>
 #include <array>
@@ -148,21 +148,18 @@ int run_serve(const ServeArgs& args, const Config& config) {
   if (!budget_mib) {
     return fail(budget_mib.error().message, k_exit_usage);
   }
-  api::Services services(config.db.string(), config.keys_db.string());
-  services.histories.set_budget(*budget_mib << 20);
+  net::ServeSettings settings{config.db.string(), config.keys_db.string(), *budget_mib << 20,
+                              std::nullopt, *options};
   if (config.serve.rate_limit && *config.serve.rate_limit != "off") {
     const auto rates = auth::parse_plan_rates(*config.serve.rate_limit);
     if (!rates) {
       return fail(rates.error().message, k_exit_usage);
     }
-    services.rate_limiter.enable(*rates);
+    settings.rate_limit = *rates;
   }
-  // Open both stores now, so that a bad path fails before "listening" is printed.
-  services.bars.acquire();
-  services.keys.acquire();
-  services.watch_changes();
-
-  return net::module().serve(services, *options);
+  // The module opens both stores before it listens, so that a bad path fails before "listening"
+  // is printed, and builds the API's services beside the server that uses them.
+  return net::module().serve(settings);
 }
 
 } // namespace

@@ -33,15 +33,17 @@ const Module* load() {
       tried += "\n  " + path.string() + ": " + dlerror();
       continue;
     }
-    using Entry = const Module* (*)();
+    using Entry = const Module* (*)() noexcept;
     const auto entry = reinterpret_cast<Entry>(dlsym(handle, k_entry));
     if (entry == nullptr) {
       tried += "\n  " + path.string() + ": no " + k_entry;
       continue;
     }
     const Module* found = entry();
-    if (std::string(found->version) != ASHARE_VERSION) {
-      tried += "\n  " + path.string() + ": version " + found->version + ", not " + ASHARE_VERSION;
+    if (std::string(found->version) != ASHARE_VERSION || found->abi != k_module_abi) {
+      tried += "\n  " + path.string() + ": version " + found->version + " (table "
+               + std::to_string(found->abi) + "), not " + ASHARE_VERSION + " (table "
+               + std::to_string(k_module_abi) + ")";
       continue;
     }
     return found; // the handle stays open for the life of the process

@@ -1,15 +1,27 @@
-// `ashare serve` once its settings are resolved (part of the network module, cli/net/module.hpp):
-// construct the server of src/server, bind, say where it listens, and run until drained.
-#include "cli/net/module.hpp"
-#include "cli/output/report.hpp"
+#include "cli/net/serve.hpp"
+
 #include "server/server.hpp"
+
+#include "cli/output/report.hpp"
+#include "core/api/services.hpp"
 
 #include <iostream>
 #include <optional>
 
 namespace ashare::cli::net {
 
-int serve(api::Services& services, const server::ServerOptions& options) {
+int serve(const ServeSettings& settings) {
+  api::Services services(settings.data_locator, settings.keys_locator);
+  services.histories.set_budget(settings.cache_budget_bytes);
+  if (settings.rate_limit) {
+    services.rate_limiter.enable(*settings.rate_limit);
+  }
+  // Open both stores now, so that a bad path fails before "listening" is printed.
+  services.bars.acquire();
+  services.keys.acquire();
+  services.watch_changes();
+
+  const auto& options = settings.server;
   std::optional<server::Server> server;
   try {
     server.emplace(services, options);

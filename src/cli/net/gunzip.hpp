@@ -1,0 +1,16 @@
+// Reading gzip content coding (D17) in the network module's clients: the server side compresses
+// (server/gzip.hpp), the clients inflate.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ashare::cli::net {
+
+// Return `body` inflated from gzip (RFC 1952; members in a row are read as one, as gzip(1) does),
+// or nullopt when it is not gzip, is cut short, or inflates to more than `limit` bytes.
+std::optional<std::string> gunzip(std::string_view body, std::size_t limit);
+
+} // namespace ashare::cli::net

@@ -1,0 +1,201 @@
+// A scripted peer on 127.0.0.1 for the network clients' tests (test_cli_net_*.cpp): it accepts
+// connections one after another, reads each request's head and Content-Length body, records
+// them, and writes what the test's script answers, byte for byte, so that a test controls what a
+// well-behaved library would never send (a 304 without Content-Length on a kept-alive
+// connection, a close without a word, silence). Loopback only; every wait is bounded.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <chrono>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace ashare::test {
+
+class LoopbackPeer {
+public:
+  struct Request {
+    int connection = 0; // 1 for the first connection accepted, 2 for the next, ...
+    std::string head;   // request line and headers, up to the blank line
+    std::string body;
+  };
+
+  // What to do with a request: write `bytes`, then close the connection when `close` is set.
+  // `silent` writes nothing and keeps the connection open (a server that never answers).
+  struct Answer {
+    std::string bytes;
+    bool close = false;
+    bool silent = false;
+  };
+  using Script = std::function<Answer(const Request& request, int index)>;
+
+  // Listen on 127.0.0.1 (a free port) and answer each request as `script` says; `index` counts
+  // the requests from 0.
+  explicit LoopbackPeer(Script script) : m_script(std::move(script)) {
+    m_listener = ::socket(AF_INET, SOCK_STREAM, 0);
+    REQUIRE(m_listener >= 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(::bind(m_listener, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+    REQUIRE(::listen(m_listener, 8) == 0);
+    socklen_t length = sizeof address;
+    REQUIRE(::getsockname(m_listener, reinterpret_cast<sockaddr*>(&address), &length) == 0);
+    m_port = ntohs(address.sin_port);
+    m_thread = std::thread([this] { serve(); });
+  }
+
+  ~LoopbackPeer() {
+    m_stop = true;
+    m_thread.join();
+    ::close(m_listener);
+  }
+  LoopbackPeer(const LoopbackPeer&) = delete;
+  LoopbackPeer& operator=(const LoopbackPeer&) = delete;
+
+  int port() const { return m_port; }
+  std::string url() const { return "http://127.0.0.1:" + std::to_string(m_port); }
+
+  std::vector<Request> requests() {
+    std::lock_guard lock(m_mutex);
+    return m_requests;
+  }
+
+  int connections() {
+    std::lock_guard lock(m_mutex);
+    return m_connections;
+  }
+
+  // Return an HTTP/1.1 answer of `status` with `headers` ("Name: value\r\n" lines) and `body`,
+  // with a Content-Length.
+  static std::string answer(int status, const std::string& headers, const std::string& body) {
+    return "HTTP/1.1 " + std::to_string(status) + " Whatever\r\n" + headers
+           + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+  }
+
+private:
+  // Wait at most 50 ms for `fd` to be readable; false when it is not (yet).
+  static bool readable(int fd) {
+    pollfd wait{fd, POLLIN, 0};
+    return ::poll(&wait, 1, 50) == 1;
+  }
+
+  void serve() {
+    while (!m_stop) {
+      if (!readable(m_listener)) {
+        continue;
+      }
+      const int connection = ::accept(m_listener, nullptr, nullptr);
+      if (connection < 0) {
+        continue;
+      }
+      int number = 0;
+      {
+        std::lock_guard lock(m_mutex);
+        number = ++m_connections;
+      }
+      talk(connection, number);
+      ::close(connection);
+    }
+  }
+
+  // Read requests on `connection` and answer them until either side closes it or the peer stops.
+  void talk(int connection, int number) {
+    std::string pending;
+    for (;;) {
+      auto request = read_request(connection, pending);
+      if (!request) {
+        return;
+      }
+      request->connection = number;
+      int index = 0;
+      {
+        std::lock_guard lock(m_mutex);
+        index = static_cast<int>(m_requests.size());
+        m_requests.push_back(*request);
+      }
+      const auto reply = m_script(*request, index);
+      if (reply.silent) {
+        while (!m_stop) {
+          std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        }
+        return;
+      }
+      ::send(connection, reply.bytes.data(), reply.bytes.size(), MSG_NOSIGNAL);
+      if (reply.close) {
+        return;
+      }
+    }
+  }
+
+  // Return the next request on `connection`, or nullopt when it closed or the peer stops.
+  std::optional<Request> read_request(int connection, std::string& pending) {
+    Request request;
+    std::size_t end = std::string::npos;
+    while ((end = pending.find("\r\n\r\n")) == std::string::npos) {
+      if (!receive(connection, pending)) {
+        return std::nullopt;
+      }
+    }
+    request.head = pending.substr(0, end + 4);
+    pending.erase(0, end + 4);
+    const auto length = content_length(request.head);
+    while (pending.size() < length) {
+      if (!receive(connection, pending)) {
+        return std::nullopt;
+      }
+    }
+    request.body = pending.substr(0, length);
+    pending.erase(0, length);
+    return request;
+  }
+
+  bool receive(int connection, std::string& into) {
+    while (!m_stop) {
+      if (!readable(connection)) {
+        continue;
+      }
+      char buffer[4096];
+      const auto got = ::recv(connection, buffer, sizeof buffer, 0);
+      if (got <= 0) {
+        return false;
+      }
+      into.append(buffer, static_cast<std::size_t>(got));
+      return true;
+    }
+    return false;
+  }
+
+  static std::size_t content_length(const std::string& head) {
+    std::string lower = head;
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    const auto at = lower.find("\r\ncontent-length:");
+    return at == std::string::npos ? 0 : std::stoul(head.substr(at + 17));
+  }
+
+  Script m_script;
+  int m_listener = -1;
+  int m_port = 0;
+  std::atomic<bool> m_stop{false};
+  std::mutex m_mutex;
+  std::vector<Request> m_requests;
+  int m_connections = 0;
+  std::thread m_thread;
+};
+
+} // namespace ashare::test
