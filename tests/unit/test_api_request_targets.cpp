@@ -203,3 +203,27 @@ TEST_CASE("api::parse_indicator_params: the first bad parameter, in the API's or
     CHECK(status.error().message == c.message);
   }
 }
+
+TEST_CASE("api::period_params: each indicator's integer parameters, in the API's order") {
+  using query::Indicator;
+  const std::pair<Indicator, const char*> cases[] = {
+      {Indicator::ema, "window 1-5000 (50)"},
+      {Indicator::rsi, "window 1-5000 (14)"},
+      {Indicator::sma, "window 1-5000 (50)"},
+      {Indicator::macd, "fast 2-5000 (12), slow 2-5000 (26), signal 1-5000 (9)"},
+      {Indicator::bbands, "window 2-5000 (20)"},
+      {Indicator::atr, "window 1-5000 (14)"},
+      {Indicator::kdj, "n 1-5000 (9), m1 1-5000 (3), m2 1-5000 (3)"},
+  };
+  for (const auto& [indicator, expected] : cases) {
+    const std::string name(api::indicator_name(indicator));
+    CAPTURE(name);
+    std::string described;
+    for (const auto& param : api::period_params(indicator)) {
+      described += (described.empty() ? "" : ", ") + std::string(param.name) + " "
+                   + std::to_string(param.min) + "-" + std::to_string(param.max) + " ("
+                   + std::to_string(param.fallback) + ")";
+    }
+    CHECK(described == expected);
+  }
+}
