@@ -1,6 +1,7 @@
 // ashare: the command-line front end. Builds the CLI11 parser from the subcommand table, resolves
 // the configuration once, runs the chosen command, and is the one place that catches exceptions.
 #include "cli/commands/command.hpp"
+#include "cli/commands/indicators.hpp"
 #include "cli/config.hpp"
 #include "cli/commands/query_run.hpp"
 #include "cli/remote/transport.hpp"
@@ -21,16 +22,18 @@
 namespace {
 
 using namespace ashare::cli;
+using ashare::query::Indicator;
 
+// The indicator commands' rows come from their own table (commands/indicators.hpp).
 constexpr std::array k_commands{
   CommandSpec{"bars", "Print daily bars of symbols over a window", setup_bars},
-  CommandSpec{"ema", "Print exponential moving average values", setup_ema},
-  CommandSpec{"rsi", "Print relative strength index values", setup_rsi},
-  CommandSpec{"sma", "Print simple moving average values", setup_sma},
-  CommandSpec{"macd", "Print MACD line, signal line and histogram values", setup_macd},
-  CommandSpec{"bbands", "Print Bollinger band (BOLL) values", setup_bbands},
-  CommandSpec{"atr", "Print average true range values", setup_atr},
-  CommandSpec{"kdj", "Print stochastic K, D and J values", setup_kdj},
+  indicator_command(Indicator::ema),
+  indicator_command(Indicator::rsi),
+  indicator_command(Indicator::sma),
+  indicator_command(Indicator::macd),
+  indicator_command(Indicator::bbands),
+  indicator_command(Indicator::atr),
+  indicator_command(Indicator::kdj),
   CommandSpec{"chart", "Draw a candlestick chart in the terminal or as SVG", setup_chart},
   CommandSpec{"symbols", "List the symbols of the local store", setup_symbols},
   CommandSpec{"sync", "Pull bars from the remote into the cache", setup_sync},
