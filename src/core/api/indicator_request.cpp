@@ -296,70 +296,98 @@ Result<std::int64_t> parse_time_param(std::string_view name, std::string_view te
   return value;
 }
 
-Result<IndicatorRequest> parse_indicator_request(Indicator indicator, const QueryParams& params) {
-  IndicatorRequest request;
-  auto& query = request.query;
-  query.indicator = indicator;
+namespace {
 
+// The checks of parse_indicator_request(), each reading its parameters of `params` into
+// `request` (whose query names its indicator).
+
+Status read_symbols(const QueryParams& params, IndicatorRequest& request) {
   auto symbols = domain::parse_symbol_list(params.find("symbol").value_or(""));
   if (!symbols) {
     return symbols.error();
   }
-  query.symbols = std::move(*symbols);
+  request.query.symbols = std::move(*symbols);
+  return Ok{};
+}
 
+Status read_timespan(const QueryParams& params, IndicatorRequest&) {
   // D9: every indicator endpoint accepts `timespan`, and only `day`.
   if (auto timespan = parse_enum_param("timespan", params.find("timespan"), {"day"}, "day");
       !timespan) {
     return timespan.error();
   }
+  return Ok{};
+}
+
+Status read_adjusted(const QueryParams& params, IndicatorRequest& request) {
   auto adjusted = parse_bool_param("adjusted", params.find("adjusted"), true);
   if (!adjusted) {
     return adjusted.error();
   }
-  query.adjusted = *adjusted;
+  request.query.adjusted = *adjusted;
+  return Ok{};
+}
 
-  if (auto status = parse_indicator_params(indicator, params, query); !status) {
-    return status.error();
+Status read_own_params(const QueryParams& params, IndicatorRequest& request) {
+  return parse_indicator_params(request.query.indicator, params, request.query);
+}
+
+Status read_series_type(const QueryParams& params, IndicatorRequest& request) {
+  if (!reads_series_type(request.query.indicator)) {
+    return Ok{};
   }
-
-  if (reads_series_type(indicator)) {
-    auto series = parse_enum_param("series_type", params.find("series_type"),
-                                   {"open", "high", "low", "close"}, "close");
-    if (!series) {
-      return series.error();
-    }
-    auto field = to_price_field(*series);
-    if (!field) {
-      return field.error();
-    }
-    query.series_type = *field;
+  auto series = parse_enum_param("series_type", params.find("series_type"),
+                                 {"open", "high", "low", "close"}, "close");
+  if (!series) {
+    return series.error();
   }
+  auto field = to_price_field(*series);
+  if (!field) {
+    return field.error();
+  }
+  request.query.series_type = *field;
+  return Ok{};
+}
 
+Status read_convention(const QueryParams& params, IndicatorRequest& request) {
   auto convention =
     parse_enum_param("convention", params.find("convention"), {"talib", "tdx"}, "talib");
   if (!convention) {
     return convention.error();
   }
-  query.convention = *convention == "tdx" ? query::Convention::tdx : query::Convention::talib;
+  request.query.convention =
+    *convention == "tdx" ? query::Convention::tdx : query::Convention::talib;
+  return Ok{};
+}
 
+Status read_expand_underlying(const QueryParams& params, IndicatorRequest& request) {
   auto expand = parse_bool_param("expand_underlying", params.find("expand_underlying"), false);
   if (!expand) {
     return expand.error();
   }
   request.expand_underlying = *expand;
+  return Ok{};
+}
 
+Status read_order(const QueryParams& params, IndicatorRequest& request) {
   auto order = parse_enum_param("order", params.find("order"), {"asc", "desc"}, "desc");
   if (!order) {
     return order.error();
   }
-  query.order = *order == "asc" ? domain::SortOrder::asc : domain::SortOrder::desc;
+  request.query.order = *order == "asc" ? domain::SortOrder::asc : domain::SortOrder::desc;
+  return Ok{};
+}
 
+Status read_limit(const QueryParams& params, IndicatorRequest& request) {
   auto limit = parse_int_param("limit", params.find("limit"), 1, k_max_limit);
   if (!limit) {
     return limit.error();
   }
   request.limit = *limit;
+  return Ok{};
+}
 
+Status read_times(const QueryParams& params, IndicatorRequest& request) {
   for (const auto& param : k_time_params) {
     const auto text = params.find(param.name);
     if (!text) {
@@ -370,8 +398,29 @@ Result<IndicatorRequest> parse_indicator_request(Indicator indicator, const Quer
       return t.error();
     }
     // D9: `timestamp` selects the trading day (UTC+8) that contains the instant.
-    query.filter.*param.bound =
+    request.query.filter.*param.bound =
         param.bound == &TimeFilter::day_t ? domain::Date::containing_instant(*t).t_ms() : *t;
+  }
+  return Ok{};
+}
+
+// The checks in the documented order (parse_indicator_request's contract): the first that fails
+// is the answer.
+using RequestCheck = Status (*)(const QueryParams& params, IndicatorRequest& request);
+constexpr RequestCheck k_request_checks[] = {
+    read_symbols,    read_timespan, read_adjusted, read_own_params, read_series_type,
+    read_convention, read_expand_underlying, read_order, read_limit, read_times,
+};
+
+} // namespace
+
+Result<IndicatorRequest> parse_indicator_request(Indicator indicator, const QueryParams& params) {
+  IndicatorRequest request;
+  request.query.indicator = indicator;
+  for (const auto check : k_request_checks) {
+    if (auto status = check(params, request); !status) {
+      return status.error();
+    }
   }
   return request;
 }
