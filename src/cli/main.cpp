@@ -1,6 +1,7 @@
 // ashare: the command-line front end. Builds the CLI11 parser from the subcommand table, resolves
 // the configuration once, runs the chosen command, and is the one place that catches exceptions.
 #include "cli/commands/command.hpp"
+#include "cli/commands/indicators.hpp"
 #include "cli/config.hpp"
 #include "cli/commands/query_run.hpp"
 #include "cli/remote/transport.hpp"
@@ -21,16 +22,18 @@
 namespace {
 
 using namespace ashare::cli;
+using ashare::query::Indicator;
 
+// The indicator commands' rows come from their own table (commands/indicators.hpp).
 constexpr std::array k_commands{
   CommandSpec{"bars", "Print daily bars of symbols over a window", setup_bars},
-  CommandSpec{"ema", "Print exponential moving average values", setup_ema},
-  CommandSpec{"rsi", "Print relative strength index values", setup_rsi},
-  CommandSpec{"sma", "Print simple moving average values", setup_sma},
-  CommandSpec{"macd", "Print MACD line, signal line and histogram values", setup_macd},
-  CommandSpec{"bbands", "Print Bollinger band (BOLL) values", setup_bbands},
-  CommandSpec{"atr", "Print average true range values", setup_atr},
-  CommandSpec{"kdj", "Print stochastic K, D and J values", setup_kdj},
+  indicator_command(Indicator::ema),
+  indicator_command(Indicator::rsi),
+  indicator_command(Indicator::sma),
+  indicator_command(Indicator::macd),
+  indicator_command(Indicator::bbands),
+  indicator_command(Indicator::atr),
+  indicator_command(Indicator::kdj),
   CommandSpec{"chart", "Draw a candlestick chart in the terminal or as SVG", setup_chart},
   CommandSpec{"symbols", "List the symbols of the local store", setup_symbols},
   CommandSpec{"sync", "Pull bars from the remote into the cache", setup_sync},
@@ -82,8 +85,16 @@ constexpr const char* k_footer =
   "4 authentication, credits, plan or request rate refused (HTTP 401, 402, 403, 429).\n"
   "See ashare(1) for details.";
 
-int run(int argc, char** argv) {
-  CLI::App app{"ashare: end-of-day China A-share data: a local store, a CLI and the v1 HTTP API"};
+// What the global options write: the settings the config file can also give, and remote mode's.
+struct GlobalOptions {
+  GlobalFlags flags;
+  RemoteOptions remote;
+  double timeout_s = 30;
+};
+
+// Set what `app` says of itself (name, footer, --version) and how it parses: one subcommand,
+// global options after it too, usage errors in our words.
+void describe_app(CLI::App& app) {
   app.name("ashare");
   app.footer(k_footer);
   app.set_version_flag("--version", version_text());
@@ -92,8 +103,12 @@ int run(int argc, char** argv) {
   app.failure_message([](const CLI::App*, const CLI::Error& error) {
     return error_line(error.what()) + "Run with --help for more information.\n";
   });
+}
 
-  GlobalFlags flags;
+// Declare on `app` the options every command takes, writing `options`.
+void add_global_options(CLI::App& app, GlobalOptions& options) {
+  auto& flags = options.flags;
+  auto& remote = options.remote;
   app.add_option("--db", flags.db, "Data store (env ASHARE_DB; default $XDG_DATA_HOME/ashare/ashare.db)")
     ->type_name("PATH");
   app.add_option("--keys-db", flags.keys_db,
@@ -108,11 +123,9 @@ int run(int argc, char** argv) {
     ->type_name("URL");
   app.add_option("--api-key", flags.api_key, "API key for the remote (env ASHARE_API_KEY)")
     ->type_name("KEY");
-  RemoteOptions remote;
   app.add_option("--ca-file", remote.ca_file, "CA certificates (PEM) to trust for an HTTPS remote")
     ->type_name("FILE");
-  double timeout_s = 30;
-  app.add_option("--timeout", timeout_s, "Remote timeout in seconds (default 30)")
+  app.add_option("--timeout", options.timeout_s, "Remote timeout in seconds (default 30)")
     ->check(CLI::Range(0.1, 3600.0))
     ->type_name("SECONDS");
   app.add_option("--retries", remote.retries,
@@ -126,9 +139,14 @@ int run(int argc, char** argv) {
   app.add_option("--config", flags.config,
                  "Config file (default $XDG_CONFIG_HOME/ashare/config.toml)")
     ->type_name("FILE");
+}
 
-  // Registering a subcommand and its options allocates (about a millisecond for all of them,
-  // most of it page faults): a command line that names its command registers that one alone.
+// Add the commands of k_commands to `app`, their options writing `flags`, and return each one's
+// action. Registering a subcommand and its options allocates (about a millisecond for all of
+// them, most of it page faults): a command line `argv` that names its command registers that one
+// alone.
+std::map<CLI::App*, Action>
+add_commands(CLI::App& app, GlobalFlags& flags, int argc, char** argv) {
   std::map<CLI::App*, Action> actions;
   const auto named = named_command(app, argc, argv);
   for (const auto& command : k_commands) {
@@ -138,7 +156,35 @@ int run(int argc, char** argv) {
     CLI::App* sub = app.add_subcommand(std::string(command.name), std::string(command.summary));
     actions.emplace(sub, command.setup(*sub, flags));
   }
+  return actions;
+}
 
+// Return the configuration that `options`, the environment and the config file give, or the
+// usage error of a config file that is missing or wrong.
+ashare::Result<Config> load_config(const GlobalOptions& options) {
+  const auto& flags = options.flags;
+  const auto environment = process_environment();
+  if (flags.config && !std::filesystem::exists(*flags.config)) {
+    return ashare::make_error(ashare::ErrorCode::invalid_input,
+                              "--config \"" + *flags.config + "\": no such file");
+  }
+  const auto file = load_config_file(config_file_path(flags, environment));
+  if (!file) {
+    return file.error();
+  }
+  Config config = resolve_config(flags, environment, *file);
+  config.remote = options.remote;
+  config.remote.timeout =
+    std::chrono::milliseconds(static_cast<std::int64_t>(options.timeout_s * 1000));
+  return config;
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{"ashare: end-of-day China A-share data: a local store, a CLI and the v1 HTTP API"};
+  describe_app(app);
+  GlobalOptions options;
+  add_global_options(app, options);
+  const auto actions = add_commands(app, options.flags, argc, argv);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -146,19 +192,12 @@ int run(int argc, char** argv) {
     // CLI11 exits with its own codes (100+) on parse errors; ours is 2 (--help, --version: 0).
     return status == 0 ? k_exit_ok : k_exit_usage;
   }
-  const auto environment = process_environment();
-  if (flags.config && !std::filesystem::exists(*flags.config)) {
-    return fail("--config \"" + *flags.config + "\": no such file", k_exit_usage);
+  const auto config = load_config(options);
+  if (!config) {
+    return fail(config.error().message, k_exit_usage);
   }
-  const auto file = load_config_file(config_file_path(flags, environment));
-  if (!file) {
-    return fail(file.error().message, k_exit_usage);
-  }
-  Config config = resolve_config(flags, environment, *file);
-  remote.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(timeout_s * 1000));
-  config.remote = remote;
   for (auto* sub : app.get_subcommands()) {
-    return actions.at(sub)(config);
+    return actions.at(sub)(*config);
   }
   return k_exit_usage;
 }

@@ -164,3 +164,101 @@ TEST_CASE("issue 31: next_request is what its next_url parses to") {
     }
   }
 }
+
+TEST_CASE("api::IndicatorRequest::to_target: the indicators' own parameters (D13)") {
+  using query::Indicator;
+  struct Case {
+    Indicator indicator;
+    const char* sent;
+    const char* canonical;
+  };
+  const Case cases[] = {
+      {Indicator::rsi, "symbol=600519.SH&window=14", "/v1/indicators/rsi?symbol=600519.SH"},
+      {Indicator::macd, "symbol=600519.SH&signal=9&slow=26&fast=12",
+       "/v1/indicators/macd?symbol=600519.SH"},
+      {Indicator::macd, "symbol=600519.SH&signal=5&slow=30&fast=6",
+       "/v1/indicators/macd?symbol=600519.SH&fast=6&slow=30&signal=5"},
+      {Indicator::bbands, "symbol=600519.SH&k=2&window=20",
+       "/v1/indicators/bbands?symbol=600519.SH"},
+      {Indicator::bbands, "symbol=600519.SH&k=2.50&window=10",
+       "/v1/indicators/bbands?symbol=600519.SH&window=10&k=2.5"},
+      {Indicator::atr, "symbol=600519.SH&window=14", "/v1/indicators/atr?symbol=600519.SH"},
+      {Indicator::atr, "symbol=600519.SH&window=20",
+       "/v1/indicators/atr?symbol=600519.SH&window=20"},
+      {Indicator::kdj, "symbol=600519.SH&m2=3&m1=4&n=9",
+       "/v1/indicators/kdj?symbol=600519.SH&m1=4"},
+      {Indicator::kdj, "symbol=600519.SH&m2=2&m1=2&n=5",
+       "/v1/indicators/kdj?symbol=600519.SH&n=5&m1=2&m2=2"},
+  };
+  for (const auto& c : cases) {
+    const std::string sent = c.sent;
+    CAPTURE(sent);
+    const auto request = parse_indicator(c.indicator, c.sent);
+    CHECK(request.to_target() == c.canonical);
+    const auto query = request.to_target().substr(request.to_target().find('?') + 1);
+    CHECK(parse_indicator(c.indicator, query) == request);
+  }
+}
+
+TEST_CASE("api::parse_indicator_params: the first bad parameter, in the API's order (D13)") {
+  using query::Indicator;
+  struct Case {
+    Indicator indicator;
+    const char* sent;
+    const char* message;
+  };
+  const Case cases[] = {
+      {Indicator::sma, "window=0", "invalid window \"0\": expected an integer from 1 to 5000"},
+      {Indicator::bbands, "k=0&window=1",
+       "invalid window \"1\": expected an integer from 2 to 5000"},
+      {Indicator::bbands, "k=11&window=2",
+       "invalid k \"11\": expected a decimal number greater than 0 and at most 10"},
+      {Indicator::macd, "signal=0&slow=1&fast=1",
+       "invalid fast \"1\": expected an integer from 2 to 5000"},
+      {Indicator::macd, "signal=0&slow=1",
+       "invalid slow \"1\": expected an integer from 2 to 5000"},
+      {Indicator::macd, "signal=0&slow=26&fast=26",
+       "invalid fast \"26\": expected less than slow (26)"},
+      {Indicator::macd, "signal=0&slow=10",
+       "invalid fast \"12\": expected less than slow (10)"},
+      {Indicator::macd, "signal=5001",
+       "invalid signal \"5001\": expected an integer from 1 to 5000"},
+      {Indicator::kdj, "m2=0&m1=0&n=5001",
+       "invalid n \"5001\": expected an integer from 1 to 5000"},
+      {Indicator::kdj, "m2=0&m1=0", "invalid m1 \"0\": expected an integer from 1 to 5000"},
+      {Indicator::kdj, "m2=0", "invalid m2 \"0\": expected an integer from 1 to 5000"},
+  };
+  for (const auto& c : cases) {
+    const std::string sent = c.sent;
+    CAPTURE(sent);
+    query::IndicatorQuery query;
+    const auto status =
+      api::parse_indicator_params(c.indicator, api::QueryParams::parse(c.sent), query);
+    REQUIRE_FALSE(status.ok());
+    CHECK(status.error().message == c.message);
+  }
+}
+
+TEST_CASE("api::period_params: each indicator's integer parameters, in the API's order") {
+  using query::Indicator;
+  const std::pair<Indicator, const char*> cases[] = {
+      {Indicator::ema, "window 1-5000 (50)"},
+      {Indicator::rsi, "window 1-5000 (14)"},
+      {Indicator::sma, "window 1-5000 (50)"},
+      {Indicator::macd, "fast 2-5000 (12), slow 2-5000 (26), signal 1-5000 (9)"},
+      {Indicator::bbands, "window 2-5000 (20)"},
+      {Indicator::atr, "window 1-5000 (14)"},
+      {Indicator::kdj, "n 1-5000 (9), m1 1-5000 (3), m2 1-5000 (3)"},
+  };
+  for (const auto& [indicator, expected] : cases) {
+    const std::string name(api::indicator_name(indicator));
+    CAPTURE(name);
+    std::string described;
+    for (const auto& param : api::period_params(indicator)) {
+      described += (described.empty() ? "" : ", ") + std::string(param.name) + " "
+                   + std::to_string(param.min) + "-" + std::to_string(param.max) + " ("
+                   + std::to_string(param.fallback) + ")";
+    }
+    CHECK(described == expected);
+  }
+}

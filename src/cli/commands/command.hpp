@@ -1,5 +1,6 @@
 // The subcommand table's row type: each commands/<name>.cpp defines one setup function that
-// declares its options on a CLI11 subcommand and returns the action to run once parsing is done.
+// declares its options on a CLI11 subcommand and returns the action to run once parsing is done
+// (the seven indicator commands share one, commands/indicators.hpp).
 #pragma once
 
 #include "cli/config.hpp"
@@ -24,20 +25,13 @@ struct CommandSpec {
   Action (*setup)(CLI::App& command, GlobalFlags& flags);
 };
 
-Action setup_atr(CLI::App& command, GlobalFlags& flags);
 Action setup_bars(CLI::App& command, GlobalFlags& flags);
-Action setup_bbands(CLI::App& command, GlobalFlags& flags);
 Action setup_chart(CLI::App& command, GlobalFlags& flags);
 Action setup_copy(CLI::App& command, GlobalFlags& flags);
-Action setup_ema(CLI::App& command, GlobalFlags& flags);
 Action setup_export(CLI::App& command, GlobalFlags& flags);
 Action setup_import(CLI::App& command, GlobalFlags& flags);
 Action setup_info(CLI::App& command, GlobalFlags& flags);
-Action setup_kdj(CLI::App& command, GlobalFlags& flags);
-Action setup_macd(CLI::App& command, GlobalFlags& flags);
 Action setup_remove(CLI::App& command, GlobalFlags& flags);
-Action setup_rsi(CLI::App& command, GlobalFlags& flags);
-Action setup_sma(CLI::App& command, GlobalFlags& flags);
 Action setup_symbols(CLI::App& command, GlobalFlags& flags);
 Action setup_sync(CLI::App& command, GlobalFlags& flags);
 Action setup_keys(CLI::App& command, GlobalFlags& flags);

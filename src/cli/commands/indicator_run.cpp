@@ -4,7 +4,6 @@
 #include "core/api/params.hpp"
 #include "core/auth/plan.hpp"
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
 #include <memory>
@@ -85,43 +84,6 @@ int run_indicator(const IndicatorArgs& args, const Config& config) {
                       [&](const api::IndicatorResponse& response, std::size_t i) {
                         return more_values_note(args, *request, response, i);
                       }});
-}
-
-void add_period_option(CLI::App& command,
-                       const std::string& name,
-                       std::optional<std::int64_t>& out,
-                       std::int64_t min,
-                       int fallback,
-                       const std::string& description) {
-  command.add_option(name, out, description)
-    ->check(CLI::Range(min, std::int64_t{5000}))
-    ->default_str(std::to_string(fallback))
-    ->type_name("N");
-}
-
-void add_indicator_options(CLI::App& command, GlobalFlags& flags, IndicatorArgs& args) {
-  command.add_option("SYMBOLS", args.symbols, "Symbols, comma-separated")->required();
-  if (api::reads_series_type(args.indicator)) {
-    command.add_option("--series", args.series, "Price series")
-      ->check(CLI::IsMember({"open", "high", "low", "close"}, CLI::ignore_case))
-      ->default_str("close");
-  }
-  command.add_option("--convention", flags.convention,
-                     "Whose formulas: talib (default) or tdx, 通达信's (D13)")
-    ->type_name("NAME"); // checked with ASHARE_CONVENTION and the file's, as the API checks it
-  command.add_flag("--raw", args.raw, "Compute over raw prices; default forward-adjusted (D9)");
-  command.add_option("--order", args.order, "Order by date")
-    ->check(CLI::IsMember({"asc", "desc"}, CLI::ignore_case))
-    ->default_str("desc");
-  command.add_option("--limit", args.limit,
-                     "At most N values per symbol (default: all of a --from/--to range, else 10)")
-    ->check(CLI::Range(std::int64_t{1}, std::int64_t{5000}))
-    ->type_name("N");
-  command.add_option("--from", args.from, "Values on or after DATE (timestamp.gte)")->type_name("DATE");
-  command.add_option("--to", args.to, "Values on or before DATE (timestamp.lte)")->type_name("DATE");
-  command.add_option("--at", args.at, "The value of one day (timestamp)")->type_name("DATE");
-  command.add_flag("--underlying", args.underlying, "Also print the series type and adjustment");
-  add_output_options(command, flags, args.output);
 }
 
 } // namespace ashare::cli

@@ -1,6 +1,6 @@
 // What the seven indicator commands share (ema, rsi, sma, macd, bbands, atr, kdj): their
-// arguments, the options every one takes, and the run: one request in the API's semantics (D9,
-// D13), every value of a --from/--to window, a note when more values exist.
+// arguments (their options: commands/indicators.cpp), and the run: one request in the API's
+// semantics (D9, D13), every value of a --from/--to window, a note when more values exist.
 #pragma once
 
 #include "cli/commands/query_run.hpp"
@@ -31,20 +31,6 @@ struct IndicatorArgs {
   bool underlying = false;
   QueryOutputArgs output;
 };
-
-// Declare on `command` the options every indicator command takes (SYMBOLS, --convention, --raw,
-// --order, --limit, --from, --to, --at, --underlying, the output options), and --series when
-// `args.indicator` reads one price series (not atr and kdj).
-void add_indicator_options(CLI::App& command, GlobalFlags& flags, IndicatorArgs& args);
-
-// Declare an integer option `name` (e.g. "--fast") from `min` to 5000 writing `out`, its default
-// `fallback` shown in --help.
-void add_period_option(CLI::App& command,
-                       const std::string& name,
-                       std::optional<std::int64_t>& out,
-                       std::int64_t min,
-                       int fallback,
-                       const std::string& description);
 
 // Run the indicator query `args` under `config` and print it; return the exit status.
 int run_indicator(const IndicatorArgs& args, const Config& config);

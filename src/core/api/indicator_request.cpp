@@ -6,9 +6,7 @@
 #include "core/store/bar_store.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <charconv>
-#include <tuple>
 
 namespace ashare::api {
 namespace {
@@ -53,66 +51,94 @@ std::string time_param_text(std::int64_t t) {
   return std::to_string(t);
 }
 
-// Parse integer parameter `name` (`min` to k_max_window, `fallback` when absent) into `out`.
-Status parse_period(const QueryParams& params, const char* name, std::int64_t min, int fallback,
-                    int& out) {
-  auto value = parse_int_param(name, params.find(name), min, k_max_window);
-  if (!value) {
-    return value.error();
+using query::IndicatorQuery;
+
+constexpr int k_max_period = static_cast<int>(k_max_window);
+
+// The integer parameters of each indicator (D9, D13), grouped by indicator, each group in the
+// order the API checks them.
+constexpr PeriodParam k_period_params[] = {
+    {Indicator::ema, "window", 1, k_max_period, 50, &IndicatorQuery::window, "Window length"},
+    {Indicator::rsi, "window", 1, k_max_period, 14, &IndicatorQuery::window, "Window length"},
+    {Indicator::sma, "window", 1, k_max_period, 50, &IndicatorQuery::window, "Window length"},
+    // D13: the server checks fast < slow, with the message that names `fast`.
+    {Indicator::macd, "fast", 2, k_max_period, 12, &IndicatorQuery::fast,
+     "Fast EMA period, less than --slow"},
+    {Indicator::macd, "slow", 2, k_max_period, 26, &IndicatorQuery::slow, "Slow EMA period"},
+    {Indicator::macd, "signal", 1, k_max_period, 9, &IndicatorQuery::signal,
+     "Signal line's EMA period"},
+    {Indicator::bbands, "window", 2, k_max_period, 20, &IndicatorQuery::window, "Window length"},
+    {Indicator::atr, "window", 1, k_max_period, 14, &IndicatorQuery::window, "Window length"},
+    {Indicator::kdj, "n", 1, k_max_period, 9, &IndicatorQuery::n,
+     "Bars of the highest high and lowest low (RSV)"},
+    {Indicator::kdj, "m1", 1, k_max_period, 3, &IndicatorQuery::m1, "Smoothing of K"},
+    {Indicator::kdj, "m2", 1, k_max_period, 3, &IndicatorQuery::m2, "Smoothing of D"},
+};
+
+// Return the error of MACD's `query` when its fast period is not less than its slow (D13).
+std::optional<Error> fast_not_below_slow(const IndicatorQuery& query) {
+  if (query.fast < query.slow) {
+    return std::nullopt;
   }
-  out = static_cast<int>(value->value_or(fallback));
+  return make_error(ErrorCode::invalid_parameter,
+                    "invalid fast \"" + std::to_string(query.fast) + "\": expected less than slow ("
+                      + std::to_string(query.slow) + ")");
+}
+
+// Parse BBANDS's `k` from `params` into `query` (D13).
+Status parse_bbands_k(const QueryParams& params, IndicatorQuery& query) {
+  auto k = parse_decimal_param("k", params.find("k"), k_max_bbands_k);
+  if (!k) {
+    return k.error();
+  }
+  query.k = k->value_or(k_default_bbands_k);
   return Ok{};
+}
+
+// Set in `params` the parameters of the indicator of `query` itself that differ from their
+// defaults, in the order the API checks them.
+void set_indicator_params(const IndicatorQuery& query, QueryParams& params) {
+  for (const auto& param : period_params(query.indicator)) {
+    if (const int value = query.*param.member; value != param.fallback) {
+      params.set(param.name, std::to_string(value));
+    }
+  }
+  if (query.indicator == Indicator::bbands && query.k != k_default_bbands_k) {
+    params.set("k", domain::format_number(query.k));
+  }
 }
 
 } // namespace
 
+std::span<const PeriodParam> period_params(Indicator indicator) {
+  const auto of_indicator = [indicator](const PeriodParam& param) {
+    return param.indicator == indicator;
+  };
+  const auto first = std::ranges::find_if(k_period_params, of_indicator);
+  const auto last =
+    std::ranges::find_if_not(first, std::ranges::end(k_period_params), of_indicator);
+  return {first, last};
+}
+
 Status parse_indicator_params(Indicator indicator,
                               const QueryParams& params,
                               query::IndicatorQuery& query) {
-  switch (indicator) {
-  case Indicator::macd: {
-    for (const auto& [name, min, fallback, out] :
-         {std::tuple{"fast", 2, 12, &query.fast}, std::tuple{"slow", 2, 26, &query.slow},
-          std::tuple{"signal", 1, 9, &query.signal}}) {
-      if (auto status = parse_period(params, name, min, fallback, *out); !status) {
-        return status;
-      }
-      if (out == &query.slow && query.fast >= query.slow) {
-        return make_error(ErrorCode::invalid_parameter,
-                          "invalid fast \"" + std::to_string(query.fast) + "\": expected less than slow ("
-                            + std::to_string(query.slow) + ")");
+  for (const auto& param : period_params(indicator)) {
+    auto value = parse_int_param(param.name, params.find(param.name), param.min, param.max);
+    if (!value) {
+      return value.error();
+    }
+    query.*param.member = static_cast<int>(value->value_or(param.fallback));
+    if (param.member == &IndicatorQuery::slow) {
+      if (auto error = fast_not_below_slow(query)) {
+        return *error;
       }
     }
-    return Ok{};
   }
-  case Indicator::bbands: {
-    if (auto status = parse_period(params, "window", 2, default_window(indicator), query.window);
-        !status) {
-      return status;
-    }
-    auto k = parse_decimal_param("k", params.find("k"), 10);
-    if (!k) {
-      return k.error();
-    }
-    query.k = k->value_or(2);
-    return Ok{};
+  if (indicator == Indicator::bbands) {
+    return parse_bbands_k(params, query);
   }
-  case Indicator::kdj:
-    for (const auto& [name, fallback, out] :
-         {std::tuple{"n", 9, &query.n}, std::tuple{"m1", 3, &query.m1},
-          std::tuple{"m2", 3, &query.m2}}) {
-      if (auto status = parse_period(params, name, 1, fallback, *out); !status) {
-        return status;
-      }
-    }
-    return Ok{};
-  case Indicator::ema:
-  case Indicator::rsi:
-  case Indicator::sma:
-  case Indicator::atr:
-    break;
-  }
-  return parse_period(params, "window", 1, default_window(indicator), query.window);
+  return Ok{};
 }
 
 bool reads_series_type(Indicator indicator) {
@@ -135,39 +161,7 @@ QueryParams IndicatorRequest::to_params() const {
   if (!query.adjusted) {
     params.set("adjusted", "false");
   }
-  query::IndicatorQuery defaults; // the indicator's own parameters when none is given
-  [[maybe_unused]] const auto parsed =
-    parse_indicator_params(query.indicator, QueryParams{}, defaults);
-  assert(parsed);
-  const auto set_period = [&params](const char* name, int value, int fallback) {
-    if (value != fallback) {
-      params.set(name, std::to_string(value));
-    }
-  };
-  switch (query.indicator) {
-  case Indicator::macd:
-    set_period("fast", query.fast, defaults.fast);
-    set_period("slow", query.slow, defaults.slow);
-    set_period("signal", query.signal, defaults.signal);
-    break;
-  case Indicator::kdj:
-    set_period("n", query.n, defaults.n);
-    set_period("m1", query.m1, defaults.m1);
-    set_period("m2", query.m2, defaults.m2);
-    break;
-  case Indicator::bbands:
-    set_period("window", query.window, defaults.window);
-    if (query.k != defaults.k) {
-      params.set("k", domain::format_number(query.k));
-    }
-    break;
-  case Indicator::ema:
-  case Indicator::rsi:
-  case Indicator::sma:
-  case Indicator::atr:
-    set_period("window", query.window, defaults.window);
-    break;
-  }
+  set_indicator_params(query, params);
   if (reads_series_type(query.indicator) && query.series_type != store::PriceField::close) {
     params.set("series_type", store::price_field_name(query.series_type));
   }
@@ -237,19 +231,12 @@ Result<IndicatorRequest> parse_indicator_form(const IndicatorForm& form) {
 }
 
 int default_window(Indicator indicator) {
-  switch (indicator) {
-  case Indicator::rsi:
-  case Indicator::atr:
-    return 14;
-  case Indicator::bbands:
-    return 20;
-  case Indicator::ema:
-  case Indicator::sma:
-  case Indicator::macd:
-  case Indicator::kdj:
-    break;
+  for (const auto& param : period_params(indicator)) {
+    if (param.name == "window") {
+      return param.fallback;
+    }
   }
-  return 50;
+  return query::IndicatorQuery{}.window;
 }
 
 std::string_view indicator_name(Indicator indicator) {
@@ -296,70 +283,98 @@ Result<std::int64_t> parse_time_param(std::string_view name, std::string_view te
   return value;
 }
 
-Result<IndicatorRequest> parse_indicator_request(Indicator indicator, const QueryParams& params) {
-  IndicatorRequest request;
-  auto& query = request.query;
-  query.indicator = indicator;
+namespace {
 
+// The checks of parse_indicator_request(), each reading its parameters of `params` into
+// `request` (whose query names its indicator).
+
+Status read_symbols(const QueryParams& params, IndicatorRequest& request) {
   auto symbols = domain::parse_symbol_list(params.find("symbol").value_or(""));
   if (!symbols) {
     return symbols.error();
   }
-  query.symbols = std::move(*symbols);
+  request.query.symbols = std::move(*symbols);
+  return Ok{};
+}
 
+Status read_timespan(const QueryParams& params, IndicatorRequest&) {
   // D9: every indicator endpoint accepts `timespan`, and only `day`.
   if (auto timespan = parse_enum_param("timespan", params.find("timespan"), {"day"}, "day");
       !timespan) {
     return timespan.error();
   }
+  return Ok{};
+}
+
+Status read_adjusted(const QueryParams& params, IndicatorRequest& request) {
   auto adjusted = parse_bool_param("adjusted", params.find("adjusted"), true);
   if (!adjusted) {
     return adjusted.error();
   }
-  query.adjusted = *adjusted;
+  request.query.adjusted = *adjusted;
+  return Ok{};
+}
 
-  if (auto status = parse_indicator_params(indicator, params, query); !status) {
-    return status.error();
+Status read_own_params(const QueryParams& params, IndicatorRequest& request) {
+  return parse_indicator_params(request.query.indicator, params, request.query);
+}
+
+Status read_series_type(const QueryParams& params, IndicatorRequest& request) {
+  if (!reads_series_type(request.query.indicator)) {
+    return Ok{};
   }
-
-  if (reads_series_type(indicator)) {
-    auto series = parse_enum_param("series_type", params.find("series_type"),
-                                   {"open", "high", "low", "close"}, "close");
-    if (!series) {
-      return series.error();
-    }
-    auto field = to_price_field(*series);
-    if (!field) {
-      return field.error();
-    }
-    query.series_type = *field;
+  auto series = parse_enum_param("series_type", params.find("series_type"),
+                                 {"open", "high", "low", "close"}, "close");
+  if (!series) {
+    return series.error();
   }
+  auto field = to_price_field(*series);
+  if (!field) {
+    return field.error();
+  }
+  request.query.series_type = *field;
+  return Ok{};
+}
 
+Status read_convention(const QueryParams& params, IndicatorRequest& request) {
   auto convention =
     parse_enum_param("convention", params.find("convention"), {"talib", "tdx"}, "talib");
   if (!convention) {
     return convention.error();
   }
-  query.convention = *convention == "tdx" ? query::Convention::tdx : query::Convention::talib;
+  request.query.convention =
+    *convention == "tdx" ? query::Convention::tdx : query::Convention::talib;
+  return Ok{};
+}
 
+Status read_expand_underlying(const QueryParams& params, IndicatorRequest& request) {
   auto expand = parse_bool_param("expand_underlying", params.find("expand_underlying"), false);
   if (!expand) {
     return expand.error();
   }
   request.expand_underlying = *expand;
+  return Ok{};
+}
 
+Status read_order(const QueryParams& params, IndicatorRequest& request) {
   auto order = parse_enum_param("order", params.find("order"), {"asc", "desc"}, "desc");
   if (!order) {
     return order.error();
   }
-  query.order = *order == "asc" ? domain::SortOrder::asc : domain::SortOrder::desc;
+  request.query.order = *order == "asc" ? domain::SortOrder::asc : domain::SortOrder::desc;
+  return Ok{};
+}
 
+Status read_limit(const QueryParams& params, IndicatorRequest& request) {
   auto limit = parse_int_param("limit", params.find("limit"), 1, k_max_limit);
   if (!limit) {
     return limit.error();
   }
   request.limit = *limit;
+  return Ok{};
+}
 
+Status read_times(const QueryParams& params, IndicatorRequest& request) {
   for (const auto& param : k_time_params) {
     const auto text = params.find(param.name);
     if (!text) {
@@ -370,8 +385,29 @@ Result<IndicatorRequest> parse_indicator_request(Indicator indicator, const Quer
       return t.error();
     }
     // D9: `timestamp` selects the trading day (UTC+8) that contains the instant.
-    query.filter.*param.bound =
+    request.query.filter.*param.bound =
         param.bound == &TimeFilter::day_t ? domain::Date::containing_instant(*t).t_ms() : *t;
+  }
+  return Ok{};
+}
+
+// The checks in the documented order (parse_indicator_request's contract): the first that fails
+// is the answer.
+using RequestCheck = Status (*)(const QueryParams& params, IndicatorRequest& request);
+constexpr RequestCheck k_request_checks[] = {
+    read_symbols,    read_timespan, read_adjusted, read_own_params, read_series_type,
+    read_convention, read_expand_underlying, read_order, read_limit, read_times,
+};
+
+} // namespace
+
+Result<IndicatorRequest> parse_indicator_request(Indicator indicator, const QueryParams& params) {
+  IndicatorRequest request;
+  request.query.indicator = indicator;
+  for (const auto check : k_request_checks) {
+    if (auto status = check(params, request); !status) {
+      return status.error();
+    }
   }
   return request;
 }

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -59,10 +60,32 @@ struct IndicatorForm {
 // Return the request of `form`, or the error the API would answer it with.
 Result<IndicatorRequest> parse_indicator_form(const IndicatorForm& form);
 
+// One integer parameter of an indicator's own (D9, D13): its wire name, range, default and where
+// it goes in the query.
+struct PeriodParam {
+  query::Indicator indicator;
+  std::string_view name;             // "window", "fast", "slow", "signal", "n", "m1", "m2"
+  int min;                           // 1, or 2 where a period of 1 means nothing
+  int max;                           // k_max_window (D4)
+  int fallback;                      // the default (SPEC: EMA 50, RSI 14, SMA 50; D13 the others)
+  int query::IndicatorQuery::*member;
+  std::string_view help;             // what the command line's --help says of it
+};
+
+// Return the integer parameters `indicator` takes, in the order the API checks them: `window`
+// (EMA, RSI, SMA, ATR: 1-5000; BBANDS: 2-5000), MACD's `fast`, `slow` (2-5000) and `signal`
+// (1-5000), KDJ's `n`, `m1` and `m2` (1-5000).
+std::span<const PeriodParam> period_params(query::Indicator indicator);
+
+// BBANDS's `k` (D13), its one decimal parameter: the default, and the most it may be as written
+// (greater than 0, no sign or exponent; parse_decimal_param).
+inline constexpr double k_default_bbands_k = 2;
+inline constexpr int k_max_bbands_k = 10;
+
 // Parse the parameters of `indicator` itself from `params` into `query`, as the API checks them, in
-// this order (D9, D13): `window` (EMA, RSI, SMA, ATR: 1-5000; BBANDS: 2-5000, then `k`), MACD's
-// `fast`, `slow` (2-5000, fast < slow) and `signal` (1-5000), KDJ's `n`, `m1` and `m2` (1-5000);
-// absent ones take their defaults. INVALID_PARAMETER naming the first bad one otherwise.
+// this order (D9, D13): those of period_params(), MACD's `fast` < `slow` once `slow` is read, then
+// BBANDS's `k`; absent ones take their defaults. INVALID_PARAMETER naming the first bad one
+// otherwise.
 Status parse_indicator_params(query::Indicator indicator,
                               const QueryParams& params,
                               query::IndicatorQuery& query);

@@ -45,6 +45,23 @@ private:
   // Append the field read so far as field `count` of `record`, reusing its storage.
   void end_field(CsvRecord& record, std::size_t& count);
 
+  // What next() knows of the record it reads.
+  struct RecordState {
+    std::size_t count = 0; // fields ended
+    bool any = false;      // a field was ended, quoted or given a character: not a blank line
+    bool quoted = false;   // inside a quoted field
+  };
+  // Read the input's first block, skipping a UTF-8 byte order mark.
+  void start();
+  // Take `c` (-1: the end of input), read inside a quoted field; return false when the record
+  // ends there: at the end of input (the quote unterminated) or a line too long.
+  bool quoted_char(int c, RecordState& state);
+  // Take `c` (-1: the end of input), read outside quotes, ending fields of `record`; return false
+  // when the record ends there: at its line end, the end of input or a line too long.
+  bool plain_char(int c, CsvRecord& record, RecordState& state);
+  // Append to the field the rest of the unquoted text in the buffer.
+  void append_plain_run();
+
   std::istream& m_in;
   std::string m_buffer; // read in blocks: a character at a time through the stream costs 3x
   std::size_t m_pos = 0;

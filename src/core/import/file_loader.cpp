@@ -249,6 +249,87 @@ std::int64_t FileLoader::settle_symbol(const std::string& symbol,
   return count_factor_steps(rows);
 }
 
+std::map<RowKey, std::int64_t> FileLoader::first_lines_of_duplicates(const Reread& reread) const {
+  std::set<RowKey> keys;
+  for (const auto& duplicate : m_duplicates) {
+    keys.insert(duplicate.key);
+  }
+  std::map<RowKey, std::int64_t> lines;
+  reread([&](const ParsedRow& row) {
+    RowKey key{row.symbol, row.bar.trade_date.yyyymmdd()};
+    if (keys.count(key) != 0) {
+      lines.emplace(std::move(key), row.line); // the first stays
+    }
+  });
+  return lines;
+}
+
+void FileLoader::add_duplicate_problems(const Reread& reread,
+                                        std::vector<RowProblem>& problems) const {
+  if (m_duplicates.empty()) {
+    return;
+  }
+  const auto lines = first_lines_of_duplicates(reread);
+  for (const auto& [line, key] : m_duplicates) {
+    const auto date = *domain::Date::from_yyyymmdd(key.second);
+    const auto first = lines.find(key);
+    problems.push_back(
+        RowProblem{line, "trade_date",
+                   "duplicate row for " + key.first + " on " + date.iso() + " (first on line "
+                       + std::to_string(first == lines.end() ? 0 : first->second) + ")"});
+  }
+  std::stable_sort(problems.begin(), problems.end(),
+                   [](const RowProblem& a, const RowProblem& b) { return a.line < b.line; });
+}
+
+void FileLoader::save_symbol(const std::string& symbol,
+                             const SymbolState& state,
+                             const FactorSettlement& settlement,
+                             const std::string& source) {
+  // Rows written before a derived change_pct change what it derives from: only a new symbol
+  // whose every change_pct is the file's own has none.
+  if (!(state.new_to_store && m_every_change_pct)) {
+    m_store.recompute_change_pct(symbol, state.first, state.last);
+  }
+  if (state.new_to_store && written_final(state, settlement)) {
+    // Its bars are the file's rows as written: no need to read them back.
+    m_store.save_symbol_summary(symbol, state.first, state.last, state.rows, state.last_factor);
+  } else {
+    m_store.refresh_symbol(symbol);
+  }
+  m_store.save_symbol_source(
+      symbol, store::SymbolSource{source, std::string(factor_origin_name(settlement.origin)),
+                                  settlement.adjusted_input});
+}
+
+void FileLoader::settle_symbols(const FactorSettlement& settlement,
+                                const Reread& reread,
+                                const std::string& source,
+                                ImportReport& report) {
+  if (settlement.chain_from_store
+      && std::any_of(m_symbols.begin(), m_symbols.end(),
+                     [](const auto& entry) { return entry.second.split; })) {
+    stage_split_symbols(reread);
+  }
+  for (const auto& [symbol, state] : m_symbols) {
+    report.adjustment_events += settle_symbol(symbol, state, settlement);
+    save_symbol(symbol, state, settlement, source);
+    report.symbols.insert(symbol);
+  }
+}
+
+void FileLoader::commit(const std::string& source, ImportReport& report) {
+  m_store.clear_staged_pre_close();
+  m_store.finish_change(source);
+  report.as_of = m_store.load_dataset_info().as_of;
+  m_transaction.commit();
+  report.rows_loaded = m_rows - static_cast<std::int64_t>(m_duplicates.size());
+  if (m_options.progress) {
+    m_options.progress(report.rows_loaded, 1.0);
+  }
+  report.committed = true;
+}
+
 ImportReport FileLoader::finish(const ParsedFile& file,
                                 const FactorSettlement& settlement,
                                 const Reread& reread,
@@ -257,29 +338,7 @@ ImportReport FileLoader::finish(const ParsedFile& file,
   report.problems = file.problems;
   report.suspended_skipped = file.suspended_skipped;
   report.factor_origin = settlement.origin;
-  if (!m_duplicates.empty()) {
-    std::set<RowKey> keys;
-    for (const auto& duplicate : m_duplicates) {
-      keys.insert(duplicate.key);
-    }
-    std::map<RowKey, std::int64_t> lines;
-    reread([&](const ParsedRow& row) {
-      RowKey key{row.symbol, row.bar.trade_date.yyyymmdd()};
-      if (keys.count(key) != 0) {
-        lines.emplace(std::move(key), row.line); // the first stays
-      }
-    });
-    for (const auto& [line, key] : m_duplicates) {
-      const auto date = *domain::Date::from_yyyymmdd(key.second);
-      const auto first = lines.find(key);
-      report.problems.push_back(
-          RowProblem{line, "trade_date",
-                     "duplicate row for " + key.first + " on " + date.iso() + " (first on line "
-                         + std::to_string(first == lines.end() ? 0 : first->second) + ")"});
-    }
-    std::stable_sort(report.problems.begin(), report.problems.end(),
-                     [](const RowProblem& a, const RowProblem& b) { return a.line < b.line; });
-  }
+  add_duplicate_problems(reread, report.problems);
   if (!report.problems.empty() && !m_options.skip_invalid) {
     return report; // the transaction rolls back
   }
@@ -301,38 +360,8 @@ ImportReport FileLoader::finish(const ParsedFile& file,
   }
   const std::string source =
       m_options.source.empty() ? std::string(source_format_name(report.format)) : m_options.source;
-  if (settlement.chain_from_store
-      && std::any_of(m_symbols.begin(), m_symbols.end(),
-                     [](const auto& entry) { return entry.second.split; })) {
-    stage_split_symbols(reread);
-  }
-  for (const auto& [symbol, state] : m_symbols) {
-    report.adjustment_events += settle_symbol(symbol, state, settlement);
-    // Rows written before a derived change_pct change what it derives from: only a new symbol
-    // whose every change_pct is the file's own has none.
-    if (!(state.new_to_store && m_every_change_pct)) {
-      m_store.recompute_change_pct(symbol, state.first, state.last);
-    }
-    if (state.new_to_store && written_final(state, settlement)) {
-      // Its bars are the file's rows as written: no need to read them back.
-      m_store.save_symbol_summary(symbol, state.first, state.last, state.rows, state.last_factor);
-    } else {
-      m_store.refresh_symbol(symbol);
-    }
-    m_store.save_symbol_source(
-        symbol, store::SymbolSource{source, std::string(factor_origin_name(settlement.origin)),
-                                    settlement.adjusted_input});
-    report.symbols.insert(symbol);
-  }
-  m_store.clear_staged_pre_close();
-  m_store.finish_change(source);
-  report.as_of = m_store.load_dataset_info().as_of;
-  m_transaction.commit();
-  report.rows_loaded = m_rows - static_cast<std::int64_t>(m_duplicates.size());
-  if (m_options.progress) {
-    m_options.progress(report.rows_loaded, 1.0);
-  }
-  report.committed = true;
+  settle_symbols(settlement, reread, source, report);
+  commit(source, report);
   return report;
 }
 

@@ -104,6 +104,23 @@ private:
   void write_group();
   // Stage the pre_close of every row of the split symbols, read again, for settle_symbol.
   void stage_split_symbols(const Reread& reread);
+  // Return the line of the first row of each duplicated (symbol, date), read again.
+  std::map<RowKey, std::int64_t> first_lines_of_duplicates(const Reread& reread) const;
+  // Add a problem per duplicated row to `problems`, keeping them sorted by line.
+  void add_duplicate_problems(const Reread& reread, std::vector<RowProblem>& problems) const;
+  // Settle each symbol's factors as `settlement` says and save what the store keeps of it, with
+  // `source`; count its factor steps and name it on `report`.
+  void settle_symbols(const FactorSettlement& settlement,
+                      const Reread& reread,
+                      const std::string& source,
+                      ImportReport& report);
+  // Derive the change_pct of `symbol`'s rows where needed, save its summary and its `source`.
+  void save_symbol(const std::string& symbol,
+                   const SymbolState& state,
+                   const FactorSettlement& settlement,
+                   const std::string& source);
+  // Record the change under `source` and commit; note the rows loaded on `report`.
+  void commit(const std::string& source, ImportReport& report);
 
   store::BarStore& m_store;
   const ImportOptions& m_options;

@@ -106,55 +106,71 @@ private:
 // Thrown by the producer's sink to unwind a parse the consumer no longer wants.
 struct ParseStopped {};
 
-} // namespace
+// Gathers the parser's rows into batches and pushes each full one onto the queue.
+class Batcher {
+public:
+  // `progress`, when given, is called before each batch is pushed.
+  Batcher(BatchQueue& queue, const std::function<void()>& progress)
+      : m_queue(queue), m_progress(progress) {
+    m_batch.rows = m_queue.spare();
+  }
 
-Result<ParsedFile> parse_ahead(const SinkingParse& parse,
-                               const RowSink& consume,
-                               const std::function<void()>& progress) {
-  BatchQueue queue;
-  std::thread parser([&] {
-    Batch batch;
-    batch.rows = queue.spare();
-    auto hand_over = [&](const ParsedFile& file) {
-      batch.has_factor = file.has_factor;
-      batch.has_change_pct = file.has_change_pct;
-      if (progress) {
-        progress();
-      }
-      if (!queue.push(std::move(batch))) {
-        throw ParseStopped{};
-      }
-      batch = Batch{};
-      batch.rows = queue.spare();
-    };
-    try {
-      auto result = parse([&](ParsedRow&& row, const ParsedFile& file) {
-        batch.rows.push_back(std::move(row));
-        if (batch.rows.size() == k_batch_rows) {
-          hand_over(file);
-        }
-      });
-      if (!batch.rows.empty() && result) {
-        hand_over(*result);
-      }
-      queue.close(std::move(result), nullptr);
-    } catch (const ParseStopped&) {
-      queue.close(std::nullopt, nullptr);
-    } catch (...) {
-      queue.close(std::nullopt, std::current_exception());
+  // Add `row`, read from `file`; throws ParseStopped when the consumer has stopped.
+  void add(ParsedRow&& row, const ParsedFile& file) {
+    m_batch.rows.push_back(std::move(row));
+    if (m_batch.rows.size() == k_batch_rows) {
+      hand_over(file);
     }
-  });
+  }
 
-  // Joins the parser however this function ends; a consumer that throws stops it first.
-  struct Joiner {
-    BatchQueue& queue;
-    std::thread& thread;
-    ~Joiner() {
-      queue.stop();
-      thread.join();
+  // Push the last batch, if it has rows, with the flags of `file`, the whole file parsed.
+  void flush(const ParsedFile& file) {
+    if (!m_batch.rows.empty()) {
+      hand_over(file);
     }
-  } joiner{queue, parser};
+  }
 
+private:
+  void hand_over(const ParsedFile& file) {
+    m_batch.has_factor = file.has_factor;
+    m_batch.has_change_pct = file.has_change_pct;
+    if (m_progress) {
+      m_progress();
+    }
+    if (!m_queue.push(std::move(m_batch))) {
+      throw ParseStopped{};
+    }
+    m_batch = Batch{};
+    m_batch.rows = m_queue.spare();
+  }
+
+  BatchQueue& m_queue;
+  const std::function<void()>& m_progress;
+  Batch m_batch;
+};
+
+// The parser's thread: run `parse`, its rows pushed onto `queue` in batches, and close the queue
+// with what it returns or throws.
+void produce(BatchQueue& queue, const SinkingParse& parse, const std::function<void()>& progress) {
+  Batcher batcher(queue, progress);
+  try {
+    auto result = parse([&batcher](ParsedRow&& row, const ParsedFile& file) {
+      batcher.add(std::move(row), file);
+    });
+    if (result) {
+      batcher.flush(*result);
+    }
+    queue.close(std::move(result), nullptr);
+  } catch (const ParseStopped&) {
+    queue.close(std::nullopt, nullptr);
+  } catch (...) {
+    queue.close(std::nullopt, std::current_exception());
+  }
+}
+
+// The calling thread: hand each row of the batches of `queue` to `consume`, in order, then
+// return what the parse returned, or rethrow what it threw.
+Result<ParsedFile> consume_batches(BatchQueue& queue, const RowSink& consume) {
   ParsedFile view; // the flags the consumer sees; the rows and problems stay the parser's
   while (auto batch = queue.pop()) {
     view.has_factor = batch->has_factor;
@@ -172,6 +188,27 @@ Result<ParsedFile> parse_ahead(const SinkingParse& parse,
     return make_error(ErrorCode::internal, "the parse stopped without a result");
   }
   return std::move(*result);
+}
+
+} // namespace
+
+Result<ParsedFile> parse_ahead(const SinkingParse& parse,
+                               const RowSink& consume,
+                               const std::function<void()>& progress) {
+  BatchQueue queue;
+  std::thread parser([&] { produce(queue, parse, progress); });
+
+  // Joins the parser however this function ends; a consumer that throws stops it first.
+  struct Joiner {
+    BatchQueue& queue;
+    std::thread& thread;
+    ~Joiner() {
+      queue.stop();
+      thread.join();
+    }
+  } joiner{queue, parser};
+
+  return consume_batches(queue, consume);
 }
 
 } // namespace ashare::import

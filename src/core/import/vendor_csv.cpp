@@ -241,8 +241,13 @@ convert_vendor_row(const VendorRow& row,
   return parsed;
 }
 
-Result<ParsedFile> parse_vendor_csv(std::istream& in, const VendorCsvFormat& format, RowSink sink) {
-  CsvReader reader(in);
+namespace {
+
+using ColumnIndex = std::vector<std::optional<std::size_t>>;
+
+// Read the header of `format` from `reader`, after the lines before it: an error when the input
+// ends first, or when the header is not UTF-8.
+Result<CsvRecord> read_header(CsvReader& reader, const VendorCsvFormat& format) {
   CsvRecord header;
   for (int skipped = 0; skipped <= format.lines_before_header; ++skipped) {
     if (!reader.next(header)) {
@@ -260,44 +265,72 @@ Result<ParsedFile> parse_vendor_csv(std::istream& in, const VendorCsvFormat& for
           "the header is not UTF-8 (GBK?): save the file as UTF-8 and import it again");
     }
   }
-  auto index = find_columns(header, format.columns, format.description);
-  if (!index) {
-    return index.error();
-  }
+  return header;
+}
 
-  ParsedFile file;
-  file.sink = std::move(sink);
-  file.has_factor = false;
+// Read `record` (of a file whose header has `header_fields` fields, found at `index`) into
+// `row` as `format` reads it. Return whether `row` is to be kept: a record with a problem (added
+// to `file`) or of a suspended day (counted on `file`) is not. An error refuses the file.
+Result<bool> read_record(const CsvRecord& record,
+                         const VendorCsvFormat& format,
+                         std::size_t header_fields,
+                         const ColumnIndex& index,
+                         VendorRow& row,
+                         ParsedFile& file) {
+  if (auto problem = field_count_problem(record, header_fields)) {
+    file.problems.push_back(std::move(*problem));
+    return false;
+  }
+  RowFields fields(record, format.columns, index);
+  auto outcome = format.read_row(fields, row);
+  if (!outcome) {
+    return outcome.error();
+  }
+  if (fields.problem) {
+    file.problems.push_back(std::move(*fields.problem));
+    return false;
+  }
+  if (*outcome == RowOutcome::skip_suspended) {
+    ++file.suspended_skipped;
+    return false;
+  }
+  return true;
+}
+
+// Add `row`, read on `line`, to `file` in shares and CNY, or the problem its conversion finds.
+void add_converted(const VendorRow& row,
+                   VendorUnits units,
+                   std::int64_t line,
+                   domain::Date latest,
+                   ParsedFile& file) {
+  auto converted = convert_vendor_row(row, units, line, latest);
+  if (auto* problem = std::get_if<RowProblem>(&converted)) {
+    file.problems.push_back(std::move(*problem));
+  } else {
+    file.add_row(std::get<ParsedRow>(std::move(converted)));
+  }
+}
+
+// Read the records after `header` into `file` as `format` reads them. An error refuses the file.
+Status read_rows(CsvReader& reader,
+                 const VendorCsvFormat& format,
+                 const CsvRecord& header,
+                 const ColumnIndex& index,
+                 ParsedFile& file) {
   bool every_change_pct = true; // change_pct is derived unless every row has one
   const auto latest = domain::today_utc8();
   CsvRecord record;
   std::int64_t last_line = header.line;
   while (reader.next(record)) {
     last_line = record.line;
-    if (auto problem = field_count_problem(record, header.fields.size())) {
-      file.problems.push_back(std::move(*problem));
-      continue;
-    }
-    RowFields fields(record, format.columns, *index);
     VendorRow row;
-    auto outcome = format.read_row(fields, row);
-    if (!outcome) {
-      return outcome.error();
+    auto kept = read_record(record, format, header.fields.size(), index, row, file);
+    if (!kept) {
+      return kept.error();
     }
-    if (fields.problem) {
-      file.problems.push_back(std::move(*fields.problem));
-      continue;
-    }
-    if (*outcome == RowOutcome::skip_suspended) {
-      ++file.suspended_skipped;
-      continue;
-    }
-    every_change_pct = every_change_pct && row.change_pct.has_value();
-    auto converted = convert_vendor_row(row, format.units, record.line, latest);
-    if (auto* problem = std::get_if<RowProblem>(&converted)) {
-      file.problems.push_back(std::move(*problem));
-    } else {
-      file.add_row(std::get<ParsedRow>(std::move(converted)));
+    if (*kept) {
+      every_change_pct = every_change_pct && row.change_pct.has_value();
+      add_converted(row, format.units, record.line, latest, file);
     }
   }
   if (reader.too_long_line() != 0) {
@@ -307,6 +340,27 @@ Result<ParsedFile> parse_vendor_csv(std::istream& in, const VendorCsvFormat& for
     file.problems.push_back(RowProblem{last_line, "row", "unterminated quoted field"});
   }
   file.has_change_pct = every_change_pct;
+  return Ok{};
+}
+
+} // namespace
+
+Result<ParsedFile> parse_vendor_csv(std::istream& in, const VendorCsvFormat& format, RowSink sink) {
+  CsvReader reader(in);
+  auto header = read_header(reader, format);
+  if (!header) {
+    return header.error();
+  }
+  auto index = find_columns(*header, format.columns, format.description);
+  if (!index) {
+    return index.error();
+  }
+  ParsedFile file;
+  file.sink = std::move(sink);
+  file.has_factor = false;
+  if (auto status = read_rows(reader, format, *header, *index, file); !status) {
+    return status.error();
+  }
   return file;
 }
 

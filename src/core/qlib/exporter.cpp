@@ -299,16 +299,144 @@ Result<std::vector<domain::Symbol>> resolve_symbols(store::BarStore& store,
   return out;
 }
 
+// Return the entry of `name` in the earlier export's `state`, or nullptr.
+const ExportedSymbol* find_previous(const std::optional<ExportState>& state,
+                                    const std::string& name) {
+  if (!state) {
+    return nullptr;
+  }
+  const auto found = state->symbols.find(name);
+  return found != state->symbols.end() ? &found->second : nullptr;
+}
+
+// Reports the export's steps to `progress`: each symbol once planned, once written.
+class StepCounter {
+public:
+  StepCounter(const ExportProgress& progress, std::size_t symbols)
+      : m_progress(progress), m_total(static_cast<std::int64_t>(symbols) * 2) {}
+  void step() {
+    if (m_progress) {
+      m_progress(++m_done, m_total);
+    }
+  }
+  void finish() {
+    if (m_progress) {
+      m_progress(m_total, m_total);
+    }
+  }
+
+private:
+  const ExportProgress& m_progress;
+  std::int64_t m_total;
+  std::int64_t m_done = 0;
+};
+
+// Return the failure of a `request` that cannot run: a window that ends before it starts, or a
+// directory that is not an export's.
+Status check_request(const ExportRequest& request) {
+  if (request.from && request.to && *request.from > *request.to) {
+    return make_error(ErrorCode::invalid_parameter, "--from " + request.from->iso()
+                                                      + " is later than --to " + request.to->iso());
+  }
+  return check_directory(request.dir);
+}
+
+// First pass: return the plans of those of `symbols` with bars in the window, their dates marked
+// on `calendar`, which is closed once all are.
+std::vector<SymbolPlan> plan_symbols(store::BarStore& store,
+                                     const std::vector<domain::Symbol>& symbols,
+                                     const ExportRequest& request,
+                                     const std::optional<ExportState>& state,
+                                     Calendar& calendar,
+                                     StepCounter& steps) {
+  std::vector<SymbolPlan> plans;
+  for (const auto& symbol : symbols) {
+    const auto* previous = find_previous(state, symbol.str());
+    if (auto plan = plan_symbol(store, symbol, request, previous, calendar)) {
+      plans.push_back(std::move(*plan));
+    }
+    steps.step();
+  }
+  calendar.close();
+  return plans;
+}
+
+// Make request.dir ready for the second pass: created, its earlier export's `state` marked
+// unfinished, and the files it owns removed when the export is `fresh`.
+void prepare_directory(const ExportRequest& request,
+                       const std::optional<ExportState>& state,
+                       bool fresh) {
+  fs::create_directories(request.dir);
+  // Marked unfinished first: a run cut short is never taken for a complete export.
+  if (state) {
+    auto unfinished = *state;
+    unfinished.complete = false;
+    save_export_state(request.dir / k_state_file, unfinished);
+  }
+  if (fresh) {
+    for (const char* owned : {"features", "calendars", "instruments"}) {
+      fs::remove_all(request.dir / owned);
+    }
+  }
+}
+
+// Append to the files of `plan`'s symbol its days after `previous_last`.
+void append_symbol(store::BarStore& store,
+                   const ExportRequest& request,
+                   const SymbolPlan& plan,
+                   Date previous_last,
+                   const Calendar& calendar) {
+  const auto bars = window_bars(store, plan.symbol.str(), request);
+  const auto bytes = field_bytes(plan, bars, calendar, previous_last);
+  const auto dir = features_dir(request.dir, plan.symbol);
+  for (std::size_t f = 0; f < k_fields.size(); ++f) {
+    write_file(field_file(dir, k_fields[f]), bytes[f], std::ios::app);
+  }
+}
+
+// Second pass, one symbol: bring the files of `plan` up to date from its `previous` export (when
+// its history up to then is unchanged), else write them whole; note which on `report`.
+void export_symbol(store::BarStore& store,
+                   const ExportRequest& request,
+                   const SymbolPlan& plan,
+                   const ExportedSymbol* previous,
+                   const Calendar& calendar,
+                   ExportReport& report) {
+  const auto& name = plan.symbol.str();
+  const bool unchanged_before = previous != nullptr && previous->first == plan.first
+                                && previous->fingerprint == plan.fingerprint_to_previous
+                                && previous->last <= plan.last
+                                && files_end_at(request.dir, plan, previous->last, calendar);
+  if (!unchanged_before) {
+    write_symbol(request.dir, plan, window_bars(store, name, request), calendar);
+    (previous != nullptr ? report.rewritten : report.written).push_back(name);
+  } else if (plan.last > previous->last) {
+    append_symbol(store, request, plan, previous->last, calendar);
+    report.appended.push_back(name);
+  }
+}
+
+// Remove the files of the symbols of the earlier export's `state` that `next` no longer holds.
+void remove_dropped(const fs::path& root,
+                    const ExportState& state,
+                    const ExportState& next,
+                    ExportReport& report) {
+  for (const auto& [name, previous] : state.symbols) {
+    if (!next.symbols.contains(name)) {
+      if (auto symbol = domain::parse_symbol(name)) {
+        fs::remove_all(features_dir(root, *symbol));
+      }
+      report.removed.push_back(name);
+    }
+  }
+}
+
 } // namespace
 
 Result<ExportReport> export_qlib(store::BarStore& store,
                                  const ExportRequest& request,
                                  const ExportProgress& progress) {
-  if (request.from && request.to && *request.from > *request.to) {
-    return make_error(ErrorCode::invalid_parameter, "--from " + request.from->iso()
-                                                      + " is later than --to " + request.to->iso());
-  }
-  if (auto status = check_directory(request.dir); !status) {
+  if (auto status = check_request(request); !status) {
     return status.error();
   }
   store::ReadTransaction snapshot(store);
@@ -318,96 +446,31 @@ Result<ExportReport> export_qlib(store::BarStore& store,
   }
   const fs::path state_path = request.dir / k_state_file;
   const auto state = load_export_state(state_path);
-
-  // First pass: each symbol's dates (the calendar), bounds and fingerprints.
+  StepCounter steps(progress, symbols->size());
   Calendar calendar;
-  std::vector<SymbolPlan> plans;
-  const auto total = static_cast<std::int64_t>(symbols->size()) * 2;
-  std::int64_t done = 0;
-  for (const auto& symbol : *symbols) {
-    const ExportedSymbol* previous = nullptr;
-    if (state) {
-      if (const auto found = state->symbols.find(symbol.str()); found != state->symbols.end()) {
-        previous = &found->second;
-      }
-    }
-    if (auto plan = plan_symbol(store, symbol, request, previous, calendar)) {
-      plans.push_back(std::move(*plan));
-    }
-    if (progress) {
-      progress(++done, total);
-    }
-  }
-  calendar.close();
+  const auto plans = plan_symbols(store, *symbols, request, state, calendar, steps);
 
   ExportReport report;
   report.fresh_reason = fresh_reason(request.dir, state, request, calendar);
   const bool fresh = !state || report.fresh_reason.has_value();
-  fs::create_directories(request.dir);
+  prepare_directory(request, state, fresh);
   ExportState next{false, request.from, {}};
-  // Marked unfinished first: a run cut short is never taken for a complete export.
-  if (state) {
-    auto unfinished = *state;
-    unfinished.complete = false;
-    save_export_state(state_path, unfinished);
-  }
-  if (fresh) {
-    for (const char* owned : {"features", "calendars", "instruments"}) {
-      fs::remove_all(request.dir / owned);
-    }
-  }
-
-  // Second pass: write or append each symbol's files.
   std::vector<const SymbolPlan*> exported;
   for (const auto& plan : plans) {
-    const auto& name = plan.symbol.str();
-    const ExportedSymbol* previous = nullptr;
-    if (!fresh) {
-      if (const auto found = state->symbols.find(name); found != state->symbols.end()) {
-        previous = &found->second;
-      }
-    }
-    const bool unchanged_before = previous != nullptr && previous->first == plan.first
-                                  && previous->fingerprint == plan.fingerprint_to_previous
-                                  && previous->last <= plan.last
-                                  && files_end_at(request.dir, plan, previous->last, calendar);
-    if (unchanged_before) {
-      if (plan.last > previous->last) {
-        const auto bars = window_bars(store, name, request);
-        const auto bytes = field_bytes(plan, bars, calendar, previous->last);
-        const auto dir = features_dir(request.dir, plan.symbol);
-        for (std::size_t f = 0; f < k_fields.size(); ++f) {
-          write_file(field_file(dir, k_fields[f]), bytes[f], std::ios::app);
-        }
-        report.appended.push_back(name);
-      }
-    } else {
-      write_symbol(request.dir, plan, window_bars(store, name, request), calendar);
-      (previous != nullptr ? report.rewritten : report.written).push_back(name);
-    }
-    next.symbols[name] = ExportedSymbol{plan.first, plan.last, plan.fingerprint};
+    const auto* previous = fresh ? nullptr : find_previous(state, plan.symbol.str());
+    export_symbol(store, request, plan, previous, calendar, report);
+    next.symbols[plan.symbol.str()] = ExportedSymbol{plan.first, plan.last, plan.fingerprint};
     exported.push_back(&plan);
     report.bars += plan.bars;
-    if (progress) {
-      progress(++done, total);
-    }
+    steps.step();
   }
   if (!fresh) {
-    for (const auto& [name, previous] : state->symbols) {
-      if (!next.symbols.contains(name)) {
-        if (auto symbol = domain::parse_symbol(name)) {
-          fs::remove_all(features_dir(request.dir, *symbol));
-        }
-        report.removed.push_back(name);
-      }
-    }
+    remove_dropped(request.dir, *state, next, report);
   }
   write_calendar_and_instruments(request.dir, calendar, exported);
   next.complete = true;
   save_export_state(state_path, next);
-  if (progress) {
-    progress(total, total);
-  }
+  steps.finish();
   report.symbols = static_cast<std::int64_t>(plans.size());
   report.calendar_days = static_cast<std::int64_t>(calendar.days().size());
   return report;

@@ -176,6 +176,167 @@ void fill_whole(domain::Bar& bar, const domain::BarTenThousandths& exact, bool p
   fill(bar.change_pct, exact.change_pct);
 }
 
+// The size of each kind of number's unit, in 1/10000s.
+struct UnitSizes {
+  std::int64_t price = 1;
+  std::int64_t volume = 1;
+  std::int64_t turnover = 1;
+  std::int64_t change_pct = 1;
+};
+
+// The units of a history's numbers as powers of ten of 1/10000: each the largest that divides
+// every whole value of its kind.
+struct UnitPowers {
+  int price = 4;
+  int volume = k_max_power;
+  int turnover = k_max_power;
+  int change_pct = 4;
+
+  // Lower the powers so that they divide the numbers of `bar`, kept as `scaled`.
+  void fit(const domain::Bar& bar, const ScaledBar& scaled) {
+    volume = common_power(bar.volume, volume);
+    for (const auto& value : {scaled.close, scaled.open, scaled.high, scaled.low}) {
+      price = value ? common_power(*value, price) : price;
+    }
+    turnover = scaled.turnover ? common_power(*scaled.turnover, turnover) : turnover;
+    change_pct = scaled.change_pct ? common_power(*scaled.change_pct, change_pct) : change_pct;
+  }
+
+  UnitSizes sizes() const {
+    const auto size = [](int power) { return k_pow10[static_cast<std::size_t>(power)]; };
+    return UnitSizes{size(price), size(volume), size(turnover), size(change_pct)};
+  }
+};
+
+// Return each bar of `ascending` as the stream keeps it, and fit `powers` to them all.
+std::vector<ScaledBar> scale_all(std::span<const domain::Bar> ascending, UnitPowers& powers) {
+  std::vector<ScaledBar> scaled;
+  scaled.reserve(ascending.size());
+  for (std::size_t i = 0; i < ascending.size(); ++i) {
+    // A block's first bar is read without the bar before it: its change_pct is always kept.
+    const auto& s = scaled.emplace_back(
+      scale(ascending[i], i % CompactBars::k_block_bars == 0 ? nullptr : &ascending[i - 1]));
+    powers.fit(ascending[i], s);
+  }
+  return scaled;
+}
+
+// Writes bars into a stream as CompactBars::Decoder reads them: a head byte, what it says
+// follows, the integers behind their control bytes, then the doubles. Each block starts afresh.
+class BarWriter {
+public:
+  BarWriter(std::vector<std::uint8_t>& stream, UnitSizes units)
+      : m_stream(stream), m_units(units) {}
+
+  // Append `bar`, kept as `scaled`; `block_start` when it is its block's first.
+  void write(const domain::Bar& bar, const ScaledBar& scaled, bool block_start) {
+    if (block_start) {
+      m_day = day_number(bar.trade_date);
+      m_last_close = 0;
+    }
+    const std::uint8_t exceptions = scaled.exceptions();
+    write_head(bar, scaled, exceptions, block_start);
+    write_integers(deltas(bar, scaled, block_start));
+    write_doubles(bar, exceptions);
+  }
+
+private:
+  // Append the head byte and what it says follows: the distance as a varint when far, the
+  // factor when it changed (always at a block's start), the byte of `exceptions`.
+  void write_head(const domain::Bar& bar,
+                  const ScaledBar& scaled,
+                  std::uint8_t exceptions,
+                  bool block_start) {
+    const std::int32_t distance = day_number(bar.trade_date) - m_day;
+    assert(distance >= 0 && (distance > 0 || block_start)); // ascending, distinct dates
+    m_day += distance;
+    const bool factor_follows = block_start || !same_bits(bar.factor, m_factor);
+    m_stream.push_back(static_cast<std::uint8_t>(
+        (distance < k_far_day ? distance : k_far_day) | (factor_follows ? k_factor_follows : 0)
+        | (exceptions != 0 ? k_exceptions_follow : 0)
+        | (scaled.change_derived ? k_change_derived : 0)));
+    if (distance >= k_far_day) {
+      put_varint(m_stream, static_cast<std::uint64_t>(distance));
+    }
+    if (factor_follows) {
+      m_factor = bar.factor;
+      put_double(m_stream, m_factor);
+    }
+    if (exceptions != 0) {
+      m_stream.push_back(exceptions);
+    }
+  }
+
+  // Return the integers of `bar` (kept as `s`) in Slot order, and keep its close as the next
+  // bar's base: each number as the decoder rebuilds it, `base` plus delta * `unit`, delta 0 (and
+  // units `base`) for a number kept as a double.
+  std::array<std::int64_t, k_slots>
+  deltas(const domain::Bar& bar, const ScaledBar& s, bool block_start) {
+    std::array<std::int64_t, k_slots> delta{};
+    const auto number = [&delta](Slot slot, const std::optional<std::int64_t>& value,
+                                 std::int64_t base, std::int64_t unit) {
+      if (!value) {
+        return base;
+      }
+      delta[slot] = (*value - base) / unit;
+      return *value;
+    };
+    const std::int64_t price_unit = m_units.price;
+    const std::int64_t previous_close = block_start ? 0 : m_last_close;
+    const std::int64_t close = number(close_slot, s.close, m_last_close, price_unit);
+    m_last_close = close;
+    const std::int64_t open = number(open_slot, s.open, close, price_unit);
+    const std::int64_t high = number(high_slot, s.high, std::max(open, close), price_unit);
+    const std::int64_t low = number(low_slot, s.low, std::min(open, close), -price_unit);
+    delta[volume_slot] = bar.volume / m_units.volume;
+    number(turnover_slot, s.turnover, expected_turnover(bar.volume, high, low, m_units.turnover),
+           m_units.turnover);
+    if (!s.change_derived) {
+      number(change_slot, s.change_pct,
+             expected_change_pct(close, previous_close, m_units.change_pct), m_units.change_pct);
+    }
+    return delta;
+  }
+
+  // Append the three control bytes (each integer's length code), then each integer's bytes.
+  void write_integers(const std::array<std::int64_t, k_slots>& delta) {
+    std::uint32_t control = 0;
+    for (int slot = 0; slot < k_slots; ++slot) {
+      control |= length_code(zigzag(delta[static_cast<std::size_t>(slot)])) << (3 * slot);
+    }
+    for (int byte = 0; byte < k_control_bytes; ++byte) {
+      m_stream.push_back(static_cast<std::uint8_t>(control >> (8 * byte)));
+    }
+    for (int slot = 0; slot < k_slots; ++slot) {
+      const auto bits = zigzag(delta[static_cast<std::size_t>(slot)]);
+      for (int byte = 0; byte < k_code_bytes[(control >> (3 * slot)) & 7]; ++byte) {
+        m_stream.push_back(static_cast<std::uint8_t>(bits >> (8 * byte)));
+      }
+    }
+  }
+
+  // Append the numbers of `bar` that `exceptions` names as doubles, in the order of Field, as
+  // the decoder reads them.
+  void write_doubles(const domain::Bar& bar, std::uint8_t exceptions) {
+    const std::pair<Field, double> doubles[] = {
+        {Field::close, bar.close},         {Field::open, bar.open},
+        {Field::high, bar.high},           {Field::low, bar.low},
+        {Field::turnover, bar.turnover},   {Field::change_pct, bar.change_pct},
+    };
+    for (const auto& [field, value] : doubles) {
+      if ((exceptions & field) != 0) {
+        put_double(m_stream, value);
+      }
+    }
+  }
+
+  std::vector<std::uint8_t>& m_stream;
+  UnitSizes m_units;
+  std::int32_t m_day = 0;
+  std::int64_t m_last_close = 0; // units of the previous close in this block
+  double m_factor = 1;           // the factor last written
+};
+
 } // namespace
 
 // Reads the stream bar by bar, as encode() wrote it.
@@ -202,9 +363,33 @@ public:
     }
     ++m_index;
     const std::uint8_t head = *m_at++;
+    domain::Bar bar;
+    read_date_and_factor(head, bar);
+    const std::uint8_t exceptions = (head & k_exceptions_follow) != 0 ? *m_at++ : 0;
+    set_numbers(read_integers(), block_start, bar);
+    if (exceptions != 0) {
+      read_doubles(exceptions, bar);
+    }
+    if ((head & k_change_derived) != 0) {
+      // A block's first bar is read without the one before: its change_pct is always kept.
+      bar.change_pct = domain::derived_change_pct(bar.close, bar.factor, m_previous_close,
+                                                  m_previous_factor);
+      m_exact.change_pct = domain::BarTenThousandths::k_not_whole; // written as its double
+    }
+    m_previous_close = bar.close;
+    m_previous_factor = bar.factor;
+    return bar;
+  }
+
+  // Return the numbers of the bar next() returned last as whole 1/10000s.
+  const domain::BarTenThousandths& exact() const { return m_exact; }
+
+private:
+  // Set the date of `bar` from `head` (and the varint after it when far), and its factor, read
+  // after them when `head` says it changed.
+  void read_date_and_factor(std::uint8_t head, domain::Bar& bar) {
     const std::uint8_t near_day = head & k_day_mask;
     m_day += near_day == k_far_day ? static_cast<std::int32_t>(varint()) : near_day;
-    domain::Bar bar;
     bar.trade_date = date_of(m_day);
     if ((head & k_factor_follows) != 0) {
       m_factor = raw_double();
@@ -212,10 +397,13 @@ public:
         store::find_scaled(m_factor).value_or(domain::BarTenThousandths::k_not_whole);
     }
     bar.factor = m_factor;
-    const std::uint8_t exceptions = (head & k_exceptions_follow) != 0 ? *m_at++ : 0;
-    // The integers, without a branch: lengths first, then each read as eight bytes and masked.
-    // Read as four bytes, as a three-byte copy would be assembled on the stack and read back
-    // (a stalled store forwarding); the stream's padding makes reading past a bar safe.
+  }
+
+  // Read the control bytes and the integers they give the lengths of, in Slot order.
+  std::array<std::int64_t, k_slots> read_integers() {
+    // Without a branch: lengths first, then each read as eight bytes and masked. Read as four
+    // bytes, as a three-byte copy would be assembled on the stack and read back (a stalled store
+    // forwarding); the stream's padding makes reading past a bar safe.
     const std::uint8_t* at = m_at; // a local the bytes read cannot alias
     std::uint32_t control = 0;
     std::memcpy(&control, at, sizeof control); // little-endian, as encode() wrote it
@@ -231,6 +419,14 @@ public:
         static_cast<std::int64_t>(bits >> 1) ^ -static_cast<std::int64_t>(bits & 1);
     }
     m_at = at;
+    return delta;
+  }
+
+  // Set the numbers of `bar` and exact() from the integers `delta` (those kept as doubles are
+  // read after); `block_start` when the bar is its block's first.
+  void set_numbers(const std::array<std::int64_t, k_slots>& delta,
+                   bool block_start,
+                   domain::Bar& bar) {
     // As encode(): open against close, high above the greater and low below the lesser; a number
     // kept as a double has delta 0, so its units are its base.
     const std::int64_t previous_close = block_start ? 0 : m_close;
@@ -240,8 +436,8 @@ public:
     const std::int64_t high = std::max(open, close) + delta[high_slot] * m_price_unit;
     const std::int64_t low = std::min(open, close) - delta[low_slot] * m_price_unit;
     bar.volume = delta[volume_slot] * m_volume_unit;
-    const std::int64_t turnover =
-      expected_turnover(bar.volume, high, low, m_turnover_unit) + delta[turnover_slot] * m_turnover_unit;
+    const std::int64_t turnover = expected_turnover(bar.volume, high, low, m_turnover_unit)
+                                  + delta[turnover_slot] * m_turnover_unit;
     // The whole numbers' doubles are left to fill_whole(): a window's prices are mostly
     // adjusted, and its first block's bars before `from` never written. The close's is the
     // next bar's previous close.
@@ -252,27 +448,10 @@ public:
     exact.high = high;
     exact.low = low;
     exact.turnover = turnover;
-    const bool change_derived = (head & k_change_derived) != 0;
     exact.change_pct = expected_change_pct(close, previous_close, m_change_unit)
                        + delta[change_slot] * m_change_unit;
-    if (exceptions != 0) {
-      read_doubles(exceptions, bar);
-    }
-    if (change_derived) {
-      // A block's first bar is read without the one before: its change_pct is always kept.
-      bar.change_pct = domain::derived_change_pct(bar.close, bar.factor, m_previous_close,
-                                                  m_previous_factor);
-      exact.change_pct = domain::BarTenThousandths::k_not_whole; // written as its double
-    }
-    m_previous_close = bar.close;
-    m_previous_factor = bar.factor;
-    return bar;
   }
 
-  // Return the numbers of the bar next() returned last as whole 1/10000s.
-  const domain::BarTenThousandths& exact() const { return m_exact; }
-
-private:
   // Read the numbers of `bar` kept as doubles, those of `exceptions`, in the order of Field.
   void read_doubles(std::uint8_t exceptions, domain::Bar& bar) {
     auto& exact = m_exact;
@@ -323,108 +502,22 @@ private:
 CompactBars CompactBars::encode(std::span<const domain::Bar> ascending) {
   CompactBars out;
   out.m_size = ascending.size();
-  // The units: the largest power of ten dividing every whole value of its kind.
-  std::vector<ScaledBar> scaled;
-  scaled.reserve(ascending.size());
-  int price = 4, volume = k_max_power, turnover = k_max_power, change_pct = 4;
-  for (std::size_t i = 0; i < ascending.size(); ++i) {
-    // A block's first bar is read without the bar before it: its change_pct is always kept.
-    const auto& s = scaled.emplace_back(
-      scale(ascending[i], i % k_block_bars == 0 ? nullptr : &ascending[i - 1]));
-    volume = common_power(ascending[i].volume, volume);
-    for (const auto& value : {s.close, s.open, s.high, s.low}) {
-      price = value ? common_power(*value, price) : price;
-    }
-    turnover = s.turnover ? common_power(*s.turnover, turnover) : turnover;
-    change_pct = s.change_pct ? common_power(*s.change_pct, change_pct) : change_pct;
-  }
-  out.m_units = Units{static_cast<std::uint8_t>(price), static_cast<std::uint8_t>(volume),
-                      static_cast<std::uint8_t>(turnover), static_cast<std::uint8_t>(change_pct)};
-  const std::int64_t price_unit = k_pow10[out.m_units.price];
-
+  UnitPowers powers;
+  const auto scaled = scale_all(ascending, powers);
+  out.m_units = Units{static_cast<std::uint8_t>(powers.price),
+                      static_cast<std::uint8_t>(powers.volume),
+                      static_cast<std::uint8_t>(powers.turnover),
+                      static_cast<std::uint8_t>(powers.change_pct)};
   auto& stream = out.m_stream;
   stream.reserve(ascending.size() * 24);
-  const std::int64_t volume_unit = k_pow10[out.m_units.volume];
-  const std::int64_t turnover_unit = k_pow10[out.m_units.turnover];
-  const std::int64_t change_unit = k_pow10[out.m_units.change_pct];
-  std::int32_t day = 0;
-  std::int64_t last_close = 0;
-  double factor = 1;
+  BarWriter writer(stream, powers.sizes());
   for (std::size_t i = 0; i < ascending.size(); ++i) {
-    const auto& bar = ascending[i];
-    const auto& s = scaled[i];
     const bool block_start = i % k_block_bars == 0;
     if (block_start) {
-      day = day_number(bar.trade_date);
-      last_close = 0;
-      out.m_blocks.push_back(Block{day, static_cast<std::uint32_t>(stream.size())});
+      out.m_blocks.push_back(
+        Block{day_number(ascending[i].trade_date), static_cast<std::uint32_t>(stream.size())});
     }
-    const std::int32_t distance = day_number(bar.trade_date) - day;
-    assert(distance >= 0 && (distance > 0 || block_start)); // ascending, distinct dates
-    day += distance;
-    const bool factor_follows = block_start || !same_bits(bar.factor, factor);
-    const std::uint8_t exceptions = s.exceptions();
-    stream.push_back(static_cast<std::uint8_t>(
-        (distance < k_far_day ? distance : k_far_day) | (factor_follows ? k_factor_follows : 0)
-        | (exceptions != 0 ? k_exceptions_follow : 0) | (s.change_derived ? k_change_derived : 0)));
-    if (distance >= k_far_day) {
-      put_varint(stream, static_cast<std::uint64_t>(distance));
-    }
-    if (factor_follows) {
-      factor = bar.factor;
-      put_double(stream, factor);
-    }
-    if (exceptions != 0) {
-      stream.push_back(exceptions);
-    }
-    // Each number as the decoder rebuilds it: `base` plus delta * `unit`, delta 0 (and units
-    // `base`) for a number kept as a double.
-    std::array<std::int64_t, k_slots> delta{};
-    const auto number = [&delta](Slot slot, const std::optional<std::int64_t>& value,
-                                 std::int64_t base, std::int64_t unit) {
-      if (!value) {
-        return base;
-      }
-      delta[slot] = (*value - base) / unit;
-      return *value;
-    };
-    const std::int64_t previous_close = block_start ? 0 : last_close;
-    const std::int64_t close = number(close_slot, s.close, last_close, price_unit);
-    last_close = close;
-    const std::int64_t open = number(open_slot, s.open, close, price_unit);
-    const std::int64_t high = number(high_slot, s.high, std::max(open, close), price_unit);
-    const std::int64_t low = number(low_slot, s.low, std::min(open, close), -price_unit);
-    delta[volume_slot] = bar.volume / volume_unit;
-    number(turnover_slot, s.turnover, expected_turnover(bar.volume, high, low, turnover_unit),
-           turnover_unit);
-    if (!s.change_derived) {
-      number(change_slot, s.change_pct, expected_change_pct(close, previous_close, change_unit),
-             change_unit);
-    }
-    std::uint32_t control = 0;
-    for (int slot = 0; slot < k_slots; ++slot) {
-      control |= length_code(zigzag(delta[static_cast<std::size_t>(slot)])) << (3 * slot);
-    }
-    for (int byte = 0; byte < k_control_bytes; ++byte) {
-      stream.push_back(static_cast<std::uint8_t>(control >> (8 * byte)));
-    }
-    for (int slot = 0; slot < k_slots; ++slot) {
-      const auto bits = zigzag(delta[static_cast<std::size_t>(slot)]);
-      for (int byte = 0; byte < k_code_bytes[(control >> (3 * slot)) & 7]; ++byte) {
-        stream.push_back(static_cast<std::uint8_t>(bits >> (8 * byte)));
-      }
-    }
-    // The doubles last, in the order of Field, as the decoder reads them.
-    const std::pair<Field, double> doubles[] = {
-        {Field::close, bar.close},         {Field::open, bar.open},
-        {Field::high, bar.high},           {Field::low, bar.low},
-        {Field::turnover, bar.turnover},   {Field::change_pct, bar.change_pct},
-    };
-    for (const auto& [field, value] : doubles) {
-      if ((exceptions & field) != 0) {
-        put_double(stream, value);
-      }
-    }
+    writer.write(ascending[i], scaled[i], block_start);
   }
   stream.insert(stream.end(), k_padding, 0);
   stream.shrink_to_fit();
