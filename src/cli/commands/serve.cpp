@@ -162,63 +162,69 @@ int run_serve(const ServeArgs& args, const Config& config) {
   return net::module().serve(settings);
 }
 
+// The options of `serve` that an environment variable or the config file may also give: kept as
+// text in GlobalFlags, resolved by resolve_config, checked by run_serve.
+struct ServeOption {
+  std::string_view flag;
+  std::optional<std::string> GlobalFlags::*value;
+  std::string_view help;
+  std::string_view shown_default; // "" when --help shows none
+  std::string_view type_name;
+  bool value_optional = false; // the flag alone is allowed (--rate-limit: "on")
+};
+
+constexpr std::array k_serve_options{
+  ServeOption{"--listen", &GlobalFlags::listen,
+              "Address to listen on; port 0 picks a free port (env ASHARE_LISTEN)",
+              "127.0.0.1:8080", "HOST:PORT"},
+  ServeOption{"--threads", &GlobalFlags::threads,
+              "Network threads, one event loop each (env ASHARE_THREADS; default: the number "
+              "of cores)",
+              "", "N"},
+  ServeOption{"--max-connections", &GlobalFlags::max_connections,
+              "Open connections at most; more are closed at once (env ASHARE_MAX_CONNECTIONS)",
+              "10000", "N"},
+  ServeOption{"--header-timeout", &GlobalFlags::header_timeout,
+              "Seconds for a request's head to arrive, else 408 (env ASHARE_HEADER_TIMEOUT)", "10",
+              "SECONDS"},
+  ServeOption{"--idle-timeout", &GlobalFlags::idle_timeout,
+              "Seconds a keep-alive connection may wait for its next request (env "
+              "ASHARE_IDLE_TIMEOUT)",
+              "60", "SECONDS"},
+  ServeOption{"--write-timeout", &GlobalFlags::write_timeout,
+              "Seconds for a client to read its response, else it is dropped (env "
+              "ASHARE_WRITE_TIMEOUT)",
+              "30", "SECONDS"},
+  ServeOption{"--drain-timeout", &GlobalFlags::drain_timeout,
+              "Seconds that requests in flight get to finish after SIGINT or SIGTERM (env "
+              "ASHARE_DRAIN_TIMEOUT)",
+              "5", "SECONDS"},
+  ServeOption{"--cache-budget", &GlobalFlags::cache_budget,
+              "MiB of whole histories kept in memory, the least recently used leaving first "
+              "(env ASHARE_CACHE_BUDGET)",
+              "256", "MIB"},
+  ServeOption{"--rate-limit", &GlobalFlags::rate_limit,
+              "Limit each key's requests a second by plan (D14: free 5, basic 50, pro 500, "
+              "bursts of twice that; PLAN=N sets one, 0 lifts it; env ASHARE_RATE_LIMIT: on, "
+              "off or PLAN=N,...)",
+              "on", "[PLAN=N,...]", true},
+};
+
 } // namespace
 
 Action setup_serve(CLI::App& command, GlobalFlags& flags) {
+  for (const auto& option : k_serve_options) {
+    auto* added = command.add_option(std::string(option.flag), flags.*option.value,
+                                     std::string(option.help));
+    if (option.value_optional) {
+      added->expected(0, 1);
+    }
+    if (!option.shown_default.empty()) {
+      added->default_str(std::string(option.shown_default));
+    }
+    added->type_name(std::string(option.type_name));
+  }
   auto args = std::make_shared<ServeArgs>();
-  command
-    .add_option("--listen", flags.listen,
-                "Address to listen on; port 0 picks a free port (env ASHARE_LISTEN)")
-    ->default_str("127.0.0.1:8080")
-    ->type_name("HOST:PORT");
-  command
-    .add_option("--threads", flags.threads,
-                "Network threads, one event loop each (env ASHARE_THREADS; default: the number "
-                "of cores)")
-    ->type_name("N");
-  command
-    .add_option("--max-connections", flags.max_connections,
-                "Open connections at most; more are closed at once (env "
-                "ASHARE_MAX_CONNECTIONS)")
-    ->default_str("10000")
-    ->type_name("N");
-  command
-    .add_option("--header-timeout", flags.header_timeout,
-                "Seconds for a request's head to arrive, else 408 (env ASHARE_HEADER_TIMEOUT)")
-    ->default_str("10")
-    ->type_name("SECONDS");
-  command
-    .add_option("--idle-timeout", flags.idle_timeout,
-                "Seconds a keep-alive connection may wait for its next request (env "
-                "ASHARE_IDLE_TIMEOUT)")
-    ->default_str("60")
-    ->type_name("SECONDS");
-  command
-    .add_option("--write-timeout", flags.write_timeout,
-                "Seconds for a client to read its response, else it is dropped (env "
-                "ASHARE_WRITE_TIMEOUT)")
-    ->default_str("30")
-    ->type_name("SECONDS");
-  command
-    .add_option("--drain-timeout", flags.drain_timeout,
-                "Seconds that requests in flight get to finish after SIGINT or SIGTERM (env "
-                "ASHARE_DRAIN_TIMEOUT)")
-    ->default_str("5")
-    ->type_name("SECONDS");
-  command
-    .add_option("--cache-budget", flags.cache_budget,
-                "MiB of whole histories kept in memory, the least recently used leaving first "
-                "(env ASHARE_CACHE_BUDGET)")
-    ->default_str("256")
-    ->type_name("MIB");
-  command
-    .add_option("--rate-limit", flags.rate_limit,
-                "Limit each key's requests a second by plan (D14: free 5, basic 50, pro 500, "
-                "bursts of twice that; PLAN=N sets one, 0 lifts it; env ASHARE_RATE_LIMIT: on, "
-                "off or PLAN=N,...)")
-    ->expected(0, 1)
-    ->default_str("on")
-    ->type_name("[PLAN=N,...]");
   command.add_option("--tls-cert", args->tls_cert, "Serve HTTPS with this PEM certificate (chain)")
     ->check(CLI::ExistingFile)
     ->type_name("FILE");
