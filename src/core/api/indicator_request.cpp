@@ -230,15 +230,6 @@ Result<IndicatorRequest> parse_indicator_form(const IndicatorForm& form) {
   return parse_indicator_request(form.indicator, params);
 }
 
-int default_window(Indicator indicator) {
-  for (const auto& param : period_params(indicator)) {
-    if (param.name == "window") {
-      return param.fallback;
-    }
-  }
-  return query::IndicatorQuery{}.window;
-}
-
 std::string_view indicator_name(Indicator indicator) {
   switch (indicator) {
   case Indicator::ema:

@@ -93,10 +93,6 @@ Status parse_indicator_params(query::Indicator indicator,
 // Return whether `indicator` takes `series_type` (not ATR and KDJ, which read high, low and close).
 bool reads_series_type(query::Indicator indicator);
 
-// Return the default window of `indicator` (SPEC: EMA 50, RSI 14, SMA 50; D13: BBANDS 20, ATR 14;
-// 50 for the others, which have no window).
-int default_window(query::Indicator indicator);
-
 // Return the path name of `indicator` ("ema", "rsi", "sma", "macd", "bbands", "atr", "kdj").
 std::string_view indicator_name(query::Indicator indicator);
 
