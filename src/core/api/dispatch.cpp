@@ -43,8 +43,8 @@ using ParseRequest = Result<TypedRequest> (*)(std::span<const std::string> captu
 
 struct Route {
   std::string_view pattern;   // '/'-separated; a "*" segment matches any non-empty segment
-  PublicAnswer answer_public; // set for a public route
-  ParseRequest parse;         // set for a data route, which needs a key
+  PublicAnswer answer_public; // set for a public route; the others need a key
+  ParseRequest parse;         // its typed request (every route but the OpenAPI document's)
 };
 
 // Return the typed result of `parsed`, a request's parse.
