@@ -80,7 +80,8 @@ std::optional<CommandSpec> named_command(const CLI::App& app, int argc, char** a
 
 constexpr const char* k_footer =
   "Environment: ASHARE_DB, ASHARE_KEYS_DB, ASHARE_CACHE_DB, ASHARE_BASE_URL, ASHARE_API_KEY,\n"
-  "ASHARE_FORMAT, ASHARE_PLAN, XDG_DATA_HOME, XDG_CONFIG_HOME, NO_COLOR.\n"
+  "ASHARE_FORMAT, ASHARE_PLAN, XDG_DATA_HOME, XDG_CONFIG_HOME, NO_COLOR, http_proxy,\n"
+  "https_proxy, no_proxy.\n"
   "Exit status: 0 success, 1 data or API error, 2 usage error, 3 network error,\n"
   "4 authentication, credits, plan or request rate refused (HTTP 401, 402, 403, 429).\n"
   "See ashare(1) for details.";
