@@ -7,4 +7,7 @@ template <class... Ts> struct Overloaded : Ts... {
   using Ts::operator()...;
 };
 
+// clang 14 deduces no aggregate's template arguments (P1816) without this guide.
+template <class... Ts> Overloaded(Ts...) -> Overloaded<Ts...>;
+
 } // namespace ashare
