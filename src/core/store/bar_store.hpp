@@ -63,6 +63,31 @@ struct DatasetInfo {
 // as_of, source, generation and store_id as text rows); ignore other keys.
 void add_meta_row(DatasetInfo& info, std::string_view key, const std::string& value);
 
+// D19: a symbol's listing, as Tushare `stock_basic` gives it (`list_status` L, D or P).
+struct Listing {
+  std::string symbol; // canonical
+  std::string name;
+  std::optional<domain::Date> list_date;
+  std::optional<domain::Date> delist_date;
+  char status = 'L'; // L listed, D delisted, P paused
+};
+
+// D18: what a fetch stored: `provider`'s bars of `trade_date` for the whole market (`symbol`
+// empty) or for one named symbol.
+struct LedgerDay {
+  std::string provider; // "tushare-pro" or "tdx"
+  domain::Date trade_date;
+  std::string symbol;    // "" for the whole market
+  std::int64_t rows = 0; // bars the source gave for that day (and symbol)
+};
+
+// D19: a day without a bar of `symbol` that `provider` was asked for again and does not have.
+struct Absence {
+  std::string symbol;
+  domain::Date trade_date;
+  std::string provider;
+};
+
 class BarStore {
 public:
   BarStore() = default;
@@ -105,7 +130,48 @@ public:
   // ascending: what copy_bars() must keep so that a later import recomputes exactly them.
   virtual std::vector<domain::Date> load_derived_dates(const std::string& symbol) = 0;
 
+  // ---- D19: the calendar, listings, suspensions, absences; D18: the ledger ----
+
+  // Return the open days in [`from`, `to`], ascending.
+  virtual std::vector<domain::Date> load_open_days(domain::Date from, domain::Date to) = 0;
+
+  // Return the first and last day the calendar covers (open or closed), or nullopt when empty.
+  virtual std::optional<std::pair<domain::Date, domain::Date>> load_calendar_span() = 0;
+
+  // Return every listing, ordered by symbol.
+  virtual std::vector<Listing> load_listings() = 0;
+
+  // Return the days `symbol` was suspended (the source's list), ascending.
+  virtual std::vector<domain::Date> load_suspensions(const std::string& symbol) = 0;
+
+  // Return the days `symbol` is marked absent at its source, ascending.
+  virtual std::vector<Absence> load_absences(const std::string& symbol) = 0;
+
+  // Return the ledger rows of `provider` ("" for every provider), ascending by date then symbol.
+  virtual std::vector<LedgerDay> load_ledger(const std::string& provider) = 0;
+
   // ---- Writes (each inside a WriteTransaction) ----
+
+  // Replace the calendar over [`from`, `to`]: the days in `open_days` are open, every other day
+  // of the span closed. Days outside the span keep what they were.
+  virtual void save_calendar(domain::Date from,
+                             domain::Date to,
+                             const std::vector<domain::Date>& open_days) = 0;
+
+  // Insert or replace the listing of `listing.symbol`.
+  virtual void save_listing(const Listing& listing) = 0;
+
+  // Record that `symbol` was suspended on `date` (a second record is ignored).
+  virtual void save_suspension(const std::string& symbol, domain::Date date) = 0;
+
+  // Record `absence` (a second record is ignored); delete_absence() forgets it once a bar comes.
+  virtual void save_absence(const Absence& absence) = 0;
+
+  // Forget the absence marks of `symbol` on `date`.
+  virtual void delete_absence(const std::string& symbol, domain::Date date) = 0;
+
+  // Insert or replace the ledger row of (`day.provider`, `day.trade_date`, `day.symbol`).
+  virtual void save_ledger_day(const LedgerDay& day) = 0;
 
   // Insert or replace the bar of `symbol` on `bar.trade_date`. When `change_pct_derived`, the
   // stored change_pct is a placeholder that recompute_change_pct() fills in.
