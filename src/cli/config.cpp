@@ -38,6 +38,8 @@ constexpr std::array k_settings{
   Setting{&GlobalFlags::drain_timeout, "ASHARE_DRAIN_TIMEOUT", "drain_timeout"},
   Setting{&GlobalFlags::cache_budget, "ASHARE_CACHE_BUDGET", "cache_budget"},
   Setting{&GlobalFlags::rate_limit, "ASHARE_RATE_LIMIT", "rate_limit"},
+  Setting{&GlobalFlags::tushare_token, "ASHARE_TUSHARE_TOKEN", "tushare_token"},
+  Setting{&GlobalFlags::tushare_url, "ASHARE_TUSHARE_URL", "tushare_url"},
 };
 
 // Return the config-file keys, comma-separated, in table order.
@@ -233,6 +235,9 @@ Result<ConfigFile> load_config_file(const std::filesystem::path& path) {
     if (file->count("api_key") > 0) {
       return "an API key";
     }
+    if (file->count("tushare_token") > 0) {
+      return "a Tushare token";
+    }
     for (const char* key : {"db", "keys_db", "cache_db"}) {
       if (const auto it = file->find(key); it != file->end() && holds_password(it->second)) {
         return "a database password";
@@ -311,6 +316,10 @@ Config resolve_config(const GlobalFlags& flags, const Environment& environment, 
                              value(&GlobalFlags::idle_timeout),    value(&GlobalFlags::write_timeout),
                              value(&GlobalFlags::drain_timeout),   value(&GlobalFlags::cache_budget),
                              value(&GlobalFlags::rate_limit)};
+  config.sources.tushare_token = value(&GlobalFlags::tushare_token);
+  if (auto url = value(&GlobalFlags::tushare_url)) {
+    config.sources.tushare_url = *url;
+  }
   return config;
 }
 

@@ -37,6 +37,9 @@ struct GlobalFlags {
   std::optional<std::string> drain_timeout;
   std::optional<std::string> cache_budget; // MiB
   std::optional<std::string> rate_limit;   // "on", "off" or PLAN=N,... (D14)
+  // The sources of `fetch` (D18). The token has no flag: never a command-line value.
+  std::optional<std::string> tushare_token;
+  std::optional<std::string> tushare_url;
 };
 
 // The output formats of the query commands.
@@ -75,6 +78,12 @@ struct ServeConfig {
   std::optional<std::string> rate_limit;     // "on", "off" or PLAN=N,... (D14)
 };
 
+// Where `fetch` reads from (D18), as resolved.
+struct SourceConfig {
+  std::optional<std::string> tushare_token;            // secret: never printed
+  std::string tushare_url = "http://api.tushare.pro";  // Tushare Pro's API
+};
+
 struct Config {
   std::filesystem::path db;              // the data store
   std::filesystem::path keys_db;         // the key store
@@ -92,6 +101,7 @@ struct Config {
   Result<auth::Plan> remote_plan = auth::Plan::free;
   RemoteOptions remote;
   ServeConfig serve;
+  SourceConfig sources;
 };
 
 // Looks up an environment variable; nullopt when unset.
@@ -105,7 +115,7 @@ Environment process_environment();
 std::filesystem::path config_file_path(const GlobalFlags& flags, const Environment& environment);
 
 // Parse config file `text` (named `path` in messages). Keys: db, keys_db, cache_db, base_url,
-// api_key, format, convention, plan, and serve's listen, threads, max_connections, header_timeout,
+// api_key, format, convention, plan, tushare_token, tushare_url, and serve's listen, threads, max_connections, header_timeout,
 // idle_timeout, write_timeout, drain_timeout, cache_budget and rate_limit. An unknown key or a
 // malformed line is INVALID_INPUT "path:line: what".
 Result<ConfigFile> parse_config_file(std::string_view text, const std::string& path);

@@ -151,8 +151,8 @@ void FileLoader::stage_split_symbols(const Reread& reread) {
 std::optional<RowProblem> FileLoader::check_factor_scale(const std::string& symbol,
                                                          const SymbolState& state,
                                                          const FactorSettlement& settlement) {
-  const auto origin = factor_origin_name(settlement.origin);
-  if (settlement.origin == FactorOrigin::none && state.stored_non_unit_factor) {
+  const auto origin = factor_origin_name(settlement.origin_of(symbol));
+  if (settlement.origin_of(symbol) == FactorOrigin::none && state.stored_non_unit_factor) {
     return RowProblem{state.first_line, "factor",
                       "the file has no factors, but the store holds factors other than 1 for "
                           + symbol
@@ -163,7 +163,7 @@ std::optional<RowProblem> FileLoader::check_factor_scale(const std::string& symb
   if (!stored || !m_store.has_bars_outside(symbol, state.first, state.last)) {
     return std::nullopt; // the file's own rows all lie within [first, last]
   }
-  if (!same_factor_scale(stored->factor_origin, settlement.origin)) {
+  if (!same_factor_scale(stored->factor_origin, settlement.origin_of(symbol))) {
     return RowProblem{state.first_line, "factor",
                       "the store holds " + symbol
                           + " bars outside this file's dates whose "
@@ -298,7 +298,7 @@ void FileLoader::save_symbol(const std::string& symbol,
     m_store.refresh_symbol(symbol);
   }
   m_store.save_symbol_source(
-      symbol, store::SymbolSource{source, std::string(factor_origin_name(settlement.origin)),
+      symbol, store::SymbolSource{source, std::string(factor_origin_name(settlement.origin_of(symbol))),
                                   settlement.adjusted_input});
 }
 
@@ -320,6 +320,9 @@ void FileLoader::settle_symbols(const FactorSettlement& settlement,
 
 void FileLoader::commit(const std::string& source, ImportReport& report) {
   m_store.clear_staged_pre_close();
+  if (m_options.before_commit) {
+    m_options.before_commit(m_store);
+  }
   m_store.finish_change(source);
   report.as_of = m_store.load_dataset_info().as_of;
   m_transaction.commit();

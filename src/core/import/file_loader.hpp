@@ -25,6 +25,19 @@ struct FactorSettlement {
   FactorOrigin origin = FactorOrigin::file;
   bool chain_from_store = false; // derive them along the pre_close chain, continuing the store's
   bool adjusted_input = false;
+  // Per symbol, where its factors came from when not `origin` (a fetch continues each symbol's
+  // own stored chain, D18); nullptr when `origin` holds for every symbol.
+  const std::map<std::string, FactorOrigin>* symbol_origins = nullptr;
+
+  // Return where the factors of `symbol` came from.
+  FactorOrigin origin_of(const std::string& symbol) const {
+    if (symbol_origins != nullptr) {
+      if (const auto it = symbol_origins->find(symbol); it != symbol_origins->end()) {
+        return it->second;
+      }
+    }
+    return origin;
+  }
 };
 
 // A (symbol, date) that a file holds twice, and the line of the first.

@@ -216,7 +216,10 @@ ImportReport load_prepared_file(store::BarStore& store,
   ImportReport report;
   report.format = prepared.format;
   report.notes = prepared.notes;
-  const FactorSettlement settlement{prepared.factor_origin, false, prepared.adjusted_input};
+  FactorSettlement settlement{prepared.factor_origin, false, prepared.adjusted_input};
+  if (!prepared.symbol_origins.empty()) {
+    settlement.symbol_origins = &prepared.symbol_origins;
+  }
   return loader.finish(
     file, settlement,
     [&file](const std::function<void(const ParsedRow&)>& visit) {

@@ -12,6 +12,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -29,6 +30,9 @@ struct ImportOptions {
   // Called now and then while rows are written, with the rows written so far and how much of
   // the file has been read (0 to 1; 1 once done).
   std::function<void(std::int64_t rows, double fraction_read)> progress;
+  // Called inside the file's transaction just before it commits: what must commit with the rows
+  // (a fetch's ledger row, D18).
+  std::function<void(store::BarStore&)> before_commit;
 };
 
 // How a file's factors were obtained, recorded per symbol (symbol_sources.factor_origin).
@@ -58,6 +62,7 @@ struct PreparedFile {
   ParsedFile parsed;
   SourceFormat format = SourceFormat::canonical;
   FactorOrigin factor_origin = FactorOrigin::file;
+  std::map<std::string, FactorOrigin> symbol_origins; // per symbol, when not factor_origin
   bool adjusted_input = false;
   std::vector<std::string> notes;
 };

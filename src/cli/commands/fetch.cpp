@@ -1,0 +1,272 @@
+// ashare fetch tushare [SYMBOL...]: bring the local store up to the last completed trading day
+// from Tushare Pro (D18, D19), with a progress bar on a terminal and one summary line otherwise.
+// The rules are the core's (core/fetch); this file reads the settings, takes the lock, and prints.
+#include "cli/commands/command.hpp"
+#include "cli/fetch/fetch_lock.hpp"
+#include "cli/fetch/http_post.hpp"
+#include "cli/output/formats.hpp"
+#include "cli/output/progress.hpp"
+#include "core/domain/clock.hpp"
+#include "core/domain/symbol.hpp"
+#include "core/domain/text.hpp"
+#include "core/fetch/tushare/fetch_run.hpp"
+#include "core/store/bar_store.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+namespace ashare::cli {
+namespace {
+
+using fetch::tushare::FetchEnd;
+using fetch::tushare::FetchReport;
+
+struct FetchArgs {
+  std::vector<std::string> symbols;
+  std::optional<std::string> from;
+  std::optional<std::string> to;
+  std::optional<std::string> token_file;
+  std::optional<std::string> source_url;
+  bool refetch = false;
+  bool skip_invalid = false;
+  bool dry_run = false;
+  bool quiet = false;
+  std::optional<int> max_lag;
+  int retries = 3;
+  double timeout_seconds = 30;
+  int pace = 180; // calls a minute; 0: not paced
+};
+
+// D18: the token from --token-file, ASHARE_TUSHARE_TOKEN or the config file, never a flag's
+// value; a token file readable by others is refused as the config file is.
+Result<std::string> read_token(const FetchArgs& args, const Config& config) {
+  if (!args.token_file) {
+    if (!config.sources.tushare_token) {
+      return make_error(ErrorCode::invalid_input,
+                        "no Tushare token: set ASHARE_TUSHARE_TOKEN, tushare_token in the config "
+                        "file, or --token-file FILE");
+    }
+    return *config.sources.tushare_token;
+  }
+  std::ifstream in(*args.token_file, std::ios::binary);
+  if (!in) {
+    return make_error(ErrorCode::invalid_input, *args.token_file + ": cannot open the token file");
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  std::string token = text.str();
+  while (!token.empty() && (token.back() == '\n' || token.back() == '\r' || token.back() == ' ')) {
+    token.pop_back();
+  }
+  if (token.empty()) {
+    return make_error(ErrorCode::invalid_input, *args.token_file + ": the token file is empty");
+  }
+  return token;
+}
+
+Result<fetch::tushare::FetchOptions> fetch_options(const FetchArgs& args) {
+  fetch::tushare::FetchOptions options;
+  for (const auto& text : args.symbols) {
+    auto symbol = domain::parse_symbol(text);
+    if (!symbol) {
+      return symbol.error();
+    }
+    options.symbols.push_back(symbol->str());
+  }
+  for (const auto& [text, slot, name] :
+       {std::tuple{args.from, &options.from, "--from"}, std::tuple{args.to, &options.to, "--to"}}) {
+    if (text) {
+      auto date = domain::parse_iso_date(*text, name);
+      if (!date) {
+        return date.error();
+      }
+      *slot = *date;
+    }
+  }
+  auto now = domain::current_instant();
+  if (!now) {
+    return now.error();
+  }
+  options.now = *now;
+  options.refetch = args.refetch;
+  options.skip_invalid = args.skip_invalid;
+  options.dry_run = args.dry_run;
+  options.max_lag = args.max_lag;
+  return options;
+}
+
+// Tushare's rate window: a minute. For tests only, ASHARE_TUSHARE_WINDOW_MS shortens it, so that
+// a per-minute answer is waited out in milliseconds.
+std::chrono::milliseconds rate_window() {
+  if (const auto text = process_environment()("ASHARE_TUSHARE_WINDOW_MS")) {
+    try {
+      return std::chrono::milliseconds(std::stoll(*text));
+    } catch (const std::exception&) {
+    }
+  }
+  return std::chrono::minutes(1);
+}
+
+std::string range_of(const std::vector<domain::Date>& days) {
+  if (days.empty()) {
+    return "";
+  }
+  return days.size() == 1 ? days.front().iso() : days.front().iso() + ".." + days.back().iso();
+}
+
+void print_plan(const FetchReport& report) {
+  const auto& plan = *report.plan;
+  std::cout << "plan: " << plan.days.size() << " open days " << range_of(plan.days)
+            << " (last completed day " << plan.last_completed.iso() << "), at least "
+            << report.estimated_requests << " calls to Tushare; nothing fetched (--dry-run)\n";
+  for (const auto day : plan.days) {
+    std::cout << day.iso() << "\n";
+  }
+}
+
+std::string summary_line(const FetchReport& report) {
+  std::ostringstream line;
+  if (report.end == FetchEnd::up_to_date) {
+    line << "up to date";
+  } else {
+    line << "fetched " << report.days_stored << (report.days_stored == 1 ? " day" : " days");
+    if (report.days_stored > 0 && report.plan) {
+      const std::vector<domain::Date> done(report.plan->days.begin(),
+                                           report.plan->days.begin()
+                                               + static_cast<std::ptrdiff_t>(report.days_stored));
+      line << " (" << range_of(done) << ")";
+    }
+    line << ", " << with_thousands(std::to_string(report.rows)) << " bars, " << report.requests
+         << (report.requests == 1 ? " call" : " calls");
+  }
+  line << "; ledger through " << (report.ledger_end ? report.ledger_end->iso() : "none");
+  if (report.days_behind > 0) {
+    line << ", " << report.days_behind << " open days behind " << report.plan->last_completed.iso();
+  }
+  return line.str();
+}
+
+int report_fetch(const FetchReport& report, const FetchArgs& args) {
+  for (const auto& warning : report.warnings) {
+    warn(domain::printable(warning));
+  }
+  if (report.plan && report.plan->gap_from) {
+    note("the store's bars end before " + report.plan->start.iso() + ": `--from "
+         + report.plan->gap_from->iso() + "` fetches the days between");
+  }
+  if (report.end == FetchEnd::planned) {
+    print_plan(report);
+    return k_exit_ok;
+  }
+  const int status = fetch::tushare::exit_status(report.end);
+  if (status != k_exit_ok) {
+    if (report.plan && report.days_stored > 0) {
+      std::cerr << summary_line(report) << "\n";
+    }
+    return fail(domain::printable(report.message), status);
+  }
+  if (report.end == FetchEnd::not_yet_published) {
+    note(domain::printable(report.message));
+  }
+  if (!args.quiet) {
+    std::cout << summary_line(report) << "\n";
+  }
+  return k_exit_ok;
+}
+
+int run_fetch_tushare(const FetchArgs& args, const Config& config) {
+  if (config.base_url) {
+    return fail("fetch writes the local store; run it without --base-url (remote mode)", k_exit_usage);
+  }
+  auto options = fetch_options(args);
+  if (!options) {
+    return fail(options.error().message, k_exit_usage);
+  }
+  auto token = read_token(args, config);
+  if (!token) {
+    return fail(token.error().message, 4);
+  }
+  auto lock = FetchLock::try_take(config.db.string());
+  if (!lock) {
+    note("another fetch is running on this store (" + config.db.string() + "); nothing done");
+    return k_exit_ok;
+  }
+  const auto store = store::open_bar_store(config.db.string());
+  HttpPostTransport transport(args.source_url.value_or(config.sources.tushare_url),
+                              std::chrono::milliseconds(static_cast<std::int64_t>(args.timeout_seconds * 1000)));
+  fetch::SystemClock clock;
+  fetch::Pacer pacer(clock, args.pace, rate_window());
+  ProgressBar bar("fetch");
+  std::chrono::milliseconds waiting{0};
+  fetch::tushare::FetchProgress last;
+  const auto draw = [&] {
+    std::string detail = (last.day ? last.day->iso() + " · " : std::string()) + with_thousands(std::to_string(last.rows))
+                         + " bars · " + std::to_string(last.requests) + " calls";
+    if (waiting.count() > 0) {
+      detail += " · waiting " + std::to_string(waiting.count() / 1000) + " s for Tushare's pace";
+    }
+    bar.show(static_cast<std::int64_t>(last.days_done), static_cast<std::int64_t>(last.days_total), detail);
+  };
+  fetch::tushare::Client client(transport, pacer, clock,
+                                {*token, args.retries, std::chrono::milliseconds(500), 6000},
+                                [&](const fetch::tushare::CallEvent& event) {
+                                  using Kind = fetch::tushare::CallEvent::Kind;
+                                  waiting = event.kind == Kind::waited_for_window ? event.waited
+                                                                                  : std::chrono::milliseconds(0);
+                                  if (bar.active()) {
+                                    draw();
+                                  }
+                                });
+  const auto report = fetch::tushare::fetch_tushare(*store, client, *options,
+                                                    [&](const fetch::tushare::FetchProgress& progress) {
+                                                      last = progress;
+                                                      if (bar.active()) {
+                                                        draw();
+                                                      }
+                                                    });
+  bar.finish();
+  return report_fetch(report, args);
+}
+
+void add_tushare(CLI::App& fetch, const std::shared_ptr<FetchArgs>& args, Action& action) {
+  auto* tushare = fetch.add_subcommand("tushare", "Fetch from Tushare Pro's HTTP API (the token's points decide what it may call)");
+  tushare->add_option("SYMBOL", args->symbols, "Fetch these symbols only (default: the whole market)");
+  tushare->add_option("--from", args->from, "First day (default: the first ledger day, else 250 open days back)")
+      ->type_name("DATE");
+  tushare->add_option("--to", args->to, "Last day (default and at most: the last completed trading day)")
+      ->type_name("DATE");
+  tushare->add_option("--token-file", args->token_file, "Read the Tushare token from FILE (else ASHARE_TUSHARE_TOKEN or tushare_token)")
+      ->type_name("FILE");
+  tushare->add_option("--source-url", args->source_url, "Tushare's address (default ASHARE_TUSHARE_URL, tushare_url, http://api.tushare.pro)")
+      ->type_name("URL");
+  tushare->add_flag("--refetch", args->refetch, "Ask again for days the ledger holds (source revisions)");
+  tushare->add_flag("--skip-invalid", args->skip_invalid, "Write the rest of a day whose bars fail a check, and leave those missing");
+  tushare->add_flag("--dry-run", args->dry_run, "Print the plan (days and calls) and touch nothing");
+  tushare->add_flag("--quiet", args->quiet, "Print nothing on success (for cron)");
+  tushare->add_option("--max-lag", args->max_lag, "Exit 1 when the store is more than N open days behind")
+      ->type_name("N")->check(CLI::NonNegativeNumber);
+  tushare->add_option("--retries", args->retries, "Retries of a failing call, with a doubling backoff")
+      ->type_name("N")->check(CLI::Range(0, 20))->default_val(3);
+  tushare->add_option("--timeout", args->timeout_seconds, "Seconds to wait for each step of a call")
+      ->type_name("SECONDS")->check(CLI::Range(0.1, 3600.0))->default_val(30);
+  tushare->add_option("--pace", args->pace, "Calls a minute at most, until Tushare says its limit (0: no pace, for benchmarks against a stand-in)")
+      ->type_name("N")->check(CLI::Range(0, 100000))->default_val(180);
+  action = [args](const Config& config) { return run_fetch_tushare(*args, config); };
+  (void)tushare;
+}
+
+} // namespace
+
+Action setup_fetch(CLI::App& command, GlobalFlags&) {
+  auto args = std::make_shared<FetchArgs>();
+  command.require_subcommand(1);
+  auto action = std::make_shared<Action>();
+  add_tushare(command, args, *action);
+  return [action](const Config& config) { return (*action)(config); };
+}
+
+} // namespace ashare::cli

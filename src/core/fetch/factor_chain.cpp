@@ -1,0 +1,107 @@
+#include "core/fetch/factor_chain.hpp"
+
+#include "core/import/factors.hpp"
+
+namespace ashare::fetch {
+namespace {
+
+// The factor after `previous_factor` when the source's cumulative factor moved from
+// `previous_adj` to `adj`. A chain kept on the source's own scale (factor = adj_factor, as
+// `import --adj-factor` stores it) stays on it exactly.
+double adj_step(double previous_factor, double previous_adj, double adj) {
+  if (previous_factor == previous_adj) {
+    return adj;
+  }
+  return previous_factor * (adj / previous_adj);
+}
+
+} // namespace
+
+void FactorChain::remember_adj(const std::string& symbol, domain::Date date, double adj) {
+  auto& latest = m_latest_adj[symbol];
+  if (latest.second == 0 || !(date < latest.first)) {
+    latest = {date, adj};
+  }
+}
+
+void FactorChain::set_backward(const std::string& symbol, domain::Date date, double factor) {
+  m_backward[{symbol, date.yyyymmdd()}] = factor;
+}
+
+bool FactorChain::has_backward(const std::string& symbol, domain::Date date) const {
+  return m_backward.count({symbol, date.yyyymmdd()}) != 0;
+}
+
+std::pair<double, bool> FactorChain::factor_of(const import::ParsedRow& row,
+                                               const std::optional<domain::Bar>& previous,
+                                               const std::map<std::string, double>& adj) const {
+  const auto today = adj.find(row.symbol);
+  const auto latest = m_latest_adj.find(row.symbol);
+  if (previous) {
+    if (today != adj.end() && latest != m_latest_adj.end()) {
+      return {adj_step(previous->factor, latest->second.second, today->second), true};
+    }
+    return {import::chain_start(*previous, row), false};
+  }
+  if (const auto it = m_backward.find({row.symbol, row.bar.trade_date.yyyymmdd()});
+      it != m_backward.end()) {
+    return {it->second, today != adj.end()};
+  }
+  if (today != adj.end()) {
+    return {today->second, true};
+  }
+  return {1.0, false};
+}
+
+std::map<std::string, import::FactorOrigin>
+FactorChain::settle(std::span<import::ParsedRow> rows, const std::map<std::string, double>& adj) {
+  std::map<std::string, import::FactorOrigin> origins;
+  for (auto& row : rows) {
+    const auto previous = m_store.find_bar_before(row.symbol, row.bar.trade_date);
+    const auto [factor, from_adj] = factor_of(row, previous, adj);
+    row.bar.factor = factor;
+    const auto stored = m_store.find_symbol(row.symbol);
+    auto origin = from_adj ? import::FactorOrigin::adj_factor : import::FactorOrigin::pre_close_chain;
+    if (stored && stored->factor_origin == "adj_factor") {
+      origin = import::FactorOrigin::adj_factor;
+    } else if (stored && stored->factor_origin == "pre_close_chain") {
+      origin = import::FactorOrigin::pre_close_chain;
+    } else if (stored && stored->factor_origin == "file") {
+      origin = import::FactorOrigin::file;
+    }
+    origins[row.symbol] = origin;
+  }
+  for (const auto& row : rows) {
+    if (const auto it = adj.find(row.symbol); it != adj.end()) {
+      remember_adj(row.symbol, row.bar.trade_date, it->second);
+    }
+  }
+  return origins;
+}
+
+std::vector<double> backward_factors(std::span<const import::ParsedRow> rows,
+                                     const domain::Bar& anchor,
+                                     const std::map<std::int64_t, double>& adj) {
+  std::vector<double> factors(rows.size(), anchor.factor);
+  if (rows.empty()) {
+    return factors;
+  }
+  const auto anchor_adj = adj.find(anchor.trade_date.yyyymmdd());
+  bool every_adj = anchor_adj != adj.end();
+  for (const auto& row : rows) {
+    every_adj = every_adj && adj.count(row.bar.trade_date.yyyymmdd()) != 0;
+  }
+  for (std::size_t i = rows.size() - 1; i-- > 0;) {
+    if (every_adj) {
+      factors[i] = adj_step(anchor.factor, anchor_adj->second, adj.at(rows[i].bar.trade_date.yyyymmdd()));
+      continue;
+    }
+    const auto& next = rows[i + 1];
+    factors[i] = next.pre_close && *next.pre_close > 0
+                   ? factors[i + 1] * (*next.pre_close / rows[i].bar.close)
+                   : factors[i + 1];
+  }
+  return factors;
+}
+
+} // namespace ashare::fetch

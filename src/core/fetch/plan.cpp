@@ -1,0 +1,107 @@
+#include "core/fetch/plan.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace ashare::fetch {
+namespace {
+
+using namespace std::chrono;
+
+Error past_calendar(domain::Date day, domain::Date calendar_end) {
+  return make_error(ErrorCode::invalid_input,
+                    day.iso() + " is past the end of the stored calendar (" + calendar_end.iso()
+                        + "): whether it is a trading day is unknown; refresh the calendar "
+                          "(`ashare fetch tushare` does, or `ashare import` a trade_cal file)");
+}
+
+// Return the first day the plan considers when no --from is given.
+domain::Date default_start(store::BarStore& store,
+                           const std::vector<store::LedgerDay>& ledger,
+                           domain::Date end) {
+  if (!ledger.empty()) {
+    return ledger.front().trade_date;
+  }
+  // D18: the last 250 trading days; look back far enough to find them (about a year and a half).
+  const auto open = store.load_open_days(end.plus_days(-k_first_fetch_days * 2 - 30), end);
+  if (open.size() <= static_cast<std::size_t>(k_first_fetch_days)) {
+    return open.empty() ? end : open.front();
+  }
+  return open[open.size() - k_first_fetch_days];
+}
+
+} // namespace
+
+Utc8Day utc8_day(system_clock::time_point instant) {
+  const auto local = floor<minutes>(instant) + hours{8};
+  const auto day = floor<days>(local);
+  const auto minute_of_day = duration_cast<minutes>(local - day).count();
+  return {domain::Date{day}, minute_of_day >= 15 * 60 + 30};
+}
+
+Result<domain::Date> last_completed_day(store::BarStore& store, system_clock::time_point instant) {
+  const auto now = utc8_day(instant);
+  const auto span = store.load_calendar_span();
+  if (!span || span->second < now.date) {
+    return past_calendar(now.date, span ? span->second : domain::k_first_session);
+  }
+  const auto open = store.load_open_days(now.date.plus_days(-60), now.date);
+  for (auto it = open.rbegin(); it != open.rend(); ++it) {
+    if (*it < now.date || now.after_close) {
+      return *it;
+    }
+  }
+  return make_error(ErrorCode::invalid_input,
+                    "the stored calendar has no open day in the 60 days before " + now.date.iso());
+}
+
+bool ledger_holds(const std::vector<store::LedgerDay>& ledger,
+                  domain::Date day,
+                  const std::vector<std::string>& symbols) {
+  std::set<std::string> held;
+  for (const auto& row : ledger) {
+    if (row.trade_date != day) {
+      continue;
+    }
+    if (row.symbol.empty()) {
+      return true; // the whole market holds every symbol
+    }
+    held.insert(row.symbol);
+  }
+  return !symbols.empty()
+         && std::all_of(symbols.begin(), symbols.end(),
+                        [&held](const std::string& symbol) { return held.count(symbol) != 0; });
+}
+
+Result<Plan> plan_fetch(store::BarStore& store, const PlanRequest& request, domain::Date last_completed) {
+  if (request.from && request.to && *request.from > *request.to) {
+    return make_error(ErrorCode::invalid_parameter,
+                      "--from " + request.from->iso() + " is after --to " + request.to->iso());
+  }
+  const auto span = store.load_calendar_span();
+  for (const auto& day : {request.from, request.to}) {
+    if (day && (!span || span->second < *day)) {
+      return past_calendar(*day, span ? span->second : domain::k_first_session);
+    }
+  }
+  const auto ledger = store.load_ledger(request.provider);
+  Plan plan;
+  plan.last_completed = last_completed;
+  plan.end = request.to ? std::min(*request.to, last_completed) : last_completed;
+  plan.start = request.from ? *request.from : default_start(store, ledger, plan.end);
+  if (!request.from && ledger.empty()) {
+    const auto as_of = store.load_dataset_info().as_of;
+    if (as_of && *as_of < plan.start) {
+      const auto after = store.load_open_days(as_of->plus_days(1), plan.start);
+      plan.gap_from = after.empty() ? plan.start : after.front();
+    }
+  }
+  for (const auto day : store.load_open_days(plan.start, plan.end)) {
+    if (request.refetch || !ledger_holds(ledger, day, request.symbols)) {
+      plan.days.push_back(day);
+    }
+  }
+  return plan;
+}
+
+} // namespace ashare::fetch

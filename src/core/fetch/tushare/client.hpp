@@ -1,0 +1,80 @@
+// Calling Tushare Pro's APIs as D18 asks: one call at a time at the pacer's pace, every page of
+// an answer (`offset`/`limit` while `has_more`), the rate answer waited out and the same call
+// sent again, network and internal errors retried with a doubling backoff, and the refusals that
+// end a fetch (daily quota, token, permission) returned as values.
+#pragma once
+
+#include "core/fetch/pacer.hpp"
+#include "core/fetch/transport.hpp"
+#include "core/fetch/tushare/wire.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <variant>
+
+namespace ashare::fetch::tushare {
+
+// Why a call has no table.
+struct CallFailure {
+  enum class Kind {
+    quota,      // the daily quota is spent (exit 4)
+    token,      // the token is refused (exit 4)
+    permission, // the token may not call this API
+    failing,    // the source kept failing: network, malformed replies, internal errors (exit 3)
+    refused,    // another refusal, in the source's words (exit 1)
+  };
+  Kind kind = Kind::refused;
+  std::string message; // names the API; quotes the source's words; never the token
+};
+
+using CallResult = std::variant<Table, CallFailure>;
+
+struct ClientSettings {
+  std::string token;
+  int retries = 3;                                   // after the first try of a failing call
+  std::chrono::milliseconds backoff{500};            // before the first retry; doubles
+  std::int64_t page_rows = 6000;                     // `limit` of each page
+};
+
+// What the client tells its caller as it goes (for the progress bar and the log).
+struct CallEvent {
+  enum class Kind { called, waited_for_pace, waited_for_window, retrying };
+  Kind kind = Kind::called;
+  std::chrono::milliseconds waited{0};
+  std::string message; // retrying: why
+};
+
+class Client {
+public:
+  Client(Transport& transport,
+         Pacer& pacer,
+         Clock& clock,
+         ClientSettings settings,
+         std::function<void(const CallEvent&)> on_event = {});
+
+  // Call `api_name` with `params`, asking for `fields`, and return every page's rows as one
+  // table. Paged with `offset` and `limit` unless `params` sets them.
+  CallResult call(std::string_view api_name, const nlohmann::json& params, std::string_view fields);
+
+  // Return how many requests were sent (pages and retries included).
+  std::int64_t requests() const { return m_requests; }
+
+private:
+  // Send one page's request until it has an answer or a failure that ends the call.
+  std::variant<Reply, CallFailure>
+  call_page(std::string_view api_name, const nlohmann::json& params, std::string_view fields);
+  void tell(CallEvent event);
+
+  Transport& m_transport;
+  Pacer& m_pacer;
+  Clock& m_clock;
+  ClientSettings m_settings;
+  std::function<void(const CallEvent&)> m_on_event;
+  std::int64_t m_requests = 0;
+};
+
+} // namespace ashare::fetch::tushare

@@ -1,0 +1,490 @@
+#include "core/fetch/tushare/fetch_run.hpp"
+
+#include "core/fetch/factor_chain.hpp"
+#include "core/fetch/tushare/tables.hpp"
+#include "core/import/importer.hpp"
+#include "core/import/vendor_csv.hpp"
+
+#include <algorithm>
+#include <set>
+#include <utility>
+
+namespace ashare::fetch::tushare {
+namespace {
+
+using nlohmann::json;
+
+std::string yyyymmdd(domain::Date day) {
+  return std::to_string(day.yyyymmdd());
+}
+
+std::string joined(const std::vector<std::string>& symbols) {
+  std::string out;
+  for (const auto& symbol : symbols) {
+    out += (out.empty() ? "" : ",") + symbol;
+  }
+  return out;
+}
+
+FetchEnd end_of(const CallFailure& failure) {
+  switch (failure.kind) {
+  case CallFailure::Kind::quota:
+  case CallFailure::Kind::token:
+    return FetchEnd::quota_or_token;
+  case CallFailure::Kind::failing:
+    return FetchEnd::source_failing;
+  default:
+    return FetchEnd::refused;
+  }
+}
+
+// A day's answer from the source, before it is written.
+struct DayAnswer {
+  DailyRows daily;
+  std::map<std::string, double> adj;
+  std::vector<std::pair<std::string, domain::Date>> suspensions;
+  std::size_t answered_rows = 0;
+};
+
+class TushareFetch {
+public:
+  TushareFetch(store::BarStore& store,
+               Client& client,
+               const FetchOptions& options,
+               const std::function<void(const FetchProgress&)>& progress)
+      : m_store(store), m_client(client), m_options(options), m_progress(progress), m_chain(store) {}
+
+  FetchReport run();
+
+private:
+  // Stop with `end` and `message`; return false so that callers can `return stop(...)`.
+  bool stop(FetchEnd end, std::string message) {
+    m_report.end = end;
+    m_report.message = std::move(message);
+    return false;
+  }
+  bool stop(const CallFailure& failure) { return stop(end_of(failure), failure.message); }
+  void warn(std::string warning) { m_report.warnings.push_back(std::move(warning)); }
+
+  // Call `api`; a permission refusal returns nullopt after warning once (the fallback is the
+  // caller's), any other failure stops the fetch (and also returns nullopt).
+  std::optional<Table> call_optional(const char* api, const json& params, bool& permitted);
+  std::optional<Table> call_required(const char* api, const json& params);
+
+  bool refresh_calendar();
+  bool refresh_listings();
+  bool seed_previous_adj(domain::Date first_day);
+  bool prepare_backward(const Plan& plan);
+  bool prepare_backward_symbol(const store::SymbolInfo& symbol, domain::Date first_day);
+  std::optional<DayAnswer> ask_day(domain::Date day);
+  bool published(domain::Date day, std::size_t rows);
+  bool check_rows(domain::Date day, DailyRows& rows);
+  void write_day(domain::Date day, DayAnswer& answer);
+  bool fetch_days(const Plan& plan);
+  void finish_report();
+  void tell(std::optional<domain::Date> day);
+
+  store::BarStore& m_store;
+  Client& m_client;
+  const FetchOptions& m_options;
+  const std::function<void(const FetchProgress&)>& m_progress;
+  FactorChain m_chain;
+  FetchReport m_report;
+  bool m_adj_permitted = true;
+  bool m_suspend_permitted = true;
+  std::optional<std::size_t> m_previous_rows; // the previous open day's answer, for D18's 90%
+  std::set<domain::Date> m_open_days;
+};
+
+std::optional<Table> TushareFetch::call_optional(const char* api, const json& params, bool& permitted) {
+  if (!permitted) {
+    return std::nullopt;
+  }
+  auto result = m_client.call(api, params, "");
+  if (auto* failure = std::get_if<CallFailure>(&result)) {
+    if (failure->kind == CallFailure::Kind::permission) {
+      permitted = false;
+      warn(failure->message);
+    } else {
+      stop(*failure);
+    }
+    return std::nullopt;
+  }
+  return std::move(std::get<Table>(result));
+}
+
+std::optional<Table> TushareFetch::call_required(const char* api, const json& params) {
+  auto result = m_client.call(api, params, "");
+  if (auto* failure = std::get_if<CallFailure>(&result)) {
+    stop(*failure);
+    return std::nullopt;
+  }
+  return std::move(std::get<Table>(result));
+}
+
+void TushareFetch::tell(std::optional<domain::Date> day) {
+  if (m_progress) {
+    m_progress(FetchProgress{m_report.days_stored, m_report.plan ? m_report.plan->days.size() : 0,
+                             m_report.rows, m_client.requests(), day});
+  }
+}
+
+bool TushareFetch::refresh_calendar() {
+  // D19: refresh what the plan may read (a year back, to the end of next year); a failed refresh
+  // is a warning while the stored calendar covers the days asked (plan_fetch checks that).
+  const auto today = utc8_day(m_options.now).date;
+  auto first = today.plus_days(-400);
+  if (m_options.from && *m_options.from < first) {
+    first = *m_options.from;
+  }
+  const auto last = domain::Date::from_ymd(static_cast<int>(static_cast<int>(
+                                               std::chrono::year_month_day(today.days()).year()) + 1),
+                                           12, 31);
+  auto result = m_client.call("trade_cal",
+                              json{{"exchange", "SSE"},
+                                   {"start_date", yyyymmdd(first)},
+                                   {"end_date", yyyymmdd(last.value_or(today))}},
+                              "cal_date,is_open");
+  if (auto* failure = std::get_if<CallFailure>(&result)) {
+    if (failure->kind == CallFailure::Kind::token || failure->kind == CallFailure::Kind::quota) {
+      return stop(*failure);
+    }
+    warn("the calendar was not refreshed: " + failure->message);
+    return true;
+  }
+  auto calendar = read_calendar(std::get<Table>(result));
+  if (!calendar || !calendar->span) {
+    warn("the calendar was not refreshed: "
+         + (calendar ? std::string("Tushare `trade_cal` answered no days") : calendar.error().message));
+    return true;
+  }
+  store::WriteTransaction transaction(m_store);
+  m_store.save_calendar(calendar->span->first, calendar->span->second, calendar->open_days);
+  transaction.commit();
+  return true;
+}
+
+bool TushareFetch::refresh_listings() {
+  // D19: listed, delisted and paused symbols, so that delisted ones keep their bars and gaps.
+  std::vector<store::Listing> listings;
+  for (const char* status : {"L", "D", "P"}) {
+    bool permitted = true;
+    auto table = call_optional("stock_basic", json{{"list_status", status}}, permitted);
+    if (m_report.end != FetchEnd::done) {
+      return false;
+    }
+    if (!table) {
+      return true; // warned: the listings stay as stored
+    }
+    auto read = read_listings(*table);
+    if (!read) {
+      warn("the listings were not refreshed: " + read.error().message);
+      return true;
+    }
+    listings.insert(listings.end(), read->begin(), read->end());
+  }
+  store::WriteTransaction transaction(m_store);
+  for (const auto& listing : listings) {
+    m_store.save_listing(listing);
+  }
+  transaction.commit();
+  return true;
+}
+
+bool TushareFetch::seed_previous_adj(domain::Date first_day) {
+  // The step of the first day divides by each symbol's factor on the open day before it.
+  const auto before = m_store.load_open_days(first_day.plus_days(-30), first_day.plus_days(-1));
+  if (before.empty() || !m_adj_permitted) {
+    return true;
+  }
+  auto table = call_optional("adj_factor", json{{"trade_date", yyyymmdd(before.back())}},
+                             m_adj_permitted);
+  if (m_report.end != FetchEnd::done) {
+    return false;
+  }
+  if (table) {
+    if (auto adj = read_adj_factors(*table)) {
+      for (const auto& [symbol, value] : *adj) {
+        m_chain.remember_adj(symbol, before.back(), value);
+      }
+    }
+  }
+  return true;
+}
+
+bool TushareFetch::prepare_backward_symbol(const store::SymbolInfo& symbol, domain::Date first_day) {
+  // D18: a stored history that starts after the first fetched day is continued backwards from its
+  // first bar, so that the join has no step: its rows up to that bar, from the source.
+  const json params{{"ts_code", symbol.symbol},
+                    {"start_date", yyyymmdd(first_day)},
+                    {"end_date", yyyymmdd(symbol.first_date)}};
+  auto table = call_required("daily", params);
+  if (!table) {
+    return false;
+  }
+  auto rows = read_daily(*table);
+  if (!rows) {
+    return stop(FetchEnd::refused, std::string(k_provider) + ": " + rows.error().message);
+  }
+  auto& parsed = rows->file.rows;
+  import::sort_by_symbol_and_date(rows->file);
+  std::map<std::int64_t, double> adj;
+  if (auto adj_table = call_optional("adj_factor", params, m_adj_permitted)) {
+    const auto date_column = adj_table->column("trade_date");
+    const auto value_column = adj_table->column("adj_factor");
+    for (const auto& item : adj_table->items) {
+      if (date_column && value_column && item[*date_column] && item[*value_column]) {
+        const auto number = import::read_number_field(*item[*value_column]);
+        if (const auto* value = std::get_if<double>(&number)) {
+          adj[std::stoll(*item[*date_column])] = *value;
+        }
+      }
+    }
+  } else if (m_report.end != FetchEnd::done) {
+    return false;
+  }
+  const auto anchor = m_store.load_bars(symbol.symbol, symbol.first_date, symbol.first_date,
+                                        domain::SortOrder::asc, 1);
+  if (anchor.empty() || parsed.empty() || parsed.back().bar.trade_date != symbol.first_date) {
+    return true; // the source lacks the stored first day: the rows start their own chain
+  }
+  const auto factors = backward_factors(parsed, anchor.front(), adj);
+  for (std::size_t i = 0; i + 1 < parsed.size(); ++i) {
+    m_chain.set_backward(symbol.symbol, parsed[i].bar.trade_date, factors[i]);
+  }
+  return true;
+}
+
+bool TushareFetch::prepare_backward(const Plan& plan) {
+  const auto first_day = plan.days.front();
+  const std::set<std::string> named(m_options.symbols.begin(), m_options.symbols.end());
+  for (const auto& symbol : m_store.load_symbols()) {
+    const bool asked = named.empty() || named.count(symbol.symbol) != 0;
+    if (asked && first_day < symbol.first_date && !prepare_backward_symbol(symbol, first_day)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::optional<DayAnswer> TushareFetch::ask_day(domain::Date day) {
+  json params{{"trade_date", yyyymmdd(day)}};
+  if (!m_options.symbols.empty()) {
+    params["ts_code"] = joined(m_options.symbols);
+  }
+  auto daily = call_required("daily", params);
+  if (!daily) {
+    return std::nullopt;
+  }
+  auto rows = read_daily(*daily);
+  if (!rows) {
+    stop(FetchEnd::refused, std::string(k_provider) + " on " + day.iso() + ": " + rows.error().message);
+    return std::nullopt;
+  }
+  DayAnswer answer{std::move(*rows), {}, {}, daily->items.size()};
+  if (answer.answered_rows == 0) {
+    return answer;
+  }
+  if (auto adj = call_optional("adj_factor", params, m_adj_permitted)) {
+    if (auto read = read_adj_factors(*adj)) {
+      answer.adj = std::move(*read);
+    }
+  }
+  if (m_report.end != FetchEnd::done) {
+    return std::nullopt;
+  }
+  if (auto suspended = call_optional("suspend_d", params, m_suspend_permitted)) {
+    if (auto read = read_suspensions(*suspended)) {
+      answer.suspensions = std::move(*read);
+    }
+  }
+  if (m_report.end != FetchEnd::done) {
+    return std::nullopt;
+  }
+  return answer;
+}
+
+bool TushareFetch::published(domain::Date day, std::size_t rows) {
+  // D18: the last completed day with under 90% of the previous open day's rows is not yet
+  // published in full: stop before it, and ask again next run.
+  if (day != m_report.plan->last_completed || !m_options.symbols.empty() || !m_previous_rows) {
+    return true;
+  }
+  if (rows * 10 >= *m_previous_rows * 9) {
+    return true;
+  }
+  return stop(FetchEnd::not_yet_published,
+              day.iso() + " is not yet published in full at Tushare (" + std::to_string(rows)
+                  + " bars, the day before had " + std::to_string(*m_previous_rows)
+                  + "): it will be asked for again next run");
+}
+
+bool TushareFetch::check_rows(domain::Date day, DailyRows& rows) {
+  auto& file = rows.file;
+  // D18: a bar on a day the calendar says is closed is refused, as is one of another day.
+  for (auto it = file.rows.begin(); it != file.rows.end();) {
+    const auto date = it->bar.trade_date;
+    if (date == day) {
+      ++it;
+      continue;
+    }
+    file.problems.push_back({it->line, "trade_date",
+                             (m_open_days.count(date) != 0 ? "a bar of " : "a bar on the closed day ")
+                                 + date.iso() + " in the answer for " + day.iso()});
+    it = file.rows.erase(it);
+  }
+  if (file.problems.empty() || m_options.skip_invalid) {
+    for (const auto& problem : file.problems) {
+      warn(std::string(k_provider) + ": " + rows.code_on_line(problem.line) + " on " + day.iso()
+           + ": " + problem.column + ": " + problem.message + " (left out, the day's bar stays missing)");
+    }
+    return true;
+  }
+  const auto& first = *std::min_element(file.problems.begin(), file.problems.end(),
+                                        [](const auto& a, const auto& b) { return a.line < b.line; });
+  return stop(FetchEnd::refused_row,
+              std::string(k_provider) + ": " + rows.code_on_line(first.line) + " on " + day.iso()
+                  + ": " + first.column + ": " + first.message
+                  + "; nothing of that day was written (--skip-invalid writes the rest)");
+}
+
+void TushareFetch::write_day(domain::Date day, DayAnswer& answer) {
+  import::PreparedFile prepared;
+  prepared.parsed = std::move(answer.daily.file);
+  prepared.parsed.problems.clear(); // reported by check_rows
+  prepared.parsed.has_factor = true;
+  prepared.format = import::SourceFormat::tushare;
+  prepared.factor_origin = import::FactorOrigin::pre_close_chain;
+  prepared.symbol_origins = m_chain.settle(prepared.parsed.rows, answer.adj);
+  const auto rows = static_cast<std::int64_t>(answer.answered_rows);
+  import::ImportOptions options;
+  options.source = k_provider;
+  options.before_commit = [&](store::BarStore& store) {
+    for (const auto& [symbol, date] : answer.suspensions) {
+      store.save_suspension(symbol, date);
+    }
+    for (const auto& row : prepared.parsed.rows) {
+      store.delete_absence(row.symbol, day);
+    }
+    if (m_options.symbols.empty()) {
+      store.save_ledger_day({k_provider, day, "", rows});
+      return;
+    }
+    for (const auto& symbol : m_options.symbols) {
+      store.save_ledger_day({k_provider, day, symbol, rows});
+    }
+  };
+  const auto written = static_cast<std::int64_t>(prepared.parsed.rows.size());
+  import::load_prepared_file(m_store, std::move(prepared), options);
+  m_report.rows += written;
+  ++m_report.days_stored;
+}
+
+bool TushareFetch::fetch_days(const Plan& plan) {
+  for (const auto& row : m_store.load_ledger(k_provider)) {
+    if (row.symbol.empty() && row.trade_date < plan.days.front()) {
+      m_previous_rows = static_cast<std::size_t>(row.rows); // ascending: the last one before
+    }
+  }
+  for (const auto day : plan.days) {
+    tell(day);
+    auto answer = ask_day(day);
+    if (!answer || !published(day, answer->answered_rows)) {
+      return false;
+    }
+    if (answer->answered_rows == 0) {
+      warn("Tushare answered no bars for " + day.iso() + ": recorded as an empty day");
+    }
+    if (!check_rows(day, answer->daily)) {
+      return false;
+    }
+    m_previous_rows = answer->answered_rows;
+    write_day(day, *answer);
+  }
+  tell(std::nullopt);
+  return true;
+}
+
+void TushareFetch::finish_report() {
+  m_report.requests = m_client.requests();
+  const auto ledger = m_store.load_ledger(k_provider);
+  for (const auto& row : ledger) {
+    if (row.symbol.empty()) {
+      m_report.ledger_end = row.trade_date;
+    }
+  }
+  if (m_report.plan) {
+    const auto since = m_report.ledger_end ? m_report.ledger_end->plus_days(1) : m_report.plan->start;
+    m_report.days_behind =
+        static_cast<std::int64_t>(m_store.load_open_days(since, m_report.plan->last_completed).size());
+  }
+  if (m_options.max_lag && m_report.days_behind > *m_options.max_lag
+      && exit_status(m_report.end) == 0) {
+    stop(FetchEnd::lagging, "the store is " + std::to_string(m_report.days_behind)
+                                + " open days behind " + m_report.plan->last_completed.iso()
+                                + " (--max-lag " + std::to_string(*m_options.max_lag) + ")");
+  }
+}
+
+FetchReport TushareFetch::run() {
+  if (!m_options.dry_run && !refresh_calendar()) {
+    return m_report;
+  }
+  auto last = last_completed_day(m_store, m_options.now);
+  if (!last) {
+    stop(FetchEnd::refused, last.error().message);
+    return m_report;
+  }
+  auto plan = plan_fetch(m_store, {k_provider, m_options.symbols, m_options.from, m_options.to,
+                                   m_options.refetch}, *last);
+  if (!plan) {
+    stop(FetchEnd::refused, plan.error().message);
+    return m_report;
+  }
+  m_report.plan = *plan;
+  if (m_options.dry_run) {
+    // daily, adj_factor and suspend_d a day; the calendar and three listings first.
+    m_report.estimated_requests = static_cast<std::int64_t>(plan->days.size()) * 3 + 4;
+    m_report.end = FetchEnd::planned;
+  } else if (plan->days.empty()) {
+    m_report.end = FetchEnd::up_to_date;
+  } else {
+    for (const auto day : m_store.load_open_days(plan->start.plus_days(-30), plan->end)) {
+      m_open_days.insert(day);
+    }
+    (void)(refresh_listings() && seed_previous_adj(plan->days.front()) && prepare_backward(*plan)
+           && fetch_days(*plan));
+  }
+  finish_report();
+  return m_report;
+}
+
+} // namespace
+
+int exit_status(FetchEnd end) {
+  switch (end) {
+  case FetchEnd::done:
+  case FetchEnd::up_to_date:
+  case FetchEnd::not_yet_published:
+  case FetchEnd::planned:
+    return 0;
+  case FetchEnd::lagging:
+  case FetchEnd::refused_row:
+  case FetchEnd::refused:
+    return 1;
+  case FetchEnd::source_failing:
+    return 3;
+  case FetchEnd::quota_or_token:
+    return 4;
+  }
+  return 1;
+}
+
+FetchReport fetch_tushare(store::BarStore& store,
+                          Client& client,
+                          const FetchOptions& options,
+                          const std::function<void(const FetchProgress&)>& progress) {
+  return TushareFetch(store, client, options, progress).run();
+}
+
+} // namespace ashare::fetch::tushare

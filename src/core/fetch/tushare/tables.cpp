@@ -1,0 +1,190 @@
+#include "core/fetch/tushare/tables.hpp"
+
+#include "core/domain/symbol.hpp"
+#include "core/import/vendor_csv.hpp"
+#include "core/import/vendor_formats.hpp"
+
+#include <algorithm>
+#include <array>
+#include <sstream>
+
+namespace ashare::fetch::tushare {
+namespace {
+
+constexpr const char* k_daily_columns[] = {"ts_code", "trade_date", "open", "high", "low",
+                                           "close", "pre_close", "pct_chg", "vol", "amount"};
+
+Error missing_column(std::string_view api, std::string_view column) {
+  return make_error(ErrorCode::invalid_input,
+                    "Tushare `" + std::string(api) + "` answered without a `" + std::string(column)
+                        + "` column");
+}
+
+// Return the index of each of `names` in `table`, or the error naming the first missing one.
+template <std::size_t N>
+Result<std::array<std::size_t, N>>
+columns_of(const Table& table, const char* const (&names)[N], std::string_view api) {
+  std::array<std::size_t, N> index{};
+  for (std::size_t i = 0; i < N; ++i) {
+    const auto found = table.column(names[i]);
+    if (!found) {
+      return missing_column(api, names[i]);
+    }
+    index[i] = *found;
+  }
+  return index;
+}
+
+const std::string& cell(const std::vector<std::optional<std::string>>& row, std::size_t column) {
+  static const std::string empty;
+  return row[column] ? *row[column] : empty;
+}
+
+// Write `text` as one CSV field.
+void put_field(std::ostringstream& out, const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) {
+    out << text;
+    return;
+  }
+  out << '"';
+  for (const char c : text) {
+    out << (c == '"' ? "\"\"" : std::string(1, c));
+  }
+  out << '"';
+}
+
+std::optional<domain::Date> date_cell(const std::vector<std::optional<std::string>>& row,
+                                      std::size_t column) {
+  return row[column] ? import::parse_date_text(*row[column]) : std::nullopt;
+}
+
+} // namespace
+
+std::string DailyRows::code_on_line(std::int64_t line) const {
+  const auto index = static_cast<std::size_t>(line - 2);
+  return line >= 2 && index < row_codes.size() ? row_codes[index] : std::string();
+}
+
+Result<DailyRows> read_daily(const Table& table) {
+  const auto index = columns_of(table, k_daily_columns, "daily");
+  if (!index) {
+    return index.error();
+  }
+  // The answer becomes the CSV `ashare import --format tushare` reads, so that a fetched bar is
+  // exactly an imported one: the same units, decimals and checks (D18).
+  std::ostringstream csv;
+  for (std::size_t i = 0; i < std::size(k_daily_columns); ++i) {
+    csv << (i == 0 ? "" : ",") << k_daily_columns[i];
+  }
+  csv << '\n';
+  DailyRows rows;
+  for (const auto& item : table.items) {
+    for (std::size_t i = 0; i < index->size(); ++i) {
+      if (i != 0) {
+        csv << ',';
+      }
+      put_field(csv, cell(item, (*index)[i]));
+    }
+    csv << '\n';
+    rows.row_codes.push_back(cell(item, (*index)[0]));
+  }
+  std::istringstream in(csv.str());
+  auto parsed = import::parse_tushare_daily(in);
+  if (!parsed) {
+    return parsed.error();
+  }
+  rows.file = std::move(*parsed);
+  return rows;
+}
+
+Result<std::map<std::string, double>> read_adj_factors(const Table& table) {
+  const char* const names[] = {"ts_code", "adj_factor"};
+  const auto index = columns_of(table, names, "adj_factor");
+  if (!index) {
+    return index.error();
+  }
+  std::map<std::string, double> factors;
+  for (const auto& item : table.items) {
+    const auto symbol = domain::parse_symbol(cell(item, (*index)[0]));
+    const auto number = import::read_number_field(cell(item, (*index)[1]));
+    const auto* factor = std::get_if<double>(&number);
+    if (symbol && factor != nullptr && *factor >= import::k_min_factor
+        && *factor <= import::k_max_factor) {
+      factors[symbol->str()] = *factor;
+    }
+  }
+  return factors;
+}
+
+Result<std::vector<std::pair<std::string, domain::Date>>> read_suspensions(const Table& table) {
+  const char* const names[] = {"ts_code", "trade_date"};
+  const auto index = columns_of(table, names, "suspend_d");
+  if (!index) {
+    return index.error();
+  }
+  const auto type = table.column("suspend_type");
+  std::vector<std::pair<std::string, domain::Date>> days;
+  for (const auto& item : table.items) {
+    const auto symbol = domain::parse_symbol(cell(item, (*index)[0]));
+    const auto date = date_cell(item, (*index)[1]);
+    // suspend_type R rows are resumptions: the day has a bar.
+    if (symbol && date && (!type || cell(item, *type) != "R")) {
+      days.emplace_back(symbol->str(), *date);
+    }
+  }
+  return days;
+}
+
+Result<std::vector<store::Listing>> read_listings(const Table& table) {
+  const char* const names[] = {"ts_code", "name", "list_date", "list_status"};
+  const auto index = columns_of(table, names, "stock_basic");
+  if (!index) {
+    return index.error();
+  }
+  const auto delist = table.column("delist_date");
+  std::vector<store::Listing> listings;
+  for (const auto& item : table.items) {
+    const auto symbol = domain::parse_symbol(cell(item, (*index)[0]));
+    const auto& status = cell(item, (*index)[3]);
+    if (!symbol || status.size() != 1 || std::string_view("LDP").find(status[0]) == std::string_view::npos) {
+      continue;
+    }
+    store::Listing listing;
+    listing.symbol = symbol->str();
+    listing.name = cell(item, (*index)[1]);
+    listing.list_date = date_cell(item, (*index)[2]);
+    listing.delist_date = delist ? date_cell(item, *delist) : std::nullopt;
+    listing.status = status[0];
+    listings.push_back(std::move(listing));
+  }
+  return listings;
+}
+
+Result<CalendarAnswer> read_calendar(const Table& table) {
+  const char* const names[] = {"cal_date", "is_open"};
+  const auto index = columns_of(table, names, "trade_cal");
+  if (!index) {
+    return index.error();
+  }
+  CalendarAnswer answer;
+  for (const auto& item : table.items) {
+    const auto date = date_cell(item, (*index)[0]);
+    if (!date) {
+      return make_error(ErrorCode::invalid_input,
+                        "Tushare `trade_cal` answered a cal_date that is not a date: "
+                            + import::quoted(cell(item, (*index)[0])));
+    }
+    if (!answer.span) {
+      answer.span = std::make_pair(*date, *date);
+    }
+    answer.span->first = std::min(answer.span->first, *date);
+    answer.span->second = std::max(answer.span->second, *date);
+    if (cell(item, (*index)[1]) == "1") {
+      answer.open_days.push_back(*date);
+    }
+  }
+  std::sort(answer.open_days.begin(), answer.open_days.end());
+  return answer;
+}
+
+} // namespace ashare::fetch::tushare

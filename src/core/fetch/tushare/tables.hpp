@@ -1,0 +1,50 @@
+// Reading the tables Tushare answers into what the store keeps (D18, D19): `daily` rows through
+// the importer's own reading of a Tushare daily file (units, D16's checks), `adj_factor`,
+// `suspend_d`, `stock_basic` and `trade_cal`.
+#pragma once
+
+#include "core/domain/date.hpp"
+#include "core/error.hpp"
+#include "core/fetch/tushare/wire.hpp"
+#include "core/import/parsed_file.hpp"
+#include "core/store/bar_store.hpp"
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ashare::fetch::tushare {
+
+// A `daily` answer read as the importer reads `ashare import --format tushare` of the same rows.
+struct DailyRows {
+  import::ParsedFile file;            // the good rows; the bad ones in file.problems
+  std::vector<std::string> row_codes; // ts_code of each answered row, in order (for messages)
+
+  // Return the ts_code of the row a problem on `line` names (line 2 is the first row).
+  std::string code_on_line(std::int64_t line) const;
+};
+
+// Read a `daily` table (ts_code, trade_date, open, high, low, close, pre_close, pct_chg, vol,
+// amount). An answer without those columns is an INVALID_INPUT error.
+Result<DailyRows> read_daily(const Table& table);
+
+// Read an `adj_factor` table: ts_code -> adj_factor of each row (of one trade_date); rows whose
+// factor is not a number within D16's bounds are left out.
+Result<std::map<std::string, double>> read_adj_factors(const Table& table);
+
+// Read a `suspend_d` table: the (ts_code, trade_date) of each suspension row (suspend_type S).
+Result<std::vector<std::pair<std::string, domain::Date>>> read_suspensions(const Table& table);
+
+// Read a `stock_basic` table (ts_code, name, list_date, delist_date, list_status).
+Result<std::vector<store::Listing>> read_listings(const Table& table);
+
+// Read a `trade_cal` table (cal_date, is_open) into its open days, ascending; `span` is the first
+// and last day it answers for.
+struct CalendarAnswer {
+  std::vector<domain::Date> open_days;
+  std::optional<std::pair<domain::Date, domain::Date>> span;
+};
+Result<CalendarAnswer> read_calendar(const Table& table);
+
+} // namespace ashare::fetch::tushare
