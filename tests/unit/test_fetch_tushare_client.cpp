@@ -27,7 +27,7 @@ std::string refusal(int code, const std::string& msg) {
 }
 
 struct Rig {
-  FakeClock clock;
+  test::FakeClock clock;
   test::ScriptedTransport transport;
   Pacer pacer{clock, 180, 60s};
   Client client{transport, pacer, clock, ClientSettings{"tok", 2, 500ms, 3}};

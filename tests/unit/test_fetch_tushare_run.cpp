@@ -39,6 +39,12 @@ struct Rig {
   FetchReport fetch(FetchOptions options) { return fetch_tushare(store, client, options); }
 };
 
+FetchOptions at_now(std::chrono::system_clock::time_point now) {
+  FetchOptions options;
+  options.now = now;
+  return options;
+}
+
 FetchOptions window(const std::string& from, std::chrono::system_clock::time_point now) {
   FetchOptions options;
   options.from = date(from);
@@ -86,7 +92,7 @@ void check_same_bars(store::BarStore& a, store::BarStore& b, const std::string& 
 
 } // namespace
 
-TEST_CASE("fetch tushare: a first run stores exactly what `import --format tushare` stores") {
+TEST_CASE("fetch tushare: a first run stores exactly what import --format tushare stores") {
   Rig rig;
   rig.source.refused_apis = {"adj_factor", "trade_cal"};
   rig.source.page_rows_cap = 1; // every day paged in two
@@ -110,20 +116,20 @@ TEST_CASE("fetch tushare: a first run stores exactly what `import --format tusha
 
   SUBCASE("a rerun asks for nothing but the calendar") {
     const auto calls = rig.source.calls.size();
-    const auto again = rig.fetch(FetchOptions{.now = at("2021-07-01", 18)});
+    const auto again = rig.fetch(at_now(at("2021-07-01", 18)));
     CHECK(again.end == FetchEnd::up_to_date);
     CHECK(rig.source.calls.size() == calls + 1);
   }
   SUBCASE("before 15:30 the day is not complete; after it, it is") {
-    const auto morning = rig.fetch(FetchOptions{.now = at("2021-07-02", 15, 29)});
+    const auto morning = rig.fetch(at_now(at("2021-07-02", 15, 29)));
     CHECK(morning.end == FetchEnd::up_to_date);
-    const auto evening = rig.fetch(FetchOptions{.now = at("2021-07-02", 15, 30)});
+    const auto evening = rig.fetch(at_now(at("2021-07-02", 15, 30)));
     CHECK(evening.end == FetchEnd::done);
     CHECK(evening.days_stored == 1);
   }
 }
 
-TEST_CASE("fetch tushare: with adj_factor, factors are the source's, as `import --adj-factor` joins them") {
+TEST_CASE("fetch tushare: with adj_factor, factors are the source's, as import --adj-factor joins them") {
   Rig rig;
   rig.source.refused_apis = {"trade_cal"};
   const auto report = rig.fetch(window("2021-05-06", at("2021-07-01", 16)));
@@ -144,7 +150,7 @@ TEST_CASE("fetch tushare: with adj_factor, factors are the source's, as `import 
   CHECK(rig.store.find_symbol("600276.SH")->factor_origin == "adj_factor");
 }
 
-TEST_CASE("fetch tushare: a stored chain is continued forwards and backwards without a step") {
+TEST_CASE("fetch tushare: a stored chain continues forwards and backwards without a step") {
   Rig rig;
   rig.source.refused_apis = {"adj_factor", "trade_cal"};
   import::ImportOptions options;
@@ -183,7 +189,7 @@ TEST_CASE("fetch tushare: a stored chain is continued forwards and backwards wit
   CHECK(kept->factor == anchor.factor); // the stored chain's scale never changes
 }
 
-TEST_CASE("fetch tushare: a bar that fails D16 stops the fetch before its day; --skip-invalid writes the rest") {
+TEST_CASE("fetch tushare: a bar that fails D16 stops the fetch before its day, --skip-invalid writes the rest") {
   Rig rig;
   rig.source.refused_apis = {"adj_factor", "trade_cal"};
   for (auto& row : rig.source.by_day["20210520"]) {
@@ -210,7 +216,7 @@ TEST_CASE("fetch tushare: a bar that fails D16 stops the fetch before its day; -
   CHECK(rig.store.load_bars("600276.SH", date("2021-05-20"), date("2021-05-20"), domain::SortOrder::asc, 9).size() == 1);
 }
 
-TEST_CASE("fetch tushare: the last day with under 90% of the day before's rows is not yet published") {
+TEST_CASE("fetch tushare: the last day with under 90 percent of the day before rows is not yet published") {
   Rig rig;
   rig.source.refused_apis = {"adj_factor", "trade_cal"};
   rig.source.by_day["20210524"].pop_back();
