@@ -30,6 +30,7 @@ Action setup_chart(CLI::App& command, GlobalFlags& flags);
 Action setup_copy(CLI::App& command, GlobalFlags& flags);
 Action setup_export(CLI::App& command, GlobalFlags& flags);
 Action setup_fetch(CLI::App& command, GlobalFlags& flags);
+Action setup_gaps(CLI::App& command, GlobalFlags& flags);
 Action setup_import(CLI::App& command, GlobalFlags& flags);
 Action setup_info(CLI::App& command, GlobalFlags& flags);
 Action setup_remove(CLI::App& command, GlobalFlags& flags);

@@ -34,6 +34,7 @@ struct FetchArgs {
   bool refetch = false;
   bool skip_invalid = false;
   bool dry_run = false;
+  bool repair = false;
   bool quiet = false;
   std::optional<int> max_lag;
   int retries = 3;
@@ -95,6 +96,7 @@ Result<fetch::tushare::FetchOptions> fetch_options(const FetchArgs& args) {
   options.refetch = args.refetch;
   options.skip_invalid = args.skip_invalid;
   options.dry_run = args.dry_run;
+  options.repair = args.repair;
   options.max_lag = args.max_lag;
   return options;
 }
@@ -140,8 +142,11 @@ std::string summary_line(const FetchReport& report) {
                                                + static_cast<std::ptrdiff_t>(report.days_stored));
       line << " (" << range_of(done) << ")";
     }
-    line << ", " << with_thousands(std::to_string(report.rows)) << " bars, " << report.requests
-         << (report.requests == 1 ? " call" : " calls");
+    line << ", " << with_thousands(std::to_string(report.rows)) << " bars, ";
+    if (report.absent_marked > 0) {
+      line << report.absent_marked << " absent at the source, ";
+    }
+    line << report.requests << (report.requests == 1 ? " call" : " calls");
   }
   line << "; ledger through " << (report.ledger_end ? report.ledger_end->iso() : "none");
   if (report.days_behind > 0) {
@@ -246,6 +251,7 @@ void add_tushare(CLI::App& fetch, const std::shared_ptr<FetchArgs>& args, Action
   tushare->add_flag("--refetch", args->refetch, "Ask again for days the ledger holds (source revisions)");
   tushare->add_flag("--skip-invalid", args->skip_invalid, "Write the rest of a day whose bars fail a check, and leave those missing");
   tushare->add_flag("--dry-run", args->dry_run, "Print the plan (days and calls) and touch nothing");
+  tushare->add_flag("--repair", args->repair, "Ask again for the missing bars that `ashare gaps` lists, and mark what the source lacks absent_at_source");
   tushare->add_flag("--quiet", args->quiet, "Print nothing on success (for cron)");
   tushare->add_option("--max-lag", args->max_lag, "Exit 1 when the store is more than N open days behind")
       ->type_name("N")->check(CLI::NonNegativeNumber);

@@ -1,6 +1,7 @@
 #include "core/fetch/tushare/fetch_run.hpp"
 
 #include "core/fetch/factor_chain.hpp"
+#include "core/fetch/gaps.hpp"
 #include "core/fetch/tushare/tables.hpp"
 #include "core/import/importer.hpp"
 #include "core/import/vendor_csv.hpp"
@@ -76,10 +77,13 @@ private:
   bool seed_previous_adj(domain::Date first_day);
   bool prepare_backward(const Plan& plan);
   bool prepare_backward_symbol(const store::SymbolInfo& symbol, domain::Date first_day);
-  std::optional<DayAnswer> ask_day(domain::Date day);
+  std::optional<DayAnswer> ask_day(domain::Date day, const std::vector<std::string>& symbols);
   bool published(domain::Date day, std::size_t rows);
   bool check_rows(domain::Date day, DailyRows& rows);
-  void write_day(domain::Date day, DayAnswer& answer);
+  // Write `answer` for `day`; a repair marks the `asked` symbols it lacks absent_at_source
+  // instead of writing ledger rows.
+  void write_day(domain::Date day, DayAnswer& answer, const std::vector<std::string>& asked, bool repair);
+  bool repair_gaps();
   bool fetch_days(const Plan& plan);
   void finish_report();
   void tell(std::optional<domain::Date> day);
@@ -267,10 +271,10 @@ bool TushareFetch::prepare_backward(const Plan& plan) {
   return true;
 }
 
-std::optional<DayAnswer> TushareFetch::ask_day(domain::Date day) {
+std::optional<DayAnswer> TushareFetch::ask_day(domain::Date day, const std::vector<std::string>& symbols) {
   json params{{"trade_date", yyyymmdd(day)}};
-  if (!m_options.symbols.empty()) {
-    params["ts_code"] = joined(m_options.symbols);
+  if (!symbols.empty()) {
+    params["ts_code"] = joined(symbols);
   }
   auto daily = call_required("daily", params);
   if (!daily) {
@@ -348,7 +352,10 @@ bool TushareFetch::check_rows(domain::Date day, DailyRows& rows) {
                   + "; nothing of that day was written (--skip-invalid writes the rest)");
 }
 
-void TushareFetch::write_day(domain::Date day, DayAnswer& answer) {
+void TushareFetch::write_day(domain::Date day,
+                             DayAnswer& answer,
+                             const std::vector<std::string>& asked,
+                             bool repair) {
   import::PreparedFile prepared;
   prepared.parsed = std::move(answer.daily.file);
   prepared.parsed.problems.clear(); // reported by check_rows
@@ -363,14 +370,26 @@ void TushareFetch::write_day(domain::Date day, DayAnswer& answer) {
     for (const auto& [symbol, date] : answer.suspensions) {
       store.save_suspension(symbol, date);
     }
+    std::set<std::string> answered;
     for (const auto& row : prepared.parsed.rows) {
       store.delete_absence(row.symbol, day);
+      answered.insert(row.symbol);
     }
-    if (m_options.symbols.empty()) {
+    if (repair) {
+      // D19: asked again, and the source has no bar either.
+      for (const auto& symbol : asked) {
+        if (answered.count(symbol) == 0) {
+          store.save_absence({symbol, day, k_provider});
+          ++m_report.absent_marked;
+        }
+      }
+      return;
+    }
+    if (asked.empty()) {
       store.save_ledger_day({k_provider, day, "", rows});
       return;
     }
-    for (const auto& symbol : m_options.symbols) {
+    for (const auto& symbol : asked) {
       store.save_ledger_day({k_provider, day, symbol, rows});
     }
   };
@@ -388,7 +407,7 @@ bool TushareFetch::fetch_days(const Plan& plan) {
   }
   for (const auto day : plan.days) {
     tell(day);
-    auto answer = ask_day(day);
+    auto answer = ask_day(day, m_options.symbols);
     if (!answer || !published(day, answer->answered_rows)) {
       return false;
     }
@@ -399,7 +418,7 @@ bool TushareFetch::fetch_days(const Plan& plan) {
       return false;
     }
     m_previous_rows = answer->answered_rows;
-    write_day(day, *answer);
+    write_day(day, *answer, m_options.symbols, false);
   }
   tell(std::nullopt);
   return true;
@@ -426,6 +445,41 @@ void TushareFetch::finish_report() {
   }
 }
 
+bool TushareFetch::repair_gaps() {
+  // D19: ask again for each `missing` bar, a day at a time, in calls of at most 100 codes.
+  const auto gaps = find_gaps(m_store, {m_options.symbols, m_options.from, m_options.to});
+  if (!gaps) {
+    return stop(FetchEnd::refused, gaps.error().message);
+  }
+  std::map<domain::Date, std::vector<std::string>> by_day;
+  for (const auto& gap : gaps->gaps) {
+    if (gap.reason == GapReason::missing) {
+      by_day[gap.day].push_back(gap.symbol);
+    }
+  }
+  m_report.plan->days.clear();
+  for (const auto& [day, symbols] : by_day) {
+    m_report.plan->days.push_back(day);
+  }
+  for (const auto& [day, symbols] : by_day) {
+    tell(day);
+    for (std::size_t first = 0; first < symbols.size(); first += 100) {
+      const std::vector<std::string> chunk(
+          symbols.begin() + static_cast<std::ptrdiff_t>(first),
+          symbols.begin() + static_cast<std::ptrdiff_t>(std::min(first + 100, symbols.size())));
+      auto answer = ask_day(day, chunk);
+      if (!answer || !check_rows(day, answer->daily)) {
+        return false;
+      }
+      write_day(day, *answer, chunk, true);
+      --m_report.days_stored; // counted once per day below
+    }
+    ++m_report.days_stored;
+  }
+  tell(std::nullopt);
+  return true;
+}
+
 FetchReport TushareFetch::run() {
   if (!m_options.dry_run && !refresh_calendar()) {
     return m_report;
@@ -442,7 +496,12 @@ FetchReport TushareFetch::run() {
     return m_report;
   }
   m_report.plan = *plan;
-  if (m_options.dry_run) {
+  if (m_options.repair && !m_options.dry_run) {
+    (void)repair_gaps();
+    if (m_report.end == FetchEnd::done && m_report.days_stored == 0) {
+      m_report.end = FetchEnd::up_to_date;
+    }
+  } else if (m_options.dry_run) {
     // daily, adj_factor and suspend_d a day; the calendar and three listings first.
     m_report.estimated_requests = static_cast<std::int64_t>(plan->days.size()) * 3 + 4;
     m_report.end = FetchEnd::planned;

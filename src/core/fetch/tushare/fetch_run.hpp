@@ -28,6 +28,7 @@ struct FetchOptions {
   bool refetch = false;
   bool skip_invalid = false;
   bool dry_run = false;
+  bool repair = false;        // ask again for the `missing` bars (D19) instead of new days
   std::optional<int> max_lag; // exit 1 when more open days behind than this
   std::chrono::system_clock::time_point now;
 };
@@ -63,6 +64,7 @@ struct FetchReport {
   std::size_t days_stored = 0;
   std::int64_t rows = 0;
   std::int64_t requests = 0;
+  std::int64_t absent_marked = 0;      // --repair: bars the source lacks too (absent_at_source)
   std::int64_t estimated_requests = 0; // --dry-run: the calls the plan needs (at least)
   std::optional<domain::Date> ledger_end; // the latest whole-market ledger day after the fetch
   std::int64_t days_behind = 0;           // open days from ledger_end to the last completed day
