@@ -1,6 +1,8 @@
 // ashare info: where the data comes from and how current it is.
 #include "cli/commands/query_run.hpp"
 #include "cli/remote/transport.hpp"
+#include "core/domain/clock.hpp"
+#include "core/fetch/ledger_status.hpp"
 #include "core/api/answer.hpp"
 #include "core/remote/coverage.hpp"
 #include "core/remote/reply.hpp"
@@ -94,6 +96,36 @@ int run_remote_info(const Config& config) {
   return k_exit_ok;
 }
 
+// D18, D19: how current the store is: the calendar, each provider's ledger, the listings.
+void print_ledger(store::BarStore& store) {
+  const auto now = domain::current_instant();
+  const auto status = fetch::ledger_status(store, now ? *now : std::chrono::system_clock::now());
+  std::cout << "calendar: "
+            << (status.calendar ? status.calendar->first.iso() + ".." + status.calendar->second.iso()
+                                : std::string("none"))
+            << "\n"
+            << "last completed trading day: "
+            << (status.last_completed ? status.last_completed->iso()
+                                      : std::string("unknown (past the calendar's end)"))
+            << "\n";
+  for (const auto& provider : status.providers) {
+    std::cout << "ledger " << provider.provider << ": "
+              << (provider.last_whole ? "whole market through " + provider.last_whole->iso() + " ("
+                                            + std::to_string(provider.whole_days) + " days), "
+                                            + std::to_string(provider.days_behind) + " open days behind"
+                                      : std::string("no whole-market day"));
+    if (provider.symbol_rows > 0) {
+      std::cout << "; " << provider.symbol_rows << " (day, symbol) rows of fetches naming symbols";
+    }
+    std::cout << "\n";
+  }
+  if (status.providers.empty()) {
+    std::cout << "ledger: none (nothing fetched; `ashare fetch tushare` keeps the store current)\n";
+  }
+  std::cout << "listings: " << status.listings << " (" << status.delisted << " delisted)\n"
+            << "bars after as_of: " << status.bars_after_as_of << "\n";
+}
+
 int run_info(const Config& config) {
   if (config.base_url) {
     return run_remote_info(config);
@@ -112,6 +144,7 @@ int run_info(const Config& config) {
             << "bars: " << bars << "\n"
             << "as_of: " << (dataset.as_of ? dataset.as_of->iso() : "none") << "\n"
             << "source: " << (dataset.source.empty() ? "none" : dataset.source) << "\n";
+  print_ledger(*store);
   return k_exit_ok;
 }
 
