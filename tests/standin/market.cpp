@@ -1,0 +1,257 @@
+#include "market.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <stdexcept>
+#include <tuple>
+#include <utility>
+
+namespace standin {
+
+const std::vector<Column> k_daily_columns{
+    {"ts_code", true}, {"trade_date", true}, {"open", false},    {"high", false},
+    {"low", false},    {"close", false},     {"pre_close", false}, {"change", false},
+    {"pct_chg", false}, {"vol", false},      {"amount", false}};
+const std::vector<Column> k_adj_factor_columns{
+    {"ts_code", true}, {"trade_date", true}, {"adj_factor", false}};
+const std::vector<Column> k_trade_cal_columns{
+    {"exchange", true}, {"cal_date", true}, {"is_open", false}, {"pretrade_date", true}};
+const std::vector<Column> k_stock_basic_columns{{"ts_code", true},     {"symbol", true},
+                                                {"name", true},        {"list_status", true},
+                                                {"list_date", true},   {"delist_date", true}};
+const std::vector<Column> k_suspend_d_columns{
+    {"ts_code", true}, {"trade_date", true}, {"suspend_timing", true}, {"suspend_type", true}};
+
+namespace {
+
+std::vector<std::string> split_csv_line(std::string line) {
+  if (!line.empty() && line.back() == '\r') {
+    line.pop_back();
+  }
+  std::vector<std::string> cells;
+  std::size_t start = 0;
+  while (true) {
+    const auto comma = line.find(',', start);
+    cells.push_back(line.substr(start, comma - start));
+    if (comma == std::string::npos) {
+      return cells;
+    }
+    start = comma + 1;
+  }
+}
+
+// Read `path` (no quoting: the stand-in's files have none) into rows of `columns`, by header name.
+std::vector<Row> load_csv(const std::filesystem::path& path, const std::vector<Column>& columns) {
+  std::ifstream in(path);
+  if (!in) {
+    throw std::runtime_error("cannot read " + path.string());
+  }
+  std::string line;
+  std::getline(in, line);
+  const auto header = split_csv_line(line);
+  std::vector<std::size_t> index;
+  for (const auto& column : columns) {
+    const auto found = std::find(header.begin(), header.end(), column.name);
+    if (found == header.end()) {
+      throw std::runtime_error(path.string() + ": no column " + column.name);
+    }
+    index.push_back(static_cast<std::size_t>(found - header.begin()));
+  }
+  std::vector<Row> rows;
+  while (std::getline(in, line)) {
+    if (line.empty() || line == "\r") {
+      continue;
+    }
+    const auto cells = split_csv_line(line);
+    if (cells.size() != header.size()) {
+      throw std::runtime_error(path.string() + ": a row with " + std::to_string(cells.size())
+                               + " cells: " + line);
+    }
+    Row row;
+    for (const auto i : index) {
+      row.push_back(cells[i]);
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+// Group `rows` by column 1 (trade_date), each day sorted by column 0 (ts_code).
+RowsByDay by_day(std::vector<Row> rows) {
+  RowsByDay out;
+  for (auto& row : rows) {
+    out[row[1]].push_back(std::move(row));
+  }
+  for (auto& [day, day_rows] : out) {
+    std::sort(day_rows.begin(), day_rows.end(),
+              [](const Row& a, const Row& b) { return a[0] < b[0]; });
+  }
+  return out;
+}
+
+std::vector<Row> load_daily(const std::filesystem::path& dir) {
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir / "daily")) {
+    if (entry.path().extension() == ".csv") {
+      files.push_back(entry.path());
+    }
+  }
+  std::sort(files.begin(), files.end());
+  if (std::filesystem::exists(dir / "daily_synthetic.csv")) {
+    files.push_back(dir / "daily_synthetic.csv");
+  }
+  std::vector<Row> rows;
+  for (const auto& file : files) {
+    auto more = load_csv(file, k_daily_columns);
+    rows.insert(rows.end(), std::make_move_iterator(more.begin()),
+                std::make_move_iterator(more.end()));
+  }
+  return rows;
+}
+
+// The splitmix64 generator: the same numbers on every platform (std distributions are not).
+class Random {
+public:
+  explicit Random(std::uint64_t seed) : m_state(seed) {}
+  std::uint64_t next() {
+    std::uint64_t z = (m_state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  // A whole number in [lo, hi].
+  std::int64_t between(std::int64_t lo, std::int64_t hi) {
+    return lo + static_cast<std::int64_t>(next() % static_cast<std::uint64_t>(hi - lo + 1));
+  }
+
+private:
+  std::uint64_t m_state;
+};
+
+// `numerator / denominator` rounded half away from zero.
+std::int64_t divide_rounded(std::int64_t numerator, std::int64_t denominator) {
+  const std::int64_t half = denominator / 2;
+  return numerator >= 0 ? (numerator + half) / denominator : -((-numerator + half) / denominator);
+}
+
+std::string generated_code(int index) {
+  char buffer[16];
+  if (index % 2 == 0) {
+    std::snprintf(buffer, sizeof buffer, "%06d.SZ", 1 + index / 2);
+  } else {
+    std::snprintf(buffer, sizeof buffer, "%06d.SH", 600000 + index / 2);
+  }
+  return buffer;
+}
+
+// One synthetic symbol's bars (prices in cents) and factors over `days`, appended to `market`.
+void generate_symbol(Market& market, const std::string& code, const std::vector<std::string>& days,
+                     Random& random) {
+  std::int64_t close = random.between(300, 20000);
+  double factor = 1.0;
+  for (std::size_t i = 0; i < days.size(); ++i) {
+    const bool ex_date = i > 0 && random.between(0, 299) == 0;
+    const std::int64_t pre_close = ex_date ? std::max<std::int64_t>(1, close * 97 / 100) : close;
+    if (i > 0) {
+      factor *= static_cast<double>(close) / static_cast<double>(pre_close);
+    }
+    const std::int64_t next_close =
+        std::max<std::int64_t>(10, pre_close + divide_rounded(pre_close * random.between(-400, 400), 10000));
+    const std::int64_t open =
+        std::max<std::int64_t>(10, pre_close + divide_rounded(pre_close * random.between(-100, 100), 10000));
+    const std::int64_t high =
+        std::max(open, next_close) + divide_rounded(pre_close * random.between(0, 150), 10000);
+    const std::int64_t low = std::max<std::int64_t>(
+        1, std::min(open, next_close) - divide_rounded(pre_close * random.between(0, 150), 10000));
+    const std::int64_t vol_centilots = random.between(100000, 50000000);
+    const std::int64_t vwap = (open + high + low + next_close) / 4;
+    const std::int64_t amount_cny = divide_rounded(vol_centilots * vwap, 100);
+    const std::int64_t change = next_close - pre_close;
+    close = next_close;
+    market.daily[days[i]].push_back(
+        {code, days[i], format_fixed(open, 2), format_fixed(high, 2), format_fixed(low, 2),
+         format_fixed(close, 2), format_fixed(pre_close, 2), format_fixed(change, 2),
+         format_fixed(divide_rounded(change * 1000000, pre_close), 4),
+         format_fixed(vol_centilots, 2), format_fixed(amount_cny, 3)});
+    market.adj_factor[days[i]].push_back(
+        {code, days[i], format_fixed(std::llround(factor * 1000.0), 3)});
+  }
+}
+
+} // namespace
+
+std::string format_fixed(std::int64_t value, int places) {
+  std::string sign = value < 0 ? "-" : "";
+  std::uint64_t magnitude = value < 0 ? static_cast<std::uint64_t>(-value) : static_cast<std::uint64_t>(value);
+  std::uint64_t scale = 1;
+  for (int i = 0; i < places; ++i) {
+    scale *= 10;
+  }
+  std::string fraction = std::to_string(magnitude % scale);
+  fraction.insert(0, static_cast<std::size_t>(places) - fraction.size(), '0');
+  while (fraction.size() > 1 && fraction.back() == '0') {
+    fraction.pop_back();
+  }
+  if (fraction.empty()) {
+    fraction = "0";
+  }
+  return sign + std::to_string(magnitude / scale) + "." + fraction;
+}
+
+Market load_market(const std::filesystem::path& dir) {
+  Market market;
+  market.trade_cal = load_csv(dir / "trade_cal.csv", k_trade_cal_columns);
+  std::sort(market.trade_cal.begin(), market.trade_cal.end(),
+            [](const Row& a, const Row& b) { return a[1] < b[1]; });
+  market.stock_basic = load_csv(dir / "stock_basic.csv", k_stock_basic_columns);
+  std::sort(market.stock_basic.begin(), market.stock_basic.end());
+  market.suspend_d = load_csv(dir / "suspend_d.csv", k_suspend_d_columns);
+  std::sort(market.suspend_d.begin(), market.suspend_d.end(), [](const Row& a, const Row& b) {
+    return std::tie(a[1], a[0]) < std::tie(b[1], b[0]);
+  });
+  market.adj_factor = by_day(load_csv(dir / "adj_factor.csv", k_adj_factor_columns));
+
+  // A suspended symbol has no bar that day (its factor stays: Tushare publishes one daily).
+  std::set<std::pair<std::string, std::string>> suspended;
+  for (const auto& row : market.suspend_d) {
+    if (row[3] == "S") {
+      suspended.emplace(row[0], row[1]);
+    }
+  }
+  auto daily = load_daily(dir);
+  std::erase_if(daily, [&](const Row& row) { return suspended.count({row[0], row[1]}) > 0; });
+  market.daily = by_day(std::move(daily));
+  return market;
+}
+
+void generate_market(Market& market, const GenerateSpec& spec) {
+  std::vector<std::string> days;
+  for (const auto& row : market.trade_cal) {
+    if (row[2] == "1" && row[1] >= spec.from && row[1] <= spec.to) {
+      days.push_back(row[1]);
+    }
+  }
+  market.daily.clear();
+  market.adj_factor.clear();
+  market.stock_basic.clear();
+  market.suspend_d.clear();
+  for (int i = 0; i < spec.symbols; ++i) {
+    const auto code = generated_code(i);
+    Random random(spec.seed * 0x100000001b3ULL + static_cast<std::uint64_t>(i));
+    generate_symbol(market, code, days, random);
+    market.stock_basic.push_back({code, code.substr(0, 6), "合成" + code.substr(0, 6), "L",
+                                  "20000104", ""});
+  }
+  std::sort(market.stock_basic.begin(), market.stock_basic.end());
+  for (auto* table : {&market.daily, &market.adj_factor}) {
+    for (auto& [day, rows] : *table) {
+      std::sort(rows.begin(), rows.end(),
+                [](const Row& a, const Row& b) { return a[0] < b[0]; });
+    }
+  }
+}
+
+} // namespace standin
