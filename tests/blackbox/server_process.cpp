@@ -139,15 +139,17 @@ bool await_on_server(const TestStore& store, const std::function<bool()>& until)
 }
 
 RunResult TestStore::cli(const std::vector<std::string>& args,
-                         std::chrono::milliseconds timeout) const {
+                         std::chrono::milliseconds timeout,
+                         const std::vector<std::string>& extra_env) const {
   std::vector<std::string> argv{ashare_bin()};
   const auto stores = store_args();
   argv.insert(argv.end(), stores.begin(), stores.end());
   argv.insert(argv.end(), args.begin(), args.end());
   // HOME and XDG_DATA_HOME point into the temp dir, so nothing can touch the user's store.
-  return run_process(argv, timeout,
-                     {"HOME=" + dir().string(), "XDG_DATA_HOME=" + (dir() / "xdg").string(),
-                      "XDG_CONFIG_HOME=" + (dir() / "xdg-config").string()});
+  std::vector<std::string> env{"HOME=" + dir().string(), "XDG_DATA_HOME=" + (dir() / "xdg").string(),
+                               "XDG_CONFIG_HOME=" + (dir() / "xdg-config").string()};
+  env.insert(env.end(), extra_env.begin(), extra_env.end());
+  return run_process(argv, timeout, env);
 }
 
 void TestStore::import(const std::vector<std::filesystem::path>& files,

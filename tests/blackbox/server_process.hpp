@@ -88,9 +88,10 @@ public:
   // Return `--db DB` and, when the keys are elsewhere, `--keys-db LOCATOR`.
   std::vector<std::string> store_args() const;
 
-  // Run `ashare --db DB ARGS...`.
+  // Run `ashare --db DB ARGS...`, with `extra_env` ("NAME=value") in its environment.
   RunResult cli(const std::vector<std::string>& args,
-                std::chrono::milliseconds timeout = k_cli_timeout) const;
+                std::chrono::milliseconds timeout = k_cli_timeout,
+                const std::vector<std::string>& extra_env = {}) const;
 
   // Import `files` in one run; throws with the output unless it exits 0.
   void import(const std::vector<std::filesystem::path>& files,

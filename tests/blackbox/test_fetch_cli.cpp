@@ -1,0 +1,317 @@
+// `ashare fetch tushare` and `ashare gaps` against the stand-in Tushare server (issue 32, D18,
+// D19): what a fetch stores is what `import --format tushare` stores for the same rows, every
+// answer of the source has its exit status, and every missing bar has its reason.
+#include "fixtures.hpp"
+#include "process.hpp"
+#include "server_process.hpp"
+#include "tushare_standin.hpp"
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <thread>
+
+using namespace bb;
+using namespace std::chrono_literals;
+
+namespace {
+
+const std::filesystem::path k_standin_data = std::filesystem::path(ASHARE_TEST_DATA_DIR) / "tushare_standin";
+const std::vector<std::string> k_symbols{"000001.SZ", "000333.SZ", "000858.SZ", "002594.SZ", "600036.SH",
+                                         "600276.SH", "600519.SH", "600887.SH", "601166.SH", "601318.SH"};
+
+// The environment of a fetch at `now` (ISO 8601 with offset) against `standin`.
+std::vector<std::string> fetch_env(const TushareStandIn& standin, const std::string& now) {
+  return {"ASHARE_TUSHARE_TOKEN=" + std::string(TushareStandIn::k_token),
+          "ASHARE_TUSHARE_URL=" + standin.url(), "ASHARE_NOW=" + now,
+          "ASHARE_TUSHARE_WINDOW_MS=1000"};
+}
+
+constexpr const char* k_march_first = "2024-03-01T16:00:00+08:00";
+
+RunResult fetch(const TestStore& store,
+                const TushareStandIn& standin,
+                const std::vector<std::string>& args,
+                const std::string& now = k_march_first) {
+  std::vector<std::string> argv{"fetch", "tushare"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return store.cli(argv, k_cli_timeout, fetch_env(standin, now));
+}
+
+// Write the lines of the stand-in's `file` (a CSV with ts_code, trade_date first) whose date is in
+// [from, to] (YYYYMMDD) and whose code is in `codes` (empty: any) to `out`, after one header.
+void filter_csv(const std::filesystem::path& file, const std::string& from, const std::string& to,
+                const std::set<std::string>& codes, std::ofstream& out, bool header) {
+  std::ifstream in(file);
+  std::string line;
+  std::getline(in, line);
+  if (header) {
+    out << line << "\n";
+  }
+  while (std::getline(in, line)) {
+    const auto comma = line.find(',');
+    const auto day = line.substr(comma + 1, 8);
+    if (day >= from && day <= to && (codes.empty() || codes.count(line.substr(0, comma)) != 0)) {
+      out << line << "\n";
+    }
+  }
+}
+
+// Write the stand-in's daily rows and adj factors of [from, to] as Tushare files in `dir`.
+std::pair<std::filesystem::path, std::filesystem::path>
+standin_files(const std::filesystem::path& dir, const std::string& from, const std::string& to,
+              const std::set<std::string>& codes = {}) {
+  const auto daily = dir / ("daily-" + from + ".csv");
+  const auto adj = dir / ("adj-" + from + ".csv");
+  std::ofstream out(daily);
+  bool header = true;
+  for (const auto& symbol : k_symbols) {
+    filter_csv(k_standin_data / "daily" / (symbol + ".csv"), from, to, codes, out, header);
+    header = false;
+  }
+  std::ofstream adj_out(adj);
+  filter_csv(k_standin_data / "adj_factor.csv", from, to, codes, adj_out, true);
+  return {daily, adj};
+}
+
+std::string bars_csv(const TestStore& store, const std::string& symbol, const std::string& from,
+                     const std::string& to, bool raw) {
+  std::vector<std::string> args{"bars", symbol, from, to, "--format", "csv", "--limit", "50000"};
+  if (raw) {
+    args.push_back("--raw");
+  }
+  const auto run = store.cli(args);
+  REQUIRE_MESSAGE(run.status == 0, run.err);
+  return run.out;
+}
+
+std::size_t count_calls(const nlohmann::json& log, const std::string& api) {
+  std::size_t count = 0;
+  for (const auto& entry : log) {
+    count += entry["api_name"] == api ? 1 : 0;
+  }
+  return count;
+}
+
+} // namespace
+
+TEST_CASE("fetch: a first run, then bars, equals import --format tushare of the same rows") {
+  TushareStandIn standin;
+  TestStore fetched;
+  const auto run = fetch(fetched, standin, {"--from", "2024-01-02"});
+  REQUIRE_MESSAGE(run.status == 0, run.err);
+  CHECK(run.out.find("fetched 40 days (2024-01-02..2024-03-01)") != std::string::npos);
+  CHECK(run.out.find("ledger through 2024-03-01") != std::string::npos);
+
+  TestStore imported;
+  const auto [daily, adj] = standin_files(imported.dir(), "20240102", "20240301");
+  imported.import({daily}, {"--format", "tushare", "--adj-factor", adj.string()});
+  for (const auto& symbol : k_symbols) {
+    INFO(symbol);
+    CHECK(bars_csv(fetched, symbol, "2024-01-02", "2024-03-01", true)
+          == bars_csv(imported, symbol, "2024-01-02", "2024-03-01", true));
+    CHECK(bars_csv(fetched, symbol, "2024-01-02", "2024-03-01", false)
+          == bars_csv(imported, symbol, "2024-01-02", "2024-03-01", false));
+  }
+  // Every missing bar explained: the delisted symbol's days are not_listed, nothing is missing.
+  const auto gaps = fetched.cli({"gaps", "--format", "json"});
+  CHECK_MESSAGE(gaps.status == 0, gaps.err);
+  const auto summary = nlohmann::json::parse(gaps.out)["summary"];
+  CHECK(summary["missing"] == 0);
+  CHECK(summary["not_listed"] == 40);
+  CHECK(summary["from"] == "2024-01-02");
+  CHECK(summary["to"] == "2024-03-01");
+
+  SUBCASE("a rerun asks for nothing but the calendar") {
+    standin.control({{"reset", true}});
+    const auto again = fetch(fetched, standin, {});
+    CHECK_MESSAGE(again.status == 0, again.err);
+    CHECK(again.out.find("up to date") != std::string::npos);
+    const auto log = standin.log();
+    CHECK(log.size() == 1);
+    CHECK(count_calls(log, "trade_cal") == 1);
+  }
+  SUBCASE("--quiet prints nothing, --max-lag says how far behind") {
+    const auto quiet = fetch(fetched, standin, {"--quiet", "--dry-run"}, "2024-03-06T16:00:00+08:00");
+    CHECK(quiet.status == 0);
+    const auto lagging = fetch(fetched, standin, {"--quiet", "--max-lag", "1", "--to", "2024-03-04"},
+                               "2024-03-06T16:00:00+08:00");
+    CHECK(lagging.status == 1);
+    CHECK(lagging.out.empty());
+    CHECK(lagging.err.find("2 open days behind 2024-03-06") != std::string::npos);
+  }
+  SUBCASE("info shows the ledger") {
+    const auto info = fetched.cli({"info"}, k_cli_timeout, {"ASHARE_NOW=2024-03-05T10:00:00+08:00"});
+    CHECK(info.out.find("ledger tushare-pro: whole market through 2024-03-01 (40 days), 1 open days behind")
+          != std::string::npos);
+    CHECK(info.out.find("listings: 11 (1 delisted)") != std::string::npos);
+    CHECK(info.out.find("calendar: 1990-12-19..") != std::string::npos);
+  }
+}
+
+TEST_CASE("fetch: without adj_factor's permission, factors follow the pre_close chain, said once") {
+  TushareStandIn standin({"--control", R"({"no_permission":["adj_factor","suspend_d"]})"});
+  TestStore fetched;
+  const auto run = fetch(fetched, standin, {"--from", "2024-01-02"});
+  REQUIRE_MESSAGE(run.status == 0, run.err);
+  std::size_t said = 0;
+  for (std::size_t at = run.err.find("adj_factor"); at != std::string::npos; at = run.err.find("adj_factor", at + 1)) {
+    ++said;
+  }
+  CHECK(said == 1);
+  CHECK(run.err.find("-2002") != std::string::npos);
+  TestStore imported;
+  const auto files = standin_files(imported.dir(), "20240102", "20240301");
+  imported.import({files.first}, {"--format", "tushare"});
+  for (const auto& symbol : {"600519.SH", "600036.SH"}) {
+    CHECK(bars_csv(fetched, symbol, "2024-01-02", "2024-03-01", false)
+          == bars_csv(imported, symbol, "2024-01-02", "2024-03-01", false));
+  }
+  const auto symbols = fetched.cli({"symbols", "--format", "csv"});
+  CHECK(symbols.out.find("600519.SH,2024-01-02,2024-03-01,40,tushare-pro,pre_close_chain") != std::string::npos);
+}
+
+TEST_CASE("fetch: a stored history that starts after --from is continued backwards without a step") {
+  TushareStandIn standin;
+  TestStore store;
+  TestStore whole;
+  // 600519.SH's special dividend (ex-date 2023-12-20) lies in the days fetched backwards.
+  const auto later = standin_files(store.dir(), "20240102", "20240301", {"600519.SH"});
+  store.import({later.first}, {"--format", "tushare"});
+  const auto before = bars_csv(store, "600519.SH", "2024-01-02", "2024-01-02", true);
+  const auto run = fetch(store, standin, {"--from", "2023-12-01"});
+  REQUIRE_MESSAGE(run.status == 0, run.err);
+  CHECK(bars_csv(store, "600519.SH", "2024-01-02", "2024-01-02", true) == before); // factor kept
+  const auto all = standin_files(whole.dir(), "20231201", "20240301", {"600519.SH"});
+  whole.import({all.first}, {"--format", "tushare"});
+  const auto ours = read_csv_text(bars_csv(store, "600519.SH", "2023-12-01", "2024-03-01", false));
+  const auto theirs = read_csv_text(bars_csv(whole, "600519.SH", "2023-12-01", "2024-03-01", false));
+  REQUIRE(ours.size() == theirs.size());
+  for (std::size_t i = 0; i < ours.size(); ++i) {
+    INFO(ours[i].date);
+    CHECK(ours[i].close == doctest::Approx(theirs[i].close).epsilon(1e-9));
+  }
+}
+
+TEST_CASE("fetch: every answer of the source has its exit status") {
+  TushareStandIn standin;
+  TestStore store;
+  SUBCASE("the daily quota: 4") {
+    standin.control({{"daily_quota", {{"api", "daily"}, {"count", 5}}}});
+    const auto run = fetch(store, standin, {"--from", "2024-02-26"});
+    CHECK(run.status == 4);
+    CHECK(run.err.find("daily quota") != std::string::npos);
+  }
+  SUBCASE("a refused token: 4, and the token is never printed") {
+    const auto run = store.cli({"fetch", "tushare", "--from", "2024-02-26"}, k_cli_timeout,
+                               {"ASHARE_TUSHARE_TOKEN=wrong-secret-token", "ASHARE_TUSHARE_URL=" + standin.url(),
+                                std::string("ASHARE_NOW=") + k_march_first});
+    CHECK(run.status == 4);
+    CHECK(run.err.find("wrong-secret-token") == std::string::npos);
+  }
+  SUBCASE("a source that keeps failing: 3") {
+    standin.control({{"internal_error", {{"api", "daily"}, {"count", 10}}}});
+    const auto run = fetch(store, standin, {"--from", "2024-02-26", "--retries", "1"});
+    CHECK(run.status == 3);
+    CHECK(run.err.find("系统内部错误") != std::string::npos);
+  }
+  SUBCASE("dropped connections and malformed JSON are retried") {
+    standin.control({{"drop", {{"api", "daily"}, {"count", 1}}}, {"malformed", {{"api", "daily"}, {"count", 1}}}});
+    const auto run = fetch(store, standin, {"--from", "2024-02-26", "--retries", "2"});
+    CHECK_MESSAGE(run.status == 0, run.err);
+    CHECK(run.out.find("fetched 5 days") != std::string::npos);
+  }
+  SUBCASE("a row outside D16's bounds: 1, naming source, symbol and day; --skip-invalid writes the rest") {
+    standin.control({{"bad_row", {{"date", "20240228"}, {"ts_code", "600036.SH"}, {"kind", "negative_close"}}}});
+    const auto run = fetch(store, standin, {"--from", "2024-02-26"});
+    CHECK(run.status == 1);
+    CHECK(run.err.find("tushare-pro: 600036.SH on 2024-02-28") != std::string::npos);
+    CHECK(store.cli({"bars", "600519.SH", "2024-02-28", "2024-02-28", "--format", "csv"}).out.find("2024-02-28") == std::string::npos);
+    const auto skipping = fetch(store, standin, {"--skip-invalid"});
+    CHECK_MESSAGE(skipping.status == 0, skipping.err);
+    const auto gaps = store.cli({"gaps", "600036.SH", "--format", "csv"});
+    CHECK(gaps.status == 1); // a missing bar
+    CHECK(gaps.out.find("600036.SH,2024-02-28,missing") != std::string::npos);
+    standin.control({{"reset", true}});
+    const auto repaired = fetch(store, standin, {"--repair"});
+    CHECK_MESSAGE(repaired.status == 0, repaired.err);
+    CHECK(store.cli({"gaps", "600036.SH"}).status == 0);
+  }
+  SUBCASE("a bar on a closed day: 1") {
+    standin.control({{"closed_day_bar", "20240228"}});
+    const auto run = fetch(store, standin, {"--from", "2024-02-26"});
+    CHECK(run.status == 1);
+    CHECK(run.err.find("closed day") != std::string::npos);
+  }
+  SUBCASE("remote mode: 2") {
+    const auto run = store.cli({"--base-url", "http://127.0.0.1:9", "fetch", "tushare"}, k_cli_timeout,
+                               fetch_env(standin, k_march_first));
+    CHECK(run.status == 2);
+  }
+}
+
+TEST_CASE("fetch: a day paged in two, an empty day, and one not yet published") {
+  TushareStandIn standin({"--control", R"({"split_day":"20240227","empty_day":"20240228","partial_day":"20240301"})"});
+  TestStore store;
+  const auto run = fetch(store, standin, {"--from", "2024-02-26"});
+  CHECK_MESSAGE(run.status == 0, run.err);
+  CHECK(run.err.find("2024-03-01 is not yet published") != std::string::npos);
+  CHECK(run.err.find("no bars for 2024-02-28") != std::string::npos);
+  const auto bars = store.cli({"bars", "600519.SH", "2024-02-26", "2024-03-01", "--format", "csv"});
+  CHECK(split_lines(bars.out).size() == 1 + 3); // 26, 27, 29; not the empty 28th, not 1 March
+}
+
+TEST_CASE("fetch: the pace holds after a per-minute answer") {
+  TushareStandIn standin;
+  standin.control({{"per_minute", {{"api", "daily"}, {"count", 1}, {"limit", 20}, {"wording", "frequency"}}}});
+  TestStore store;
+  const auto run = fetch(store, standin, {"--from", "2024-02-26"});
+  REQUIRE_MESSAGE(run.status == 0, run.err);
+  const auto log = standin.log();
+  std::optional<std::int64_t> refused_at;
+  std::optional<std::int64_t> previous;
+  for (const auto& entry : log) {
+    const std::int64_t at = entry["time_ms"];
+    if (refused_at && previous) {
+      CHECK(at - *previous >= 50); // 18 a (1 s) window: 55 ms apart
+    }
+    if (!refused_at && entry["outcome"] == "error") {
+      refused_at = at;
+    } else if (refused_at && !previous) {
+      CHECK(at - *refused_at >= 1000); // the window waited out, then the same call again
+    }
+    if (refused_at) {
+      previous = at;
+    }
+  }
+  CHECK(refused_at.has_value());
+}
+
+TEST_CASE("fetch: --dry-run prints the plan and asks nothing; a second fetch meanwhile exits 0") {
+  TushareStandIn standin;
+  TestStore store;
+  const auto plan = fetch(store, standin, {"--from", "2024-02-26", "--dry-run"});
+  CHECK_MESSAGE(plan.status == 0, plan.err);
+  CHECK(plan.out.find("plan: 5 open days 2024-02-26..2024-03-01") != std::string::npos);
+  CHECK(standin.log().empty());
+
+  standin.control({{"slow", {{"api", "daily"}, {"ms", 400}}}});
+  std::vector<std::string> argv{ashare_bin()};
+  for (const auto& arg : store.store_args()) {
+    argv.push_back(arg);
+  }
+  for (const auto& arg : {"fetch", "tushare", "--from", "2024-02-26"}) {
+    argv.push_back(arg);
+  }
+  auto env = fetch_env(standin, k_march_first);
+  env.push_back("HOME=" + store.dir().string());
+  Process first(argv, env);
+  for (int i = 0; i < 100 && count_calls(standin.log(), "daily") == 0; ++i) {
+    std::this_thread::sleep_for(50ms);
+  }
+  const auto second = fetch(store, standin, {"--from", "2024-02-26"});
+  CHECK(second.status == 0);
+  CHECK(second.err.find("another fetch is running") != std::string::npos);
+}
