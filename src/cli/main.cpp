@@ -38,6 +38,7 @@ constexpr std::array k_commands{
   CommandSpec{"symbols", "List the symbols of the local store", setup_symbols},
   CommandSpec{"sync", "Pull bars from the remote into the cache", setup_sync},
   CommandSpec{"info", "Show the store (or remote) and how current its data is", setup_info},
+  CommandSpec{"calendar", "Print the store's trading calendar (open days) over a range", setup_calendar},
   CommandSpec{"import", "Load canonical CSV files of daily bars into the store", setup_import},
   CommandSpec{"remove", "Delete a symbol's bars, or a window of them, from the store", setup_remove},
   CommandSpec{"keys", "Create, list, revoke and credit API keys", setup_keys},
