@@ -1,7 +1,7 @@
 # fish completion for ashare: subcommands, options, enumerated values, files, and symbols from the
 # store, or in remote mode from the cache (asked of the binary: `ashare symbols --names`).
 
-set -l commands bars ema rsi sma macd bbands atr kdj chart symbols info sync import remove keys copy export serve
+set -l commands bars ema rsi sma macd bbands atr kdj chart symbols info calendar sync import remove keys copy export serve
 set -l query bars ema rsi sma macd bbands atr kdj
 set -l indicators ema rsi sma macd bbands atr kdj
 set -l keys_commands create list revoke credit copy
@@ -75,6 +75,7 @@ complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a kdj -d 'Pri
 complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a chart -d 'Draw a candlestick chart (terminal or SVG)'
 complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a symbols -d 'List the symbols of the local store'
 complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a info -d 'Show the store (or remote) and how current its data is'
+complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a calendar -d "Print the store's trading calendar (open days) over a range"
 complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a sync -d 'Pull bars from the remote into the cache'
 complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a import -d 'Load files of daily bars into the store'
 complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a remove -d "Delete a symbol's bars, or a window of them"
@@ -88,8 +89,8 @@ complete -c ashare -n "__fish_seen_subcommand_from $query chart remove; and __as
 complete -c ashare -n '__fish_seen_subcommand_from sync' -a '(__ashare_symbols)'
 
 # Query commands: bars, the indicators, symbols.
-complete -c ashare -n "__fish_seen_subcommand_from $query symbols" -l format -x -a 'table csv json ndjson' -d 'Output format'
-complete -c ashare -n "__fish_seen_subcommand_from $query symbols" -l no-header -d 'csv: leave out the header row'
+complete -c ashare -n "__fish_seen_subcommand_from $query symbols calendar" -l format -x -a 'table csv json ndjson' -d 'Output format'
+complete -c ashare -n "__fish_seen_subcommand_from $query symbols calendar" -l no-header -d 'csv: leave out the header row'
 complete -c ashare -n "__fish_seen_subcommand_from $query chart sync" -l from -x -d 'First date (YYYY-MM-DD)'
 complete -c ashare -n "__fish_seen_subcommand_from $query chart sync" -l to -x -d 'Last date (YYYY-MM-DD)'
 complete -c ashare -n "__fish_seen_subcommand_from $query chart" -l raw -d 'Raw prices'
@@ -120,6 +121,11 @@ complete -c ashare -n '__fish_seen_subcommand_from chart' -l height -x -d 'Rows,
 complete -c ashare -n '__fish_seen_subcommand_from sync' -l symbols-file -r -F -d 'More symbols, one a line'
 complete -c ashare -n '__fish_seen_subcommand_from sync' -l plan -x -a 'free basic pro' -d "The remote key's plan"
 
+# calendar
+complete -c ashare -n '__fish_seen_subcommand_from calendar' -l from -x -d 'First day (YYYY-MM-DD)'
+complete -c ashare -n '__fish_seen_subcommand_from calendar' -l to -x -d 'Last day (YYYY-MM-DD)'
+complete -c ashare -n '__fish_seen_subcommand_from calendar' -l all -d 'List closed days too'
+
 # import
 complete -c ashare -n '__fish_seen_subcommand_from import' -F
 complete -c ashare -n '__fish_seen_subcommand_from import' -l format -x -d 'Input format' -a "
@@ -128,7 +134,8 @@ complete -c ashare -n '__fish_seen_subcommand_from import' -l format -x -d 'Inpu
     tushare\t'Tushare daily CSV'
     akshare\t'AkShare stock_zh_a_hist CSV'
     baostock\t'Baostock query_history_k_data_plus CSV'
-    tdx\t'TDX .day binary file'"
+    tdx\t'TDX .day binary file'
+    trade_cal\t'Tushare trade_cal calendar CSV'"
 complete -c ashare -n '__fish_seen_subcommand_from import' -l adj-factor -r -F -d 'Tushare adj_factor CSV'
 complete -c ashare -n '__fish_seen_subcommand_from import' -l adjusted-input -d 'Store adjusted prices as given'
 complete -c ashare -n '__fish_seen_subcommand_from import' -l symbol -x -a '(__ashare_symbols)' -d 'Symbol of a file whose name does not say it'

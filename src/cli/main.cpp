@@ -38,6 +38,7 @@ constexpr std::array k_commands{
   CommandSpec{"symbols", "List the symbols of the local store", setup_symbols},
   CommandSpec{"sync", "Pull bars from the remote into the cache", setup_sync},
   CommandSpec{"info", "Show the store (or remote) and how current its data is", setup_info},
+  CommandSpec{"calendar", "Print the store's trading calendar (open days) over a range", setup_calendar},
   CommandSpec{"import", "Load canonical CSV files of daily bars into the store", setup_import},
   CommandSpec{"fetch", "Bring the store up to the last completed trading day from a source", setup_fetch},
   CommandSpec{"gaps", "List every missing bar of the store and why it is missing", setup_gaps},

@@ -349,3 +349,30 @@ TEST_CASE("export: refusals") {
     CHECK(run.err.rfind("ashare: error: ", 0) == 0);
   }
 }
+
+TEST_CASE("export: day.txt is the store's calendar, a stray bar on a closed day skipped (D19)") {
+  TestStore store;
+  const auto file = store.dir() / "stray.csv";
+  // 2024-02-12 is a Spring Festival holiday: the row is valid for import (D16) but the day is
+  // closed, so it is not a qlib calendar day and its bar has no place in the bins.
+  std::ofstream(file) << "symbol,trade_date,open,high,low,close,volume,turnover,change_pct,factor\n"
+                         "900012.SH,2024-02-07,10,10,10,10,100,1000,0,1\n"
+                         "900012.SH,2024-02-12,11,11,11,11,100,1100,10,1\n"
+                         "900012.SH,2024-02-20,12,12,12,12,100,1200,9.0909,1\n";
+  store.import({file});
+  const auto dir = store.dir() / "qlib";
+  const auto run = store.cli({"export", "--format", "qlib", dir.string()});
+  INFO(describe(run));
+  REQUIRE(run.status == 0);
+  const auto qlib = read_qlib(dir);
+  // Every open day from the first to the last exported bar, 2024-02-19 too, which has no bar.
+  CHECK(qlib.calendar
+        == std::vector<std::string>{"2024-02-07", "2024-02-08", "2024-02-19", "2024-02-20"});
+  const auto& close = qlib.features.at("sh900012").at("close");
+  REQUIRE(close.size() == 5); // the start index, then one value per calendar day
+  CHECK(close[0] == 0);
+  CHECK(close[1] == 10);
+  CHECK(std::isnan(close[2]));
+  CHECK(std::isnan(close[3]));
+  CHECK(close[4] == 12);
+}

@@ -154,3 +154,38 @@ TEST_CASE("store schema: concurrent first opens migrate once") {
     CHECK(db.execAndGet("SELECT count(*) FROM meta WHERE key = 'generation'").getInt() == 1);
   }
 }
+
+TEST_CASE("store schema 5: an old store migrates and gets the shipped calendar (D19)") {
+  // tests/data/store_v2/store_v2.db was written by ashare at schema 2 (see its README).
+  test::TempDir dir;
+  const auto path = dir / "ashare.db";
+  std::filesystem::copy_file(test::data_dir() / "store_v2/store_v2.db", path);
+  store::SqliteBarStore store(path); // migrates 2 -> current
+  CHECK(user_version(store.database()) == store::current_schema_version(StoreKind::data));
+  for (const char* table : {"calendar", "listings", "suspensions", "absences", "fetch_ledger"}) {
+    CAPTURE(table);
+    CHECK(store.database().tableExists(table));
+  }
+  const auto span = store.load_calendar_span();
+  REQUIRE(span);
+  CHECK(span->first.iso() == "1990-12-19");
+  CHECK(span->second.iso() == "2026-12-31");
+  CHECK(store.database().execAndGet("SELECT count(*) FROM calendar").getInt64()
+        == (span->second.days() - span->first.days()).count() + 1);
+  CHECK(!store.load_symbols().empty()); // the bars stay
+  CHECK(store.load_ledger("").empty());
+}
+
+TEST_CASE("store schema 5: a calendar already held is kept on reopening") {
+  test::TempDir dir;
+  const auto path = dir / "ashare.db";
+  {
+    store::SqliteBarStore store(path);
+    store::WriteTransaction transaction(store);
+    store.save_calendar(test::date("2024-02-12"), test::date("2024-02-12"),
+                        {test::date("2024-02-12")});
+    transaction.commit();
+  }
+  store::SqliteBarStore again(path);
+  CHECK(again.load_open_days(test::date("2024-02-12"), test::date("2024-02-12")).size() == 1);
+}

@@ -26,6 +26,7 @@ struct CommandSpec {
 };
 
 Action setup_bars(CLI::App& command, GlobalFlags& flags);
+Action setup_calendar(CLI::App& command, GlobalFlags& flags);
 Action setup_chart(CLI::App& command, GlobalFlags& flags);
 Action setup_copy(CLI::App& command, GlobalFlags& flags);
 Action setup_export(CLI::App& command, GlobalFlags& flags);

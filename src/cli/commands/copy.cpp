@@ -1,6 +1,7 @@
 // ashare copy [--from STORE] --to STORE: move a whole store to another backend (issue 14), e.g.
 // from the SQLite file of one workstation to the PostgreSQL database of a team's replicas: every
-// bar, symbol and source exactly, then every key with its balance, into stores that hold none.
+// bar, symbol and source exactly (with the calendar, listings, suspensions, absence marks and
+// the fetch ledger, D19), then every key with its balance, into stores that hold none.
 #include "cli/commands/command.hpp"
 #include "cli/output/progress.hpp"
 #include "cli/output/table.hpp"

@@ -1,10 +1,12 @@
 // ashare import FILE...: load canonical or vendor files (Tushare, AkShare, baostock, TDX) into the
-// data store, one transaction per file, with a progress bar on a terminal.
+// data store, one transaction per file, with a progress bar on a terminal; files without bars (a
+// Tushare trade_cal CSV, D19) go to their own loader (import/non_bar_files.hpp).
 #include "cli/commands/command.hpp"
 #include "cli/output/formats.hpp"
 #include "cli/output/progress.hpp"
 #include "core/domain/text.hpp"
 #include "core/import/importer.hpp"
+#include "core/import/non_bar_files.hpp"
 #include "core/store/bar_store.hpp"
 
 #include <CLI/CLI.hpp>
@@ -72,6 +74,17 @@ Result<import::AdjFactorTable> load_adj_factors(const std::string& path) {
   return table;
 }
 
+// Import `file`, a file of `kind` (no bars: a trade_cal CSV, D19); return whether it was committed.
+bool import_non_bar(store::BarStore& store, const std::string& file, const import::NonBarKind& kind) {
+  const auto loaded = kind.load(store, file);
+  if (!loaded) {
+    fail(domain::printable(loaded.error().message));
+    return false;
+  }
+  std::cout << file << ": " << *loaded << "\n";
+  return true;
+}
+
 // Import one file; return whether it was committed.
 bool import_one(store::BarStore& store,
                 const std::string& file,
@@ -132,7 +145,11 @@ int run_import(const ImportArgs& args, const Config& config) {
         args.files.size() > 1
             ? "[" + std::to_string(i + 1) + "/" + std::to_string(args.files.size()) + "] "
             : "";
-    if (!import_one(*store, args.files[i], options, counter)) {
+    const auto* non_bar = args.format == "auto" ? import::detect_non_bar_kind(args.files[i])
+                                                : import::find_non_bar_kind(args.format);
+    if (non_bar != nullptr) {
+      status = import_non_bar(*store, args.files[i], *non_bar) ? status : k_exit_error;
+    } else if (!import_one(*store, args.files[i], options, counter)) {
       status = k_exit_error;
     }
   }
@@ -149,8 +166,9 @@ Action setup_import(CLI::App& command, GlobalFlags&) {
           "--format", args->format,
           "File format: auto (detected from the header or file signature), canonical, "
           "tushare (daily), akshare (stock_zh_a_hist), baostock (query_history_k_data_plus), "
-          "tdx (.day)")
-      ->check(CLI::IsMember({"auto", "canonical", "tushare", "akshare", "baostock", "tdx"}))
+          "tdx (.day); or a file without bars: trade_cal (Tushare's calendar, D19)")
+      ->check(CLI::IsMember(
+          {"auto", "canonical", "tushare", "akshare", "baostock", "tdx", "trade_cal"}))
       ->default_str("auto")
       ->type_name("FORMAT");
   command

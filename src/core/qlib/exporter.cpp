@@ -51,39 +51,53 @@ struct SymbolPlan {
   std::uint64_t fingerprint_to_previous = 0; // of those up to its previous export's last date
 };
 
-// The union of the exported symbols' trade dates, as day numbers.
+// The days of the export (D19): the store's open days from the first to the last exported bar,
+// never the union of the bars' dates, so a stray bar on a closed day adds no day. Past the
+// stored calendar's span a day is unknown: there the bars' own dates stand in.
 class Calendar {
 public:
   void mark(Date date) {
-    const auto day = day_number(date);
-    if (day >= m_marked.size()) {
-      m_marked.resize(day + 1, 0);
-    }
-    m_marked[day] = 1;
+    m_first = m_first ? std::min(*m_first, date) : date;
+    m_last = m_last ? std::max(*m_last, date) : date;
+    m_marked.push_back(date);
   }
-  // Number the marked days in order; index() works from then on.
-  void close() {
-    m_index.assign(m_marked.size(), -1);
-    for (std::size_t day = 0; day < m_marked.size(); ++day) {
-      if (m_marked[day] != 0) {
-        m_index[day] = static_cast<std::int32_t>(m_days.size());
-        m_days.push_back(Date{std::chrono::sys_days{std::chrono::days{day}}});
+  // Take the days from `store`; index_from() and index_to() work from then on.
+  void close(store::BarStore& store) {
+    if (!m_first) {
+      return;
+    }
+    const auto span = store.load_calendar_span();
+    std::vector<Date> days;
+    if (span) {
+      days = store.load_open_days(std::max(*m_first, span->first), std::min(*m_last, span->second));
+    }
+    for (const auto& date : m_marked) {
+      if (!span || date < span->first || date > span->second) {
+        days.push_back(date);
       }
     }
+    std::sort(days.begin(), days.end());
+    days.erase(std::unique(days.begin(), days.end()), days.end());
+    m_days = std::move(days);
+    m_marked.clear();
   }
-  std::int32_t index(Date date) const { return m_index[day_number(date)]; }
+  // Return the index of the first day on or after `date`.
+  std::int32_t index_from(Date date) const {
+    return static_cast<std::int32_t>(std::lower_bound(m_days.begin(), m_days.end(), date)
+                                     - m_days.begin());
+  }
+  // Return the index of the last day on or before `date` (-1 when none).
+  std::int32_t index_to(Date date) const {
+    return static_cast<std::int32_t>(std::upper_bound(m_days.begin(), m_days.end(), date)
+                                     - m_days.begin())
+           - 1;
+  }
   const std::vector<Date>& days() const { return m_days; }
 
 private:
-  static std::size_t day_number(Date date) {
-    const auto count = date.days().time_since_epoch().count();
-    if (count < 0) {
-      throw std::runtime_error("a bar dated " + date.iso() + " is before 1970");
-    }
-    return static_cast<std::size_t>(count);
-  }
-  std::vector<char> m_marked;
-  std::vector<std::int32_t> m_index;
+  std::optional<Date> m_first;
+  std::optional<Date> m_last;
+  std::vector<Date> m_marked;
   std::vector<Date> m_days;
 };
 
@@ -134,8 +148,9 @@ std::vector<std::string> field_bytes(const SymbolPlan& plan,
                                      const Calendar& calendar,
                                      std::optional<Date> after) {
   std::vector<std::string> out(k_fields.size());
-  const auto first_index = after ? calendar.index(*after) + 1 : calendar.index(plan.first);
-  const auto last_index = calendar.index(plan.last);
+  const auto first_index =
+    after ? calendar.index_to(*after) + 1 : calendar.index_from(plan.first);
+  const auto last_index = calendar.index_to(plan.last);
   for (auto& bytes : out) {
     bytes.reserve(4 * static_cast<std::size_t>(last_index - first_index + 2));
     if (!after) {
@@ -146,6 +161,8 @@ std::vector<std::string> field_bytes(const SymbolPlan& plan,
   auto bar = bars.begin();
   for (auto index = first_index; index <= last_index; ++index) {
     const Date day = calendar.days()[static_cast<std::size_t>(index)];
+    // D19: a bar on a day the calendar says is closed is skipped here: qlib's bins index by
+    // calendar position, and the day is not in day.txt.
     while (bar != bars.end() && bar->trade_date < day) {
       ++bar;
     }
@@ -188,7 +205,8 @@ void write_symbol(const fs::path& root,
 // Return whether the files of `plan`'s symbol hold exactly its previous export up to `last`.
 bool files_end_at(const fs::path& root, const SymbolPlan& plan, Date last, const Calendar& calendar) {
   const auto dir = features_dir(root, plan.symbol);
-  const auto expected = 4 * static_cast<std::uintmax_t>(calendar.index(last) - calendar.index(plan.first) + 2);
+  const auto expected = 4 * static_cast<std::uintmax_t>(calendar.index_to(last)
+                                                        - calendar.index_from(plan.first) + 2);
   for (const auto field : k_fields) {
     std::error_code error;
     if (fs::file_size(field_file(dir, field), error) != expected || error) {
@@ -357,7 +375,7 @@ std::vector<SymbolPlan> plan_symbols(store::BarStore& store,
     }
     steps.step();
   }
-  calendar.close();
+  calendar.close(store);
   return plans;
 }
 

@@ -144,7 +144,12 @@ public:
   // Return the days `symbol` was suspended (the source's list), ascending.
   virtual std::vector<domain::Date> load_suspensions(const std::string& symbol) = 0;
 
-  // Return the days `symbol` is marked absent at its source, ascending.
+  // Return every (symbol, day) of the suspension list, by symbol then day (what copy_bars()
+  // carries).
+  virtual std::vector<std::pair<std::string, domain::Date>> load_suspensions() = 0;
+
+  // Return the days `symbol` is marked absent at its source, ascending (by day, then provider);
+  // every symbol's, by symbol first, when `symbol` is "".
   virtual std::vector<Absence> load_absences(const std::string& symbol) = 0;
 
   // Return the ledger rows of `provider` ("" for every provider), ascending by date then symbol.
@@ -257,7 +262,8 @@ struct BarCopy {
 };
 
 // Copy every bar, symbol and source of `from` into `to` exactly (issue 14: moving to another
-// backend without re-importing), in one transaction of `to` read from one snapshot of `from`;
+// backend without re-importing), with the calendar, listings, suspensions, absence marks and the
+// fetch ledger (D19), in one transaction of `to` read from one snapshot of `from`;
 // `progress(bars copied, bars in all)` after each symbol. An INVALID_INPUT error, writing nothing,
 // when `to` already holds bars.
 Result<BarCopy> copy_bars(BarStore& from,

@@ -1,5 +1,6 @@
 #include "core/store/schema.hpp"
 
+#include "core/store/calendar_days.hpp"
 #include "core/store/private_files.hpp"
 #include "core/store/stored_number.hpp"
 
@@ -43,6 +44,20 @@ void move_to_compact_bars(SQLite::Database& db) {
     insert.exec();
   }
   db.exec("DROP TABLE bars; ALTER TABLE compact_bars RENAME TO bars;");
+}
+
+// D19: give a store whose calendar is empty the shipped one, every day of its span.
+void seed_shipped_calendar(SQLite::Database& db) {
+  if (db.execAndGet("SELECT count(*) FROM calendar").getInt64() != 0) {
+    return;
+  }
+  SQLite::Statement insert(db, "INSERT INTO calendar(trade_date, is_open) VALUES (?1, ?2)");
+  for (const auto& day : shipped_calendar_days()) {
+    insert.reset();
+    insert.bind(1, day.yyyymmdd);
+    insert.bind(2, day.is_open ? 1 : 0);
+    insert.exec();
+  }
 }
 
 // Migration i (1-based) brings a store from user_version i-1 to i. Append, never edit.
@@ -113,6 +128,40 @@ constexpr Migration k_data_migrations[] = {
   {R"sql(
     INSERT OR IGNORE INTO meta(key, value) VALUES ('store_id', lower(hex(randomblob(16))));
   )sql"},
+  // D19 and D18 (issue 32): the exchange's calendar (every day of its span, open or closed: a
+  // day it lacks is unknown), listings, the source's suspensions, absence marks and the fetch
+  // ledger; the calendar starts as the shipped one.
+  {R"sql(
+    CREATE TABLE calendar(
+      trade_date INTEGER PRIMARY KEY,  -- YYYYMMDD
+      is_open    INTEGER NOT NULL      -- 1 open, 0 closed
+    ) WITHOUT ROWID;
+    CREATE TABLE listings(
+      symbol      TEXT PRIMARY KEY,
+      name        TEXT NOT NULL,
+      list_date   INTEGER,             -- YYYYMMDD; NULL when unknown
+      delist_date INTEGER,             -- YYYYMMDD; NULL while listed
+      status      TEXT NOT NULL CHECK (status IN ('L', 'D', 'P'))
+    ) WITHOUT ROWID;
+    CREATE TABLE suspensions(
+      symbol     TEXT NOT NULL,
+      trade_date INTEGER NOT NULL,     -- YYYYMMDD
+      PRIMARY KEY(symbol, trade_date)
+    ) WITHOUT ROWID;
+    CREATE TABLE absences(
+      symbol     TEXT NOT NULL,
+      trade_date INTEGER NOT NULL,     -- YYYYMMDD
+      provider   TEXT NOT NULL,        -- asked again and has no bar either
+      PRIMARY KEY(symbol, trade_date, provider)
+    ) WITHOUT ROWID;
+    CREATE TABLE fetch_ledger(
+      provider   TEXT NOT NULL,        -- "tushare-pro" or "tdx"
+      trade_date INTEGER NOT NULL,     -- YYYYMMDD
+      symbol     TEXT NOT NULL,        -- '' for the whole market
+      rows       INTEGER NOT NULL,     -- bars the source gave
+      PRIMARY KEY(provider, trade_date, symbol)
+    ) WITHOUT ROWID;
+  )sql", seed_shipped_calendar},
 };
 
 constexpr Migration k_keys_migrations[] = {

@@ -479,9 +479,11 @@ void SqliteBarStore::finish_change(const std::string& source) {
     statement.bind(1, source);
     statement.exec();
   }
+  // D18: as_of is the latest whole-market ledger day when there is one, else D8's latest bar.
   m_db.exec("DELETE FROM meta WHERE key = 'as_of'");
-  m_db.exec("INSERT INTO meta(key, value) SELECT 'as_of', CAST(max(last_date) AS TEXT) "
-            "FROM symbols HAVING count(*) > 0");
+  m_db.exec("INSERT INTO meta(key, value) SELECT 'as_of', CAST(day AS TEXT) FROM (SELECT coalesce("
+            "(SELECT max(trade_date) FROM fetch_ledger WHERE symbol = ''), "
+            "(SELECT max(last_date) FROM symbols)) AS day) WHERE day IS NOT NULL");
   m_db.exec("UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) "
             "WHERE key = 'generation'");
 }

@@ -34,6 +34,23 @@ public:
   PriceSeries load_price_series(const std::string& symbol, PriceField field) override;
   std::vector<domain::Date> load_derived_dates(const std::string& symbol) override;
 
+  // D19 and D18: the calendar, listings, suspensions, absences and ledger (sqlite_bar_store_days.cpp).
+  std::vector<domain::Date> load_open_days(domain::Date from, domain::Date to) override;
+  std::optional<std::pair<domain::Date, domain::Date>> load_calendar_span() override;
+  std::vector<Listing> load_listings() override;
+  std::vector<domain::Date> load_suspensions(const std::string& symbol) override;
+  std::vector<std::pair<std::string, domain::Date>> load_suspensions() override;
+  std::vector<Absence> load_absences(const std::string& symbol) override;
+  std::vector<LedgerDay> load_ledger(const std::string& provider) override;
+  void save_calendar(domain::Date from,
+                     domain::Date to,
+                     const std::vector<domain::Date>& open_days) override;
+  void save_listing(const Listing& listing) override;
+  void save_suspension(const std::string& symbol, domain::Date date) override;
+  void save_absence(const Absence& absence) override;
+  void delete_absence(const std::string& symbol, domain::Date date) override;
+  void save_ledger_day(const LedgerDay& day) override;
+
   void upsert_bar(const std::string& symbol, const domain::Bar& bar, bool change_pct_derived) override;
   // Throws SQLite::Exception when the bar is already stored.
   void insert_bar(const std::string& symbol, const domain::Bar& bar, bool change_pct_derived) override;

@@ -520,11 +520,13 @@ void PostgresBarStore::finish_change(const std::string& source) {
                      "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                      {source});
   }
-  // as_of recomputed, the generation bumped, and every listening replica told at commit.
+  // as_of recomputed (D18: the latest whole-market ledger day when there is one, else D8's
+  // latest bar), the generation bumped, and every listening replica told at commit.
   m_connection.exec(
     "DELETE FROM bars_meta WHERE key = 'as_of';"
-    "INSERT INTO bars_meta(key, value) SELECT 'as_of', max(last_date)::text FROM bar_symbols "
-    "HAVING count(*) > 0;"
+    "INSERT INTO bars_meta(key, value) SELECT 'as_of', day::text FROM (SELECT coalesce("
+    "(SELECT max(trade_date) FROM fetch_ledger WHERE symbol = ''), "
+    "(SELECT max(last_date) FROM bar_symbols)) AS day) AS latest WHERE day IS NOT NULL;"
     "UPDATE bars_meta SET value = (value::bigint + 1)::text WHERE key = 'generation';"
     "SELECT pg_notify('ashare_bars', '')");
 }

@@ -1,0 +1,210 @@
+// D19's calendar, listings, suspensions and absence marks and D18's ledger and as_of, on each
+// backend (store_backend.hpp: SQLite here, PostgreSQL in ashare_postgres_tests).
+#include "store_backend.hpp"
+#include "testutil.hpp"
+
+#include "core/domain/shipped_calendar.hpp"
+#include "core/store/bar_store.hpp"
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+using namespace ashare;
+using test::date;
+using test::make_bar;
+
+namespace {
+
+std::vector<std::string> isos(const std::vector<domain::Date>& days) {
+  std::vector<std::string> out;
+  for (const auto& day : days) {
+    out.push_back(day.iso());
+  }
+  return out;
+}
+
+// Store `bars` of `symbol` in one committed change, with `ledger` rows written before it ends.
+void store_change(store::BarStore& store,
+                  const std::string& symbol,
+                  const std::vector<domain::Bar>& bars,
+                  const std::vector<store::LedgerDay>& ledger = {}) {
+  store::WriteTransaction transaction(store);
+  for (const auto& bar : bars) {
+    store.upsert_bar(symbol, bar, false);
+  }
+  store.refresh_symbol(symbol);
+  for (const auto& day : ledger) {
+    store.save_ledger_day(day);
+  }
+  store.finish_change("test");
+  transaction.commit();
+}
+
+} // namespace
+
+TEST_CASE("D19: a new store holds the shipped calendar, every day of its span") {
+  test::StoreBackend backend;
+  const auto store = backend.open_bars();
+  const auto span = store->load_calendar_span();
+  REQUIRE(span);
+  CHECK(span->first.iso() == "1990-12-19");
+  CHECK(span->second.iso() == "2026-12-31");
+  const auto open = store->load_open_days(span->first, span->second);
+  CHECK(open.size() == domain::shipped_open_days().size());
+  // Spring Festival 2024: closed 2024-02-09 .. 2024-02-16 (and the weekends around it).
+  CHECK(isos(store->load_open_days(date("2024-02-07"), date("2024-02-20")))
+        == std::vector<std::string>{"2024-02-07", "2024-02-08", "2024-02-19", "2024-02-20"});
+  CHECK(store->load_open_days(date("2027-01-01"), date("2027-01-31")).empty());
+}
+
+TEST_CASE("store::BarStore::save_calendar replaces the span and keeps the days around it") {
+  test::StoreBackend backend;
+  const auto owned = backend.open_bars();
+  auto& store = *owned;
+  {
+    store::WriteTransaction transaction(store);
+    // 2027-01-04 .. 2027-01-08 open but the Wednesday; the span goes past the shipped end.
+    store.save_calendar(date("2026-12-31"), date("2027-01-10"),
+                        {date("2027-01-04"), date("2027-01-05"), date("2027-01-07"),
+                         date("2027-01-08")});
+    transaction.commit();
+  }
+  CHECK(store.load_calendar_span()->second.iso() == "2027-01-10");
+  CHECK(isos(store.load_open_days(date("2026-12-30"), date("2027-01-31")))
+        == std::vector<std::string>{"2026-12-30", "2027-01-04", "2027-01-05", "2027-01-07",
+                                    "2027-01-08"}); // 2026-12-31 is now closed
+  SUBCASE("a write rolled back changes nothing") {
+    {
+      store::WriteTransaction transaction(store);
+      store.save_calendar(date("2027-01-01"), date("2027-01-31"), {});
+    }
+    CHECK(store.load_open_days(date("2027-01-01"), date("2027-01-31")).size() == 4);
+  }
+}
+
+TEST_CASE("store::BarStore: listings, suspensions and absence marks") {
+  test::StoreBackend backend;
+  const auto owned = backend.open_bars();
+  auto& store = *owned;
+  store::WriteTransaction transaction(store);
+  store.save_listing({"600519.SH", "贵州茅台", date("2001-08-27"), std::nullopt, 'L'});
+  store.save_listing({"000001.SZ", "平安银行", date("1991-04-03"), std::nullopt, 'L'});
+  store.save_listing({"000001.SZ", "平安银行", date("1991-04-03"), date("2030-01-02"), 'D'});
+  store.save_listing({"600001.SH", "邯郸钢铁", std::nullopt, std::nullopt, 'P'});
+  store.save_suspension("600519.SH", date("2006-02-24"));
+  store.save_suspension("600519.SH", date("2006-02-23"));
+  store.save_suspension("600519.SH", date("2006-02-23")); // a second record is ignored
+  store.save_suspension("000001.SZ", date("2010-06-29"));
+  store.save_absence({"600519.SH", date("2024-01-03"), "tdx"});
+  store.save_absence({"600519.SH", date("2024-01-03"), "tdx"});
+  store.save_absence({"600519.SH", date("2024-01-03"), "tushare-pro"});
+  store.save_absence({"600519.SH", date("2024-01-02"), "tdx"});
+  store.save_absence({"000001.SZ", date("2024-01-02"), "tdx"});
+  transaction.commit();
+
+  const auto listings = store.load_listings();
+  REQUIRE(listings.size() == 3);
+  CHECK(listings[0].symbol == "000001.SZ"); // by symbol
+  CHECK(listings[0].status == 'D');
+  CHECK(listings[0].delist_date == date("2030-01-02"));
+  CHECK(listings[1].symbol == "600001.SH");
+  CHECK(!listings[1].list_date);
+  CHECK(listings[2].name == "贵州茅台");
+  CHECK(listings[2].list_date == date("2001-08-27"));
+  CHECK(!listings[2].delist_date);
+
+  CHECK(isos(store.load_suspensions("600519.SH"))
+        == std::vector<std::string>{"2006-02-23", "2006-02-24"});
+  const auto every = store.load_suspensions();
+  REQUIRE(every.size() == 3);
+  CHECK(every[0].first == "000001.SZ");
+
+  const auto absences = store.load_absences("600519.SH");
+  REQUIRE(absences.size() == 3);
+  CHECK(absences[0].trade_date == date("2024-01-02"));
+  CHECK(absences[1].provider == "tdx");
+  CHECK(absences[2].provider == "tushare-pro");
+  CHECK(store.load_absences("").size() == 4);
+  {
+    store::WriteTransaction forget(store);
+    store.delete_absence("600519.SH", date("2024-01-03")); // every provider's mark of that day
+    forget.commit();
+  }
+  CHECK(store.load_absences("600519.SH").size() == 1);
+  CHECK(store.load_absences("000001.SZ").size() == 1);
+}
+
+TEST_CASE("store::BarStore::load_ledger: by provider, ascending by date then symbol") {
+  test::StoreBackend backend;
+  const auto owned = backend.open_bars();
+  auto& store = *owned;
+  {
+    store::WriteTransaction transaction(store);
+    store.save_ledger_day({"tushare-pro", date("2024-01-03"), "", 5300});
+    store.save_ledger_day({"tushare-pro", date("2024-01-02"), "", 5290});
+    store.save_ledger_day({"tdx", date("2024-01-02"), "600519.SH", 1});
+    store.save_ledger_day({"tushare-pro", date("2024-01-02"), "", 5291}); // replaces
+    transaction.commit();
+  }
+  const auto all = store.load_ledger("");
+  REQUIRE(all.size() == 3);
+  CHECK(all[0].trade_date == date("2024-01-02"));
+  CHECK(all[0].symbol.empty());
+  CHECK(all[0].rows == 5291);
+  CHECK(all[1].symbol == "600519.SH");
+  CHECK(all[2].trade_date == date("2024-01-03"));
+  CHECK(store.load_ledger("tdx").size() == 1);
+  CHECK(store.load_ledger("tushare-pro").size() == 2);
+}
+
+TEST_CASE("D18: as_of is the latest whole-market ledger day, else the latest bar") {
+  test::StoreBackend backend;
+  const auto owned = backend.open_bars();
+  auto& store = *owned;
+  SUBCASE("without ledger days: the latest bar (D8)") {
+    store_change(store, "600519.SH", {make_bar("2024-01-02", 10, 11, 9, 10.5)});
+    CHECK(store.load_dataset_info().as_of == date("2024-01-02"));
+  }
+  SUBCASE("a fetch's ledger day counts at the commit that writes it") {
+    store_change(store, "600519.SH",
+                 {make_bar("2024-01-02", 10, 11, 9, 10.5), make_bar("2024-01-03", 10, 11, 9, 10.5)},
+                 {{"tushare-pro", date("2024-01-02"), "", 2}});
+    CHECK(store.load_dataset_info().as_of == date("2024-01-02"));
+    // A later bar from an import or a fetch naming symbols does not move it.
+    store_change(store, "000001.SZ", {make_bar("2024-01-05", 5, 6, 4, 5.5)},
+                 {{"tdx", date("2024-01-05"), "000001.SZ", 1}});
+    CHECK(store.load_dataset_info().as_of == date("2024-01-02"));
+    store_change(store, "000001.SZ", {}, {{"tdx", date("2024-01-04"), "", 5000}});
+    CHECK(store.load_dataset_info().as_of == date("2024-01-04"));
+  }
+}
+
+TEST_CASE("D19: copy_bars carries the calendar, listings, suspensions, absences and ledger") {
+  test::StoreBackend from_backend;
+  test::StoreBackend to_backend;
+  const auto from = from_backend.open_bars();
+  const auto to = to_backend.open_bars();
+  store_change(*from, "600519.SH",
+               {make_bar("2024-01-02", 10, 11, 9, 10.5), make_bar("2024-01-03", 10, 11, 9, 10.5)},
+               {{"tushare-pro", date("2024-01-02"), "", 5000}});
+  {
+    store::WriteTransaction transaction(*from);
+    from->save_calendar(date("2026-12-28"), date("2027-01-05"), {date("2027-01-04")});
+    from->save_listing({"600519.SH", "贵州茅台", date("2001-08-27"), std::nullopt, 'L'});
+    from->save_suspension("600519.SH", date("2006-02-23"));
+    from->save_absence({"600519.SH", date("2024-01-04"), "tdx"});
+    transaction.commit();
+  }
+  REQUIRE(store::copy_bars(*from, *to));
+  CHECK(to->load_calendar_span() == from->load_calendar_span());
+  const auto span = *from->load_calendar_span();
+  CHECK(to->load_open_days(span.first, span.second) == from->load_open_days(span.first, span.second));
+  CHECK(to->load_listings().size() == 1);
+  CHECK(isos(to->load_suspensions("600519.SH")) == std::vector<std::string>{"2006-02-23"});
+  CHECK(to->load_absences("600519.SH").size() == 1);
+  REQUIRE(to->load_ledger("").size() == 1);
+  CHECK(to->load_dataset_info().as_of == date("2024-01-02")); // the ledger's, not the last bar's
+}
