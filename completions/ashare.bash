@@ -30,10 +30,10 @@ _ashare() {
   fi
 
   local global="--db --keys-db --cache-db --base-url --api-key --ca-file --timeout --retries --offline --refresh --config --help --version"
-  local commands="bars ema rsi sma macd bbands atr kdj chart symbols info calendar sync import remove keys copy export serve"
+  local commands="bars ema rsi sma macd bbands atr kdj chart symbols info calendar fetch gaps sync import remove keys copy export serve"
   local output="--format --no-header"
   # Options that take a value, so that the value is not taken for the command or a positional.
-  local valued=" --db --keys-db --cache-db --base-url --api-key --ca-file --timeout --retries --config --from --to --sort --limit --window --fast --slow --signal --k --n --m1 --m2 --series --convention --order --at --format --symbols-file --plan --source --adj-factor --symbol --overlay --svg --width --height --listen --threads --max-connections --header-timeout --idle-timeout --write-timeout --drain-timeout --cache-budget --tls-cert --tls-key --credits --label "
+  local valued=" --db --keys-db --cache-db --base-url --api-key --ca-file --timeout --retries --config --from --to --sort --limit --window --fast --slow --signal --k --n --m1 --m2 --series --convention --order --at --format --symbols-file --plan --source --adj-factor --symbol --overlay --svg --width --height --listen --threads --max-connections --header-timeout --idle-timeout --write-timeout --drain-timeout --cache-budget --tls-cert --tls-key --credits --label --token-file --source-url --max-lag --pace "
 
   # The command (and keys' subcommand), and how many positionals come before the current word.
   local command="" sub="" positionals=0 i
@@ -48,7 +48,7 @@ _ashare() {
       *)
         if [ -z "$command" ]; then
           command="${words[i]}"
-        elif [ "$command" = keys ] && [ -z "$sub" ]; then
+        elif { [ "$command" = keys ] || [ "$command" = fetch ]; } && [ -z "$sub" ]; then
           sub="${words[i]}"
         else
           ((positionals++))
@@ -83,9 +83,9 @@ _ashare() {
       return
       ;;
     --symbol) COMPREPLY=($(compgen -W "$(_ashare_symbols)" -- "$cur")); return ;;
-    --db | --keys-db | --cache-db | --ca-file | --config | --tls-cert | --tls-key | --symbols-file | --adj-factor | --svg)
+    --db | --keys-db | --cache-db | --ca-file | --config | --tls-cert | --tls-key | --symbols-file | --adj-factor | --svg | --token-file)
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    --base-url | --api-key | --timeout | --retries | --from | --to | --limit | --window | --fast | --slow | --signal | --k | --n | --m1 | --m2 | --at | --source | --width | --height | --listen | --threads | --max-connections | --header-timeout | --idle-timeout | --write-timeout | --drain-timeout | --cache-budget | --credits | --label)
+    --base-url | --api-key | --timeout | --retries | --from | --to | --limit | --window | --fast | --slow | --signal | --k | --n | --m1 | --m2 | --at | --source | --width | --height | --listen | --threads | --max-connections | --header-timeout | --idle-timeout | --write-timeout | --drain-timeout | --cache-budget | --credits | --label | --source-url | --max-lag | --pace)
       return ;;
   esac
 
@@ -102,6 +102,13 @@ _ashare() {
     symbols) options="$output" ;;
     info) options="" ;;
     calendar) options="--from --to --all $output" ;;
+    gaps) options="--from --to $output" ;;
+    fetch)
+      case "$sub" in
+        "") COMPREPLY=($(compgen -W "tushare" -- "$cur")); return ;;
+        tushare) options="--from --to --token-file --source-url --refetch --repair --skip-invalid --dry-run --quiet --max-lag --pace" ;;
+      esac
+      ;;
     sync) options="--symbols-file --from --to --plan" ;;
     import) options="--format --adj-factor --adjusted-input --symbol --skip-invalid --source" ;;
     serve) options="--listen --threads --max-connections --header-timeout --idle-timeout --write-timeout --drain-timeout --cache-budget --rate-limit --tls-cert --tls-key" ;;
@@ -120,7 +127,7 @@ _ashare() {
     COMPREPLY=($(compgen -W "$options $global" -- "$cur"))
   elif [ "$command" = import ]; then
     COMPREPLY=($(compgen -f -- "$cur"))
-  elif [ "$command" = sync ] || { [ "$positionals" -eq 0 ] && [[ " bars ema rsi sma macd bbands atr kdj chart remove " == *" $command "* ]]; }; then
+  elif [ "$command" = sync ] || [ "$command" = gaps ] || [ "$sub" = tushare ] || { [ "$positionals" -eq 0 ] && [[ " bars ema rsi sma macd bbands atr kdj chart remove " == *" $command "* ]]; }; then
     # Complete the last item of a comma-separated symbol list.
     local prefix="" last="$cur"
     if [[ "$cur" == *,* ]]; then

@@ -1,7 +1,7 @@
 # fish completion for ashare: subcommands, options, enumerated values, files, and symbols from the
 # store, or in remote mode from the cache (asked of the binary: `ashare symbols --names`).
 
-set -l commands bars ema rsi sma macd bbands atr kdj chart symbols info calendar sync import remove keys copy export serve
+set -l commands bars ema rsi sma macd bbands atr kdj chart symbols info calendar fetch gaps sync import remove keys copy export serve
 set -l query bars ema rsi sma macd bbands atr kdj
 set -l indicators ema rsi sma macd bbands atr kdj
 set -l keys_commands create list revoke credit copy
@@ -120,6 +120,28 @@ complete -c ashare -n '__fish_seen_subcommand_from chart' -l height -x -d 'Rows,
 # sync
 complete -c ashare -n '__fish_seen_subcommand_from sync' -l symbols-file -r -F -d 'More symbols, one a line'
 complete -c ashare -n '__fish_seen_subcommand_from sync' -l plan -x -a 'free basic pro' -d "The remote key's plan"
+
+# fetch tushare
+complete -c ashare -n "__fish_seen_subcommand_from fetch; and not __fish_seen_subcommand_from tushare" -a tushare -d 'Tushare Pro (a token)'
+complete -c ashare -n '__fish_seen_subcommand_from tushare' -a '(__ashare_symbols)' -d 'Only this symbol'
+complete -c ashare -n '__fish_seen_subcommand_from tushare' -l from -x -d 'First day (YYYY-MM-DD)'
+complete -c ashare -n '__fish_seen_subcommand_from tushare' -l to -x -d 'Last day (YYYY-MM-DD)'
+complete -c ashare -n '__fish_seen_subcommand_from tushare' -l token-file -r -F -d 'Read the Tushare token from a file'
+complete -c ashare -n '__fish_seen_subcommand_from tushare' -l source-url -x -d "The source's address"
+complete -c ashare -n '__fish_seen_subcommand_from tushare' -l refetch -d 'Ask again for days the ledger holds'
+complete -c ashare -n '__fish_seen_subcommand_from tushare' -l repair -d 'Ask again for the missing bars'
+complete -c ashare -n '__fish_seen_subcommand_from tushare' -l skip-invalid -d 'Write the rest of a day whose bar fails a check'
+complete -c ashare -n '__fish_seen_subcommand_from tushare' -l dry-run -d 'Print the plan and touch nothing'
+complete -c ashare -n '__fish_seen_subcommand_from tushare' -l quiet -d 'Print nothing on success'
+complete -c ashare -n '__fish_seen_subcommand_from tushare' -l max-lag -x -d 'Exit 1 when more open days behind'
+complete -c ashare -n '__fish_seen_subcommand_from tushare' -l pace -x -d 'Calls a minute at most'
+
+# gaps
+complete -c ashare -n '__fish_seen_subcommand_from gaps' -a '(__ashare_symbols)' -d 'Only this symbol'
+complete -c ashare -n '__fish_seen_subcommand_from gaps' -l from -x -d 'First day (YYYY-MM-DD)'
+complete -c ashare -n '__fish_seen_subcommand_from gaps' -l to -x -d 'Last day (YYYY-MM-DD)'
+complete -c ashare -n '__fish_seen_subcommand_from gaps' -l format -x -a 'table csv json ndjson' -d 'Output format'
+complete -c ashare -n '__fish_seen_subcommand_from gaps' -l no-header -d 'csv: leave out the header row'
 
 # calendar
 complete -c ashare -n '__fish_seen_subcommand_from calendar' -l from -x -d 'First day (YYYY-MM-DD)'

@@ -98,8 +98,8 @@ TEST_CASE("fetch tushare: a first run stores exactly what import --format tushar
   rig.source.page_rows_cap = 1; // every day paged in two
   const auto report = rig.fetch(window("2021-05-06", at("2021-07-01", 16)));
   CHECK(report.end == FetchEnd::done);
-  CHECK(report.days_stored == 39);
-  CHECK(report.rows == 78);
+  CHECK(report.days_stored == 40);
+  CHECK(report.rows == 80);
   CHECK(report.ledger_end == date("2021-07-01"));
   CHECK(report.warnings.size() == 2); // trade_cal and adj_factor refused: said once each
   CHECK(rig.store.load_dataset_info().as_of == date("2021-07-01"));
@@ -161,7 +161,7 @@ TEST_CASE("fetch tushare: a stored chain continues forwards and backwards withou
   const auto anchor = bars_of(rig.store, "600276.SH").front();
   const auto report = rig.fetch(window("2021-05-06", at("2021-07-09", 16)));
   REQUIRE(report.end == FetchEnd::done);
-  CHECK(report.days_stored == 45);
+  CHECK(report.days_stored == 46);
 
   test::TempDir other;
   store::SqliteBarStore whole(other / "whole.db");

@@ -37,8 +37,6 @@ struct FetchArgs {
   bool repair = false;
   bool quiet = false;
   std::optional<int> max_lag;
-  int retries = 3;
-  double timeout_seconds = 30;
   int pace = 180; // calls a minute; 0: not paced
 };
 
@@ -150,7 +148,8 @@ std::string summary_line(const FetchReport& report) {
   }
   line << "; ledger through " << (report.ledger_end ? report.ledger_end->iso() : "none");
   if (report.days_behind > 0) {
-    line << ", " << report.days_behind << " open days behind " << report.plan->last_completed.iso();
+    line << ", " << report.days_behind << (report.days_behind == 1 ? " open day" : " open days")
+         << " behind " << report.plan->last_completed.iso();
   }
   return line.str();
 }
@@ -191,9 +190,10 @@ int run_fetch_tushare(const FetchArgs& args, const Config& config) {
   if (!options) {
     return fail(options.error().message, k_exit_usage);
   }
-  auto token = read_token(args, config);
+  // --dry-run sends nothing, so it needs no token.
+  auto token = args.dry_run ? Result<std::string>(std::string()) : read_token(args, config);
   if (!token) {
-    return fail(token.error().message, 4);
+    return fail(token.error().message, k_exit_usage);
   }
   auto lock = FetchLock::try_take(config.db.string());
   if (!lock) {
@@ -201,8 +201,8 @@ int run_fetch_tushare(const FetchArgs& args, const Config& config) {
     return k_exit_ok;
   }
   const auto store = store::open_bar_store(config.db.string());
-  HttpPostTransport transport(args.source_url.value_or(config.sources.tushare_url),
-                              std::chrono::milliseconds(static_cast<std::int64_t>(args.timeout_seconds * 1000)));
+  // The global --timeout and --retries (and their backoff) apply to the source as to a remote.
+  HttpPostTransport transport(args.source_url.value_or(config.sources.tushare_url), config.remote.timeout);
   fetch::SystemClock clock;
   fetch::Pacer pacer(clock, args.pace, rate_window());
   ProgressBar bar("fetch");
@@ -217,7 +217,7 @@ int run_fetch_tushare(const FetchArgs& args, const Config& config) {
     bar.show(static_cast<std::int64_t>(last.days_done), static_cast<std::int64_t>(last.days_total), detail);
   };
   fetch::tushare::Client client(transport, pacer, clock,
-                                {*token, args.retries, std::chrono::milliseconds(500), 6000},
+                                {*token, config.remote.retries, config.remote.backoff, 6000},
                                 [&](const fetch::tushare::CallEvent& event) {
                                   using Kind = fetch::tushare::CallEvent::Kind;
                                   waiting = event.kind == Kind::waited_for_window ? event.waited
@@ -255,10 +255,6 @@ void add_tushare(CLI::App& fetch, const std::shared_ptr<FetchArgs>& args, Action
   tushare->add_flag("--quiet", args->quiet, "Print nothing on success (for cron)");
   tushare->add_option("--max-lag", args->max_lag, "Exit 1 when the store is more than N open days behind")
       ->type_name("N")->check(CLI::NonNegativeNumber);
-  tushare->add_option("--retries", args->retries, "Retries of a failing call, with a doubling backoff")
-      ->type_name("N")->check(CLI::Range(0, 20))->default_val(3);
-  tushare->add_option("--timeout", args->timeout_seconds, "Seconds to wait for each step of a call")
-      ->type_name("SECONDS")->check(CLI::Range(0.1, 3600.0))->default_val(30);
   tushare->add_option("--pace", args->pace, "Calls a minute at most, until Tushare says its limit (0: no pace, for benchmarks against a stand-in)")
       ->type_name("N")->check(CLI::Range(0, 100000))->default_val(180);
   action = [args](const Config& config) { return run_fetch_tushare(*args, config); };

@@ -112,7 +112,8 @@ void print_ledger(store::BarStore& store) {
     std::cout << "ledger " << provider.provider << ": "
               << (provider.last_whole ? "whole market through " + provider.last_whole->iso() + " ("
                                             + std::to_string(provider.whole_days) + " days), "
-                                            + std::to_string(provider.days_behind) + " open days behind"
+                                            + std::to_string(provider.days_behind)
+                                            + (provider.days_behind == 1 ? " open day behind" : " open days behind")
                                       : std::string("no whole-market day"));
     if (provider.symbol_rows > 0) {
       std::cout << "; " << provider.symbol_rows << " (day, symbol) rows of fetches naming symbols";

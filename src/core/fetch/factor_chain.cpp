@@ -57,8 +57,13 @@ std::map<std::string, import::FactorOrigin>
 FactorChain::settle(std::span<import::ParsedRow> rows, const std::map<std::string, double>& adj) {
   std::map<std::string, import::FactorOrigin> origins;
   for (auto& row : rows) {
-    const auto previous = m_store.find_bar_before(row.symbol, row.bar.trade_date);
-    const auto [factor, from_adj] = factor_of(row, previous, adj);
+    const auto day = row.bar.trade_date;
+    // A bar the fetch writes again keeps its factor: the stored chain's scale never changes, and
+    // a factor derived backwards, then forwards again, need not come back to the last bit.
+    const auto stored_bar = m_store.load_bars(row.symbol, day, day, domain::SortOrder::asc, 1);
+    const auto previous = stored_bar.empty() ? m_store.find_bar_before(row.symbol, day) : std::nullopt;
+    const auto [factor, from_adj] = stored_bar.empty() ? factor_of(row, previous, adj)
+                                                       : std::pair{stored_bar.front().factor, adj.count(row.symbol) != 0};
     row.bar.factor = factor;
     const auto stored = m_store.find_symbol(row.symbol);
     auto origin = from_adj ? import::FactorOrigin::adj_factor : import::FactorOrigin::pre_close_chain;

@@ -36,8 +36,9 @@ public:
   // Set the factor of every row of `rows` (one day's bars, any symbols), given each symbol's
   // cumulative factor that day in `adj` (empty when the source gives none), and return where each
   // symbol's factors come from: its stored origin when it has one, else adj_factor or
-  // pre_close_chain. A row with no stored bar before it and none set backwards starts a chain:
-  // at its adj_factor (the importer's join) or at 1 (the importer's pre_close chain).
+  // pre_close_chain. A row whose day already has a stored bar keeps that bar's factor. A row with
+  // no stored bar before it and none set backwards starts a chain: at its adj_factor (the
+  // importer's join) or at 1 (the importer's pre_close chain).
   std::map<std::string, import::FactorOrigin>
   settle(std::span<import::ParsedRow> rows, const std::map<std::string, double>& adj);
 

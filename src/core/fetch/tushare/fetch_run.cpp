@@ -232,6 +232,15 @@ bool TushareFetch::prepare_backward_symbol(const store::SymbolInfo& symbol, doma
   }
   auto& parsed = rows->file.rows;
   import::sort_by_symbol_and_date(rows->file);
+  for (const auto& row : parsed) {
+    // D18: a bar on a closed day is refused here too: it would put a step into the chain.
+    const auto day = row.bar.trade_date;
+    if (m_store.load_open_days(day, day).empty()) {
+      return stop(FetchEnd::refused_row,
+                  std::string(k_provider) + ": " + symbol.symbol + " on " + day.iso()
+                      + ": trade_date: a bar on the closed day " + day.iso() + "; nothing of it was written");
+    }
+  }
   std::map<std::int64_t, double> adj;
   if (auto adj_table = call_optional("adj_factor", params, m_adj_permitted)) {
     const auto date_column = adj_table->column("trade_date");
