@@ -8,7 +8,9 @@
 
 #include <doctest/doctest.h>
 
+#include <csignal>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -220,6 +222,12 @@ TEST_CASE("fetch: every answer of the source has its exit status") {
     CHECK(run.status == 3);
     CHECK(run.err.find("系统内部错误") != std::string::npos);
   }
+  SUBCASE("a reply slower than --timeout is a failure, retried, then exit 3") {
+    standin.control({{"slow", {{"api", "daily"}, {"ms", 3000}}}});
+    const auto run = fetch(store, standin, {"--from", "2024-02-26", "--timeout", "0.5", "--retries", "1"});
+    CHECK(run.status == 3);
+    CHECK(run.err.find("kept failing (2 tries)") != std::string::npos);
+  }
   SUBCASE("dropped connections and malformed JSON are retried") {
     standin.control({{"drop", {{"api", "daily"}, {"count", 1}}}, {"malformed", {{"api", "daily"}, {"count", 1}}}});
     const auto run = fetch(store, standin, {"--from", "2024-02-26", "--retries", "2"});
@@ -320,4 +328,101 @@ TEST_CASE("fetch: --dry-run prints the plan and asks nothing; a second fetch mea
   const auto second = fetch(store, standin, {"--from", "2024-02-26"});
   CHECK(second.status == 0);
   CHECK(second.err.find("another fetch is running") != std::string::npos);
+}
+
+TEST_CASE("fetch: kill -9 mid-fetch keeps whole days, and the next run resumes") {
+  TushareStandIn standin;
+  TestStore store;
+  standin.control({{"slow", {{"api", "daily"}, {"ms", 150}}}});
+  std::vector<std::string> argv{ashare_bin()};
+  for (const auto& arg : store.store_args()) {
+    argv.push_back(arg);
+  }
+  for (const auto& arg : {"fetch", "tushare", "--pace", "0", "--from", "2024-01-02"}) {
+    argv.push_back(arg);
+  }
+  auto env = fetch_env(standin, k_march_first);
+  env.push_back("HOME=" + store.dir().string());
+  {
+    Process first(argv, env);
+    for (int i = 0; i < 400 && count_calls(standin.log(), "daily") < 6; ++i) {
+      std::this_thread::sleep_for(20ms);
+    }
+    first.send_signal(SIGKILL);
+    CHECK(first.wait_for_exit(10s) == 128 + SIGKILL);
+  }
+  // Whole days only: every stored day holds the whole market's ten bars.
+  const auto cut = store.cli({"bars", "000001.SZ,600519.SH", "2024-01-02", "2024-03-01", "--format", "csv", "--raw"});
+  const auto partial = read_csv_text(cut.out);
+  std::map<std::string, int> per_day;
+  for (const auto& bar : partial) {
+    ++per_day[bar.date];
+  }
+  for (const auto& [day, count] : per_day) {
+    CHECK_MESSAGE(count == 2, day);
+  }
+  CHECK(per_day.size() < 38);
+  if (!store.data_on_server()) {
+    const auto check = run_process({"/usr/bin/sqlite3", store.db().string(), "PRAGMA integrity_check"}, 60s);
+    CHECK(check.out == "ok\n");
+  }
+  standin.control({{"reset", true}});
+  const auto resumed = fetch(store, standin, {});
+  CHECK_MESSAGE(resumed.status == 0, resumed.err);
+  CHECK(resumed.out.find("fetched " + std::to_string(38 - per_day.size()) + " days") != std::string::npos);
+  TestStore clean;
+  REQUIRE(fetch(clean, standin, {"--from", "2024-01-02"}).status == 0);
+  for (const auto& symbol : k_symbols) {
+    CHECK(bars_csv(store, symbol, "2024-01-02", "2024-03-01", true) == bars_csv(clean, symbol, "2024-01-02", "2024-03-01", true));
+  }
+}
+
+TEST_CASE("fetch: a serve on the same store answers with the fetched days within a second") {
+  TushareStandIn standin;
+  TestStore store;
+  const auto key = store.create_key("pro");
+  ServerProcess server(store);
+  const auto target = bars_target("2024-01-01", "2024-12-31", "symbol=600519.SH&limit=5000");
+  REQUIRE(fetch(store, standin, {"--from", "2024-01-02"}).status == 0);
+  const auto fetched_at = std::chrono::steady_clock::now();
+  nlohmann::json answer;
+  for (;;) {
+    answer = request(server.port(), target, key.plaintext).json();
+    if (answer.value("resultsCount", 0) == 38 || std::chrono::steady_clock::now() - fetched_at > 1s) {
+      break;
+    }
+    std::this_thread::sleep_for(20ms);
+  }
+  CHECK(answer["resultsCount"] == 38);
+  CHECK(answer["meta"]["source"] == "tushare-pro");
+  CHECK(answer["meta"]["as_of"] == "2024-03-01");
+}
+
+TEST_CASE("fetch: every gap reason") {
+  TushareStandIn standin;
+  TestStore store;
+  // 000001.SZ is suspended on 2020-06-29 and 2020-06-30 (suspend_d), 600001.SH not yet delisted.
+  const auto run = fetch(store, standin, {"--from", "2020-06-22"}, "2020-07-03T16:00:00+08:00");
+  REQUIRE_MESSAGE(run.status == 0, run.err);
+  auto gaps = store.cli({"gaps", "000001.SZ", "--format", "csv"});
+  CHECK(gaps.status == 0);
+  CHECK(gaps.out == "symbol,date,reason\n000001.SZ,2020-06-29,suspended\n000001.SZ,2020-06-30,suspended\n");
+  CHECK(gaps.err.find("2 suspended") != std::string::npos);
+  // A removed bar on a ledger day is missing; asked again of a source that lacks it, absent_at_source.
+  REQUIRE(store.cli({"remove", "600519.SH", "2020-07-01", "2020-07-02"}).status == 0);
+  gaps = store.cli({"gaps", "600519.SH", "--format", "json"});
+  CHECK(gaps.status == 1);
+  CHECK(nlohmann::json::parse(gaps.out)["summary"]["missing"] == 2);
+  standin.control({{"empty_day", "20200702"}});
+  const auto repaired = fetch(store, standin, {"600519.SH", "--repair"}, "2020-07-03T16:00:00+08:00");
+  CHECK_MESSAGE(repaired.status == 0, repaired.err);
+  CHECK_MESSAGE(repaired.out.find("1 absent at the source") != std::string::npos, repaired.out);
+  gaps = store.cli({"gaps", "600519.SH", "--format", "csv"});
+  CHECK(gaps.status == 0);
+  CHECK(gaps.out == "symbol,date,reason\n600519.SH,2020-07-02,absent_at_source\n");
+  // A listed symbol of which the source sent no bar is missing every day (the synthetic one,
+  // delisted only in 2023); after its delisting it is not_listed (the first case).
+  const auto listed = store.cli({"gaps", "600001.SH", "--format", "json"});
+  CHECK(listed.status == 1);
+  CHECK(nlohmann::json::parse(listed.out)["summary"]["missing"] == 8);
 }

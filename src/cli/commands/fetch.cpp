@@ -257,8 +257,16 @@ void add_tushare(CLI::App& fetch, const std::shared_ptr<FetchArgs>& args, Action
       ->type_name("N")->check(CLI::NonNegativeNumber);
   tushare->add_option("--pace", args->pace, "Calls a minute at most, until Tushare says its limit (0: no pace, for benchmarks against a stand-in)")
       ->type_name("N")->check(CLI::Range(0, 100000))->default_val(180);
+  tushare->footer(
+      "The token comes from ASHARE_TUSHARE_TOKEN, tushare_token in the config file (chmod 600) or\n"
+      "--token-file, never from the command line. Exit status: 0 done or up to date (also when\n"
+      "another fetch holds the store, or the last day is not yet published), 1 a refused bar, a\n"
+      "day past the calendar or --max-lag, 2 usage, 3 Tushare kept failing, 4 quota or token.\n"
+      "\n"
+      "Keep a store current every weekday evening (crontab):\n"
+      "  CRON_TZ=Asia/Shanghai\n"
+      "  30 17 * * 1-5  ASHARE_TUSHARE_TOKEN=... ashare fetch tushare --quiet --max-lag 2");
   action = [args](const Config& config) { return run_fetch_tushare(*args, config); };
-  (void)tushare;
 }
 
 } // namespace

@@ -53,28 +53,54 @@ std::pair<double, bool> FactorChain::factor_of(const import::ParsedRow& row,
   return {1.0, false};
 }
 
-std::map<std::string, import::FactorOrigin>
-FactorChain::settle(std::span<import::ParsedRow> rows, const std::map<std::string, double>& adj) {
-  std::map<std::string, import::FactorOrigin> origins;
-  for (auto& row : rows) {
-    const auto day = row.bar.trade_date;
+import::FactorOrigin FactorChain::origin_of(const Known& known, bool from_adj) {
+  if (known.origin == "adj_factor") {
+    return import::FactorOrigin::adj_factor;
+  }
+  if (known.origin == "pre_close_chain") {
+    return import::FactorOrigin::pre_close_chain;
+  }
+  if (known.origin == "file") {
+    return import::FactorOrigin::file;
+  }
+  return from_adj ? import::FactorOrigin::adj_factor : import::FactorOrigin::pre_close_chain;
+}
+
+std::pair<double, bool> FactorChain::settle_row(const import::ParsedRow& row,
+                                                Known& known,
+                                                const std::map<std::string, double>& adj) {
+  const auto day = row.bar.trade_date;
+  if (known.stored_last && !(*known.stored_last < day)) {
     // A bar the fetch writes again keeps its factor: the stored chain's scale never changes, and
     // a factor derived backwards, then forwards again, need not come back to the last bit.
-    const auto stored_bar = m_store.load_bars(row.symbol, day, day, domain::SortOrder::asc, 1);
-    const auto previous = stored_bar.empty() ? m_store.find_bar_before(row.symbol, day) : std::nullopt;
-    const auto [factor, from_adj] = stored_bar.empty() ? factor_of(row, previous, adj)
-                                                       : std::pair{stored_bar.front().factor, adj.count(row.symbol) != 0};
-    row.bar.factor = factor;
-    const auto stored = m_store.find_symbol(row.symbol);
-    auto origin = from_adj ? import::FactorOrigin::adj_factor : import::FactorOrigin::pre_close_chain;
-    if (stored && stored->factor_origin == "adj_factor") {
-      origin = import::FactorOrigin::adj_factor;
-    } else if (stored && stored->factor_origin == "pre_close_chain") {
-      origin = import::FactorOrigin::pre_close_chain;
-    } else if (stored && stored->factor_origin == "file") {
-      origin = import::FactorOrigin::file;
+    const auto stored = m_store.load_bars(row.symbol, day, day, domain::SortOrder::asc, 1);
+    if (!stored.empty()) {
+      return {stored.front().factor, adj.count(row.symbol) != 0};
     }
-    origins[row.symbol] = origin;
+    return factor_of(row, m_store.find_bar_before(row.symbol, day), adj);
+  }
+  // Past the stored history the latest bar before the day is the one this fetch wrote last (a
+  // whole market a day, without a query per bar), or the stored last one.
+  const bool own_is_latest = known.last_written
+                             && (!known.stored_last || !(known.last_written->trade_date < *known.stored_last));
+  return factor_of(row, own_is_latest ? known.last_written : m_store.find_bar_before(row.symbol, day), adj);
+}
+
+std::map<std::string, import::FactorOrigin>
+FactorChain::settle(std::span<import::ParsedRow> rows, const std::map<std::string, double>& adj) {
+  if (!m_known_loaded) {
+    for (const auto& info : m_store.load_symbols()) {
+      m_known[info.symbol] = Known{info.last_date, info.factor_origin, std::nullopt};
+    }
+    m_known_loaded = true;
+  }
+  std::map<std::string, import::FactorOrigin> origins;
+  for (auto& row : rows) {
+    auto& known = m_known[row.symbol];
+    const auto [factor, from_adj] = settle_row(row, known, adj);
+    row.bar.factor = factor;
+    known.last_written = row.bar;
+    origins[row.symbol] = origin_of(known, from_adj);
   }
   for (const auto& row : rows) {
     if (const auto it = adj.find(row.symbol); it != adj.end()) {

@@ -43,12 +43,27 @@ public:
   settle(std::span<import::ParsedRow> rows, const std::map<std::string, double>& adj);
 
 private:
+  // What the chain knows of a symbol: its stored history's last day and factor origin when the
+  // fetch began, and the bar the fetch wrote last.
+  struct Known {
+    std::optional<domain::Date> stored_last;
+    std::string origin;
+    std::optional<domain::Bar> last_written;
+  };
+
+  static import::FactorOrigin origin_of(const Known& known, bool from_adj);
+  // Return the factor of `row` and whether it came from adj factors.
+  std::pair<double, bool> settle_row(const import::ParsedRow& row,
+                                     Known& known,
+                                     const std::map<std::string, double>& adj);
   // Return the factor of `row`, and whether it came from adj factors.
   std::pair<double, bool> factor_of(const import::ParsedRow& row,
                                     const std::optional<domain::Bar>& previous,
                                     const std::map<std::string, double>& adj) const;
 
   store::BarStore& m_store;
+  std::map<std::string, Known> m_known; // loaded at the first settle()
+  bool m_known_loaded = false;
   std::map<std::string, std::pair<domain::Date, double>> m_latest_adj; // symbol -> (date, adj)
   std::map<std::pair<std::string, std::int64_t>, double> m_backward;  // (symbol, YYYYMMDD)
 };

@@ -375,14 +375,17 @@ void TushareFetch::write_day(domain::Date day,
   const auto rows = static_cast<std::int64_t>(answer.answered_rows);
   import::ImportOptions options;
   options.source = k_provider;
+  // Taken now: the rows move into the importer before this hook runs.
+  std::set<std::string> answered;
+  for (const auto& row : prepared.parsed.rows) {
+    answered.insert(row.symbol);
+  }
   options.before_commit = [&](store::BarStore& store) {
     for (const auto& [symbol, date] : answer.suspensions) {
       store.save_suspension(symbol, date);
     }
-    std::set<std::string> answered;
-    for (const auto& row : prepared.parsed.rows) {
-      store.delete_absence(row.symbol, day);
-      answered.insert(row.symbol);
+    for (const auto& symbol : answered) {
+      store.delete_absence(symbol, day);
     }
     if (repair) {
       // D19: asked again, and the source has no bar either.
@@ -403,7 +406,16 @@ void TushareFetch::write_day(domain::Date day,
     }
   };
   const auto written = static_cast<std::int64_t>(prepared.parsed.rows.size());
-  import::load_prepared_file(m_store, std::move(prepared), options);
+  if (written == 0) {
+    // The importer stores nothing for a file without rows; the day's ledger row and marks still
+    // commit (D18: an empty day is recorded as such).
+    store::WriteTransaction transaction(m_store);
+    options.before_commit(m_store);
+    m_store.finish_change("");
+    transaction.commit();
+  } else {
+    import::load_prepared_file(m_store, std::move(prepared), options);
+  }
   m_report.rows += written;
   ++m_report.days_stored;
 }
