@@ -81,8 +81,10 @@ std::pair<double, bool> FactorChain::settle_row(const import::ParsedRow& row,
   }
   // Past the stored history the latest bar before the day is the one this fetch wrote last (a
   // whole market a day, without a query per bar), or the stored last one.
-  const bool own_is_latest = known.last_written
-                             && (!known.stored_last || !(known.last_written->trade_date < *known.stored_last));
+  if (!known.stored_last) {
+    return factor_of(row, known.last_written, adj); // no stored bar: only this fetch's
+  }
+  const bool own_is_latest = known.last_written && !(known.last_written->trade_date < *known.stored_last);
   return factor_of(row, own_is_latest ? known.last_written : m_store.find_bar_before(row.symbol, day), adj);
 }
 

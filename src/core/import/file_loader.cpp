@@ -50,7 +50,9 @@ FileLoader::SymbolState& FileLoader::state_of(const std::string& symbol, const P
   auto [it, inserted] = m_symbols.try_emplace(symbol);
   if (inserted) {
     // Asked before the file's rows are written: they would hide the answers.
-    it->second.new_to_store = !m_store.has_bars(symbol);
+    // A symbol has a row in `symbols` exactly while it has bars (refresh_symbol keeps it so).
+    it->second.stored = m_store.find_symbol(symbol);
+    it->second.new_to_store = !it->second.stored;
     if (!file.has_factor && !it->second.new_to_store) {
       it->second.stored_non_unit_factor = m_store.has_non_unit_factor(symbol);
     }
@@ -159,11 +161,13 @@ std::optional<RowProblem> FileLoader::check_factor_scale(const std::string& symb
                           + ": importing it would rescale that history; add factors "
                             "(a factor column, or --adj-factor FILE)"};
   }
-  const auto stored = m_store.find_symbol(symbol);
-  if (!stored || !m_store.has_bars_outside(symbol, state.first, state.last)) {
-    return std::nullopt; // the file's own rows all lie within [first, last]
+  const auto& stored = state.stored;
+  const bool same_scale = !stored || same_factor_scale(stored->factor_origin, settlement.origin_of(symbol));
+  if (!stored || (same_scale && !settlement.chain_from_store)
+      || !m_store.has_bars_outside(symbol, state.first, state.last)) {
+    return std::nullopt; // nothing to mix with, or the file's own rows all lie within [first, last]
   }
-  if (!same_factor_scale(stored->factor_origin, settlement.origin_of(symbol))) {
+  if (!same_scale) {
     return RowProblem{state.first_line, "factor",
                       "the store holds " + symbol
                           + " bars outside this file's dates whose "
@@ -288,18 +292,26 @@ void FileLoader::save_symbol(const std::string& symbol,
                              const std::string& source) {
   // Rows written before a derived change_pct change what it derives from: only a new symbol
   // whose every change_pct is the file's own has none.
-  if (!(state.new_to_store && m_every_change_pct)) {
+  // Nor has a symbol whose rows, each with its own change_pct, all follow its stored bars.
+  const bool appended = state.stored && state.stored->last_date < state.first;
+  if (!((state.new_to_store || appended) && m_every_change_pct)) {
     m_store.recompute_change_pct(symbol, state.first, state.last);
   }
   if (state.new_to_store && written_final(state, settlement)) {
     // Its bars are the file's rows as written: no need to read them back.
     m_store.save_symbol_summary(symbol, state.first, state.last, state.rows, state.last_factor);
+  } else if (state.stored && state.stored->last_date < state.first && written_final(state, settlement)) {
+    // The file's rows follow the stored ones (a day fetched, a later file): the summary grows.
+    m_store.save_symbol_summary(symbol, state.stored->first_date, state.last,
+                                state.stored->bar_count + state.rows, state.last_factor);
   } else {
     m_store.refresh_symbol(symbol);
   }
-  m_store.save_symbol_source(
-      symbol, store::SymbolSource{source, std::string(factor_origin_name(settlement.origin_of(symbol))),
-                                  settlement.adjusted_input});
+  const auto origin = std::string(factor_origin_name(settlement.origin_of(symbol)));
+  if (!state.stored || state.stored->source != source || state.stored->factor_origin != origin
+      || state.stored->adjusted != settlement.adjusted_input) {
+    m_store.save_symbol_source(symbol, store::SymbolSource{source, origin, settlement.adjusted_input});
+  }
 }
 
 void FileLoader::settle_symbols(const FactorSettlement& settlement,

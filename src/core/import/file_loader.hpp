@@ -77,6 +77,7 @@ private:
     domain::Date first, last;    // the file's dates of the symbol span [first, last]
     DateSet dates;
     bool stored_non_unit_factor = false; // before this file; checked when it has no factors
+    std::optional<store::SymbolInfo> stored; // the symbol's summary before this file
     // No bar of the symbol was stored before this file: its rows are inserted, not upserted (the
     // dates are unique), and with change_pct of its own nothing is left to recompute.
     bool new_to_store = false;

@@ -5,7 +5,9 @@
 #include "core/store/stored_number.hpp"
 
 #include <array>
+#include <memory>
 #include <sqlite3.h>
+#include <unordered_map>
 
 namespace ashare::store {
 namespace {
@@ -71,6 +73,38 @@ private:
   std::optional<SQLite::Statement> m_statement;
 };
 
+// A statement of the per-symbol writes and reads (an import, a fetch a day at a time: issue 32)
+// prepared once per connection and reused, with its bindings cleared; reset when this goes out of
+// scope, since a statement left in the middle of its rows would hold the connection's read
+// snapshot open.
+class ReusedStatement {
+public:
+  ReusedStatement(std::unordered_map<std::string, std::unique_ptr<SQLite::Statement>>& cache,
+                  SQLite::Database& db,
+                  const std::string& sql) {
+    auto& slot = cache[sql];
+    if (!slot) {
+      slot = std::make_unique<SQLite::Statement>(db, sql);
+    }
+    m_statement = slot.get();
+    m_statement->clearBindings();
+  }
+  ~ReusedStatement() {
+    try {
+      m_statement->reset();
+    } catch (const SQLite::Exception&) {
+      // The error was the step's, reported there; reset only repeats it.
+    }
+  }
+  ReusedStatement(const ReusedStatement&) = delete;
+  ReusedStatement& operator=(const ReusedStatement&) = delete;
+  SQLite::Statement* operator->() { return m_statement; }
+  SQLite::Statement& operator*() { return *m_statement; }
+
+private:
+  SQLite::Statement* m_statement = nullptr;
+};
+
 // Prepared once per connection: the server's hot path never re-parses SQL.
 struct SqliteBarStore::Statements {
   explicit Statements(SQLite::Database& db)
@@ -103,6 +137,7 @@ struct SqliteBarStore::Statements {
   std::optional<SQLite::Statement> stage_pre_close; // and its temporary table made on first use
   std::optional<SQLite::Statement> save_factor;
   std::optional<SQLite::Statement> mark_derived;
+  std::unordered_map<std::string, std::unique_ptr<SQLite::Statement>> reused; // ReusedStatement's
 };
 
 SqliteBarStore::SqliteBarStore(const std::filesystem::path& path)
@@ -216,14 +251,14 @@ std::int64_t SqliteBarStore::symbol_id(const std::string& symbol) {
   if (const auto known = m_symbol_ids.find(symbol); known != m_symbol_ids.end()) {
     return known->second;
   }
-  SQLite::Statement insert(m_db, "INSERT INTO symbol_ids(symbol) VALUES (?1) "
+  ReusedStatement insert(m_statements->reused, m_db, "INSERT INTO symbol_ids(symbol) VALUES (?1) "
                                  "ON CONFLICT(symbol) DO NOTHING");
-  insert.bind(1, symbol);
-  insert.exec();
-  SQLite::Statement select(m_db, "SELECT id FROM symbol_ids WHERE symbol = ?1");
-  select.bind(1, symbol);
-  select.executeStep();
-  const std::int64_t id = select.getColumn(0).getInt64();
+  insert->bind(1, symbol);
+  insert->exec();
+  ReusedStatement select(m_statements->reused, m_db, "SELECT id FROM symbol_ids WHERE symbol = ?1");
+  select->bind(1, symbol);
+  select->executeStep();
+  const std::int64_t id = select->getColumn(0).getInt64();
   m_symbol_ids.emplace(symbol, id);
   return id;
 }
@@ -275,53 +310,51 @@ void SqliteBarStore::write_bar(SQLite::Statement& statement,
 }
 
 bool SqliteBarStore::has_bars(const std::string& symbol) {
-  SQLite::Statement statement(
-    m_db, "SELECT EXISTS(SELECT 1 FROM bars WHERE symbol_id = " ASHARE_SYMBOL_ID ")");
-  statement.bind(1, symbol);
-  statement.executeStep();
-  return statement.getColumn(0).getInt() != 0;
+  ReusedStatement statement(m_statements->reused, m_db, "SELECT EXISTS(SELECT 1 FROM bars WHERE symbol_id = " ASHARE_SYMBOL_ID ")");
+  statement->bind(1, symbol);
+  statement->executeStep();
+  return statement->getColumn(0).getInt() != 0;
 }
 
 std::optional<domain::Bar> SqliteBarStore::find_bar_before(const std::string& symbol, Date date) {
-  SQLite::Statement statement(m_db, std::string(k_bar_columns)
+  ReusedStatement statement(m_statements->reused, m_db, std::string(k_bar_columns)
                                       + "WHERE symbol_id = " ASHARE_SYMBOL_ID
                                         " AND trade_date < ?2 ORDER BY trade_date DESC LIMIT 1");
-  statement.bind(1, symbol);
-  statement.bind(2, static_cast<std::int64_t>(date.yyyymmdd()));
-  if (!statement.executeStep()) {
+  statement->bind(1, symbol);
+  statement->bind(2, static_cast<std::int64_t>(date.yyyymmdd()));
+  if (!statement->executeStep()) {
     return std::nullopt;
   }
-  return read_bar(statement);
+  return read_bar(*statement);
 }
 
 bool SqliteBarStore::has_bars_outside(const std::string& symbol, Date from, Date to) {
-  SQLite::Statement statement(m_db, "SELECT EXISTS(SELECT 1 FROM bars WHERE symbol_id = " ASHARE_SYMBOL_ID
+  ReusedStatement statement(m_statements->reused, m_db, "SELECT EXISTS(SELECT 1 FROM bars WHERE symbol_id = " ASHARE_SYMBOL_ID
                                     " AND (trade_date < ?2 OR trade_date > ?3))");
-  statement.bind(1, symbol);
-  statement.bind(2, static_cast<std::int64_t>(from.yyyymmdd()));
-  statement.bind(3, static_cast<std::int64_t>(to.yyyymmdd()));
-  statement.executeStep();
-  return statement.getColumn(0).getInt() != 0;
+  statement->bind(1, symbol);
+  statement->bind(2, static_cast<std::int64_t>(from.yyyymmdd()));
+  statement->bind(3, static_cast<std::int64_t>(to.yyyymmdd()));
+  statement->executeStep();
+  return statement->getColumn(0).getInt() != 0;
 }
 
 void SqliteBarStore::save_symbol_source(const std::string& symbol, const SymbolSource& source) {
-  SQLite::Statement statement(
-    m_db, "INSERT INTO symbol_sources(symbol, source, factor_origin, adjusted) "
+  ReusedStatement statement(m_statements->reused, m_db, "INSERT INTO symbol_sources(symbol, source, factor_origin, adjusted) "
           "VALUES (?1, ?2, ?3, ?4) ON CONFLICT(symbol) DO UPDATE SET source = excluded.source, "
           "factor_origin = excluded.factor_origin, adjusted = excluded.adjusted");
-  statement.bind(1, symbol);
-  statement.bind(2, source.source);
-  statement.bind(3, source.factor_origin);
-  statement.bind(4, source.adjusted ? 1 : 0);
-  statement.exec();
+  statement->bind(1, symbol);
+  statement->bind(2, source.source);
+  statement->bind(3, source.factor_origin);
+  statement->bind(4, source.adjusted ? 1 : 0);
+  statement->exec();
 }
 
 bool SqliteBarStore::has_non_unit_factor(const std::string& symbol) {
-  SQLite::Statement statement(m_db, "SELECT EXISTS(SELECT 1 FROM bars WHERE symbol_id = "
+  ReusedStatement statement(m_statements->reused, m_db, "SELECT EXISTS(SELECT 1 FROM bars WHERE symbol_id = "
                                     ASHARE_SYMBOL_ID " AND " + decoded_sql("factor") + " <> 1)");
-  statement.bind(1, symbol);
-  statement.executeStep();
-  return statement.getColumn(0).getInt() != 0;
+  statement->bind(1, symbol);
+  statement->executeStep();
+  return statement->getColumn(0).getInt() != 0;
 }
 
 void SqliteBarStore::recompute_change_pct(const std::string& symbol) {
@@ -331,31 +364,29 @@ void SqliteBarStore::recompute_change_pct(const std::string& symbol) {
 
 void SqliteBarStore::recompute_change_pct(const std::string& symbol, Date from, Date to) {
   const auto before = find_bar_before(symbol, from);
-  SQLite::Statement select(m_db,
-                           "SELECT trade_date, close, factor, change_pct_derived FROM bars "
+  ReusedStatement select(m_statements->reused, m_db, "SELECT trade_date, close, factor, change_pct_derived FROM bars "
                            "WHERE symbol_id = " ASHARE_SYMBOL_ID " AND trade_date >= ?2 "
                            "ORDER BY trade_date");
-  SQLite::Statement update(m_db,
-                           "UPDATE bars SET change_pct = ?3 WHERE symbol_id = ?1 AND trade_date = ?2");
-  select.bind(1, symbol);
-  select.bind(2, static_cast<std::int64_t>(from.yyyymmdd()));
+  ReusedStatement update(m_statements->reused, m_db, "UPDATE bars SET change_pct = ?3 WHERE symbol_id = ?1 AND trade_date = ?2");
+  select->bind(1, symbol);
+  select->bind(2, static_cast<std::int64_t>(from.yyyymmdd()));
   const std::int64_t id = symbol_id(symbol);
   const auto last = static_cast<std::int64_t>(to.yyyymmdd());
   bool first = !before;
   double previous_close = before ? before->close : 0;
   double previous_factor = before ? before->factor : 0;
-  while (select.executeStep()) {
-    const std::int64_t date = select.getColumn(0).getInt64();
-    const double close = read_number(select.getColumn(1));
-    const double factor = read_number(select.getColumn(2));
-    if (select.getColumn(3).getInt() != 0) {
+  while (select->executeStep()) {
+    const std::int64_t date = select->getColumn(0).getInt64();
+    const double close = read_number(select->getColumn(1));
+    const double factor = read_number(select->getColumn(2));
+    if (select->getColumn(3).getInt() != 0) {
       const double change =
         first ? 0.0 : domain::derived_change_pct(close, factor, previous_close, previous_factor);
-      update.reset();
-      update.bind(1, id);
-      update.bind(2, date);
-      bind_number(update, 3, change);
-      update.exec();
+      update->reset();
+      update->bind(1, id);
+      update->bind(2, date);
+      bind_number(*update, 3, change);
+      update->exec();
     }
     previous_close = close;
     previous_factor = factor;
@@ -438,20 +469,18 @@ std::int64_t SqliteBarStore::delete_bars(const std::string& symbol, Date from, D
 }
 
 void SqliteBarStore::refresh_symbol(const std::string& symbol) {
-  SQLite::Statement remove(m_db, "DELETE FROM symbols WHERE symbol = ?1");
-  remove.bind(1, symbol);
-  remove.exec();
-  SQLite::Statement insert(
-    m_db,
-    "INSERT INTO symbols(symbol, first_date, last_date, bar_count, latest_factor) "
+  ReusedStatement remove(m_statements->reused, m_db, "DELETE FROM symbols WHERE symbol = ?1");
+  remove->bind(1, symbol);
+  remove->exec();
+  ReusedStatement insert(m_statements->reused, m_db, "INSERT INTO symbols(symbol, first_date, last_date, bar_count, latest_factor) "
     "SELECT ?1, min(trade_date), max(trade_date), count(*), (SELECT " + decoded_sql("factor")
       + " FROM bars WHERE symbol_id = " ASHARE_SYMBOL_ID " ORDER BY trade_date DESC LIMIT 1) "
         "FROM bars WHERE symbol_id = " ASHARE_SYMBOL_ID " HAVING count(*) > 0");
-  insert.bind(1, symbol);
-  if (insert.exec() == 0) {
-    SQLite::Statement forget(m_db, "DELETE FROM symbol_sources WHERE symbol = ?1");
-    forget.bind(1, symbol);
-    forget.exec();
+  insert->bind(1, symbol);
+  if (insert->exec() == 0) {
+    ReusedStatement forget(m_statements->reused, m_db, "DELETE FROM symbol_sources WHERE symbol = ?1");
+    forget->bind(1, symbol);
+    forget->exec();
   }
 }
 
@@ -460,15 +489,14 @@ void SqliteBarStore::save_symbol_summary(const std::string& symbol,
                                    Date last,
                                    std::int64_t count,
                                    double latest_factor) {
-  SQLite::Statement insert(m_db,
-                           "INSERT OR REPLACE INTO symbols(symbol, first_date, last_date, bar_count, "
+  ReusedStatement insert(m_statements->reused, m_db, "INSERT OR REPLACE INTO symbols(symbol, first_date, last_date, bar_count, "
                            "latest_factor) VALUES (?1, ?2, ?3, ?4, ?5)");
-  insert.bind(1, symbol);
-  insert.bind(2, static_cast<std::int64_t>(first.yyyymmdd()));
-  insert.bind(3, static_cast<std::int64_t>(last.yyyymmdd()));
-  insert.bind(4, count);
-  insert.bind(5, latest_factor);
-  insert.exec();
+  insert->bind(1, symbol);
+  insert->bind(2, static_cast<std::int64_t>(first.yyyymmdd()));
+  insert->bind(3, static_cast<std::int64_t>(last.yyyymmdd()));
+  insert->bind(4, count);
+  insert->bind(5, latest_factor);
+  insert->exec();
 }
 
 void SqliteBarStore::finish_change(const std::string& source) {

@@ -98,6 +98,7 @@ private:
   bool m_suspend_permitted = true;
   std::optional<std::size_t> m_previous_rows; // the previous open day's answer, for D18's 90%
   std::set<domain::Date> m_open_days;
+  std::set<std::pair<std::string, std::int64_t>> m_absent; // absent_at_source marks, by day
 };
 
 std::optional<Table> TushareFetch::call_optional(const char* api, const json& params, bool& permitted) {
@@ -385,13 +386,16 @@ void TushareFetch::write_day(domain::Date day,
       store.save_suspension(symbol, date);
     }
     for (const auto& symbol : answered) {
-      store.delete_absence(symbol, day);
+      if (m_absent.erase({symbol, day.yyyymmdd()}) != 0) {
+        store.delete_absence(symbol, day); // a bar came after all
+      }
     }
     if (repair) {
       // D19: asked again, and the source has no bar either.
       for (const auto& symbol : asked) {
         if (answered.count(symbol) == 0) {
           store.save_absence({symbol, day, k_provider});
+          m_absent.insert({symbol, day.yyyymmdd()});
           ++m_report.absent_marked;
         }
       }
@@ -502,6 +506,9 @@ bool TushareFetch::repair_gaps() {
 }
 
 FetchReport TushareFetch::run() {
+  for (const auto& absence : m_store.load_absences("")) {
+    m_absent.insert({absence.symbol, absence.trade_date.yyyymmdd()});
+  }
   if (!m_options.dry_run && !refresh_calendar()) {
     return m_report;
   }
