@@ -1,0 +1,56 @@
+// What a hostile or broken Tushare could send `fetch tushare` (D18): the envelope reader and the
+// readers of each table the fetch asks for. The first byte picks the table reader; the rest is the
+// body. Beyond "no crash": a reply that reads has rows exactly as wide as its fields, refusals
+// always classify, and a table a reader refuses is refused as INVALID_INPUT.
+#include "fuzz_check.hpp"
+
+#include "core/fetch/tushare/tables.hpp"
+#include "core/fetch/tushare/wire.hpp"
+
+#include <string_view>
+
+using namespace ashare;
+using namespace ashare::fetch::tushare;
+
+namespace {
+
+template <class T>
+void check_read(const Result<T>& read) {
+  FUZZ_CHECK(read.ok() || read.error().code == ErrorCode::invalid_input);
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) {
+    return 0;
+  }
+  const std::string_view body(reinterpret_cast<const char*>(data) + 1, size - 1);
+  const auto reply = parse_reply(body);
+  if (!reply) {
+    FUZZ_CHECK(reply.error().code == ErrorCode::invalid_input);
+    return 0;
+  }
+  if (reply->code != 0) {
+    (void)classify_refusal(*reply);
+    return 0;
+  }
+  for (const auto& row : reply->data.items) {
+    FUZZ_CHECK(row.size() == reply->data.fields.size());
+  }
+  switch (data[0] % 5) {
+  case 0: {
+    const auto rows = read_daily(reply->data);
+    check_read(rows);
+    if (rows) {
+      FUZZ_CHECK(rows->file.rows.size() + rows->file.problems.size() <= reply->data.items.size());
+    }
+    break;
+  }
+  case 1: check_read(read_adj_factors(reply->data)); break;
+  case 2: check_read(read_suspensions(reply->data)); break;
+  case 3: check_read(read_listings(reply->data)); break;
+  default: check_read(read_calendar(reply->data)); break;
+  }
+  return 0;
+}
