@@ -48,4 +48,9 @@ Result<ParsedFile> parse_tushare_daily(std::istream& in, RowSink sink) {
   return parse_vendor_csv(in, format, std::move(sink));
 }
 
+Result<ParsedFile> parse_tushare_daily_records(const CsvRecord& header, std::span<const CsvRecord> records) {
+  const VendorCsvFormat format{"a Tushare daily answer", k_columns, k_tushare_units, 0, read_row};
+  return parse_vendor_records(header, records, format);
+}
+
 } // namespace ashare::import

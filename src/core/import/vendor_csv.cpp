@@ -312,7 +312,27 @@ void add_converted(const VendorRow& row,
 }
 
 // Read the records after `header` into `file` as `format` reads them. An error refuses the file.
-Status read_rows(CsvReader& reader,
+// Records handed over in memory (a source's reply, D18) rather than read from a file's bytes.
+class RecordList {
+public:
+  explicit RecordList(std::span<const CsvRecord> records) : m_records(records) {}
+  bool next(CsvRecord& record) {
+    if (m_next == m_records.size()) {
+      return false;
+    }
+    record = m_records[m_next++];
+    return true;
+  }
+  std::int64_t too_long_line() const { return 0; }
+  bool unterminated_quote() const { return false; }
+
+private:
+  std::span<const CsvRecord> m_records;
+  std::size_t m_next = 0;
+};
+
+template <class Reader>
+Status read_rows(Reader& reader,
                  const VendorCsvFormat& format,
                  const CsvRecord& header,
                  const ColumnIndex& index,
@@ -359,6 +379,22 @@ Result<ParsedFile> parse_vendor_csv(std::istream& in, const VendorCsvFormat& for
   file.sink = std::move(sink);
   file.has_factor = false;
   if (auto status = read_rows(reader, format, *header, *index, file); !status) {
+    return status.error();
+  }
+  return file;
+}
+
+Result<ParsedFile> parse_vendor_records(const CsvRecord& header,
+                                        std::span<const CsvRecord> records,
+                                        const VendorCsvFormat& format) {
+  auto index = find_columns(header, format.columns, format.description);
+  if (!index) {
+    return index.error();
+  }
+  ParsedFile file;
+  file.has_factor = false;
+  RecordList reader(records);
+  if (auto status = read_rows(reader, format, header, *index, file); !status) {
     return status.error();
   }
   return file;

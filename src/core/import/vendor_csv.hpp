@@ -107,6 +107,12 @@ Result<ParsedFile> parse_vendor_csv(std::istream& in,
                                     const VendorCsvFormat& format,
                                     RowSink sink = {});
 
+// Parse `records` (after `header`) as `format` would parse them read from a file: rows that
+// reach ashare as cells rather than bytes (a source's reply, D18), with the same checks and units.
+Result<ParsedFile> parse_vendor_records(const CsvRecord& header,
+                                        std::span<const CsvRecord> records,
+                                        const VendorCsvFormat& format);
+
 // Map each of `columns` to its field in `header` (names trimmed). A column named twice, or a
 // required one missing, is an INVALID_INPUT error "line: header: ..." naming `description`.
 Result<std::vector<std::optional<std::size_t>>> find_columns(const CsvRecord& header,

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <istream>
 #include <optional>
+#include <span>
 #include <variant>
 #include <string>
 
@@ -25,6 +26,10 @@ inline constexpr VendorUnits k_baostock_units{0, 0};
 // Parse a Tushare `daily` CSV (ts_code, trade_date YYYYMMDD, open, high, low, close, pre_close,
 // pct_chg, vol, amount; other columns ignored). pct_chg becomes change_pct.
 Result<ParsedFile> parse_tushare_daily(std::istream& in, RowSink sink = {});
+
+// Parse the records of a Tushare `daily` answer (D18) as parse_tushare_daily parses a file's:
+// line numbers are the records' own (the header 1, the first row 2).
+Result<ParsedFile> parse_tushare_daily_records(const CsvRecord& header, std::span<const CsvRecord> records);
 
 // Parse an AkShare `stock_zh_a_hist` CSV (日期, 开盘, 收盘, 最高, 最低, 成交量, 成交额 and
 // optionally 涨跌幅) for `symbol`, which the file does not name with its exchange.

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <array>
-#include <sstream>
 
 namespace ashare::fetch::tushare {
 namespace {
@@ -40,19 +39,6 @@ const std::string& cell(const std::vector<std::optional<std::string>>& row, std:
   return row[column] ? *row[column] : empty;
 }
 
-// Write `text` as one CSV field.
-void put_field(std::ostringstream& out, const std::string& text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos) {
-    out << text;
-    return;
-  }
-  out << '"';
-  for (const char c : text) {
-    out << (c == '"' ? "\"\"" : std::string(1, c));
-  }
-  out << '"';
-}
-
 std::optional<domain::Date> date_cell(const std::vector<std::optional<std::string>>& row,
                                       std::size_t column) {
   return row[column] ? import::parse_date_text(*row[column]) : std::nullopt;
@@ -70,26 +56,24 @@ Result<DailyRows> read_daily(const Table& table) {
   if (!index) {
     return index.error();
   }
-  // The answer becomes the CSV `ashare import --format tushare` reads, so that a fetched bar is
-  // exactly an imported one: the same units, decimals and checks (D18).
-  std::ostringstream csv;
-  for (std::size_t i = 0; i < std::size(k_daily_columns); ++i) {
-    csv << (i == 0 ? "" : ",") << k_daily_columns[i];
+  // The answer's cells go through the importer's own reading of a Tushare daily file, so that a
+  // fetched bar is exactly an imported one: the same units, decimals and checks (D18).
+  import::CsvRecord header{1, {}};
+  for (const char* column : k_daily_columns) {
+    header.fields.emplace_back(column);
   }
-  csv << '\n';
+  std::vector<import::CsvRecord> records(table.items.size());
   DailyRows rows;
-  for (const auto& item : table.items) {
-    for (std::size_t i = 0; i < index->size(); ++i) {
-      if (i != 0) {
-        csv << ',';
-      }
-      put_field(csv, cell(item, (*index)[i]));
+  rows.row_codes.reserve(table.items.size());
+  for (std::size_t i = 0; i < table.items.size(); ++i) {
+    records[i].line = static_cast<std::int64_t>(i) + 2;
+    records[i].fields.reserve(index->size());
+    for (const auto column : *index) {
+      records[i].fields.push_back(cell(table.items[i], column));
     }
-    csv << '\n';
-    rows.row_codes.push_back(cell(item, (*index)[0]));
+    rows.row_codes.push_back(records[i].fields[0]);
   }
-  std::istringstream in(csv.str());
-  auto parsed = import::parse_tushare_daily(in);
+  auto parsed = import::parse_tushare_daily_records(header, records);
   if (!parsed) {
     return parsed.error();
   }
