@@ -17,6 +17,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <sstream>
 
 namespace ashare::cli {
@@ -206,6 +207,7 @@ int run_fetch_tushare(const FetchArgs& args, const Config& config) {
   fetch::SystemClock clock;
   fetch::Pacer pacer(clock, args.pace, rate_window());
   ProgressBar bar("fetch");
+  std::mutex drawing; // the bar is drawn from two threads
   std::chrono::milliseconds waiting{0};
   fetch::tushare::FetchProgress last;
   const auto draw = [&] {
@@ -219,7 +221,9 @@ int run_fetch_tushare(const FetchArgs& args, const Config& config) {
   fetch::tushare::Client client(transport, pacer, clock,
                                 {*token, config.remote.retries, config.remote.backoff, 6000},
                                 [&](const fetch::tushare::CallEvent& event) {
+                                  // From the thread that asks a day ahead (fetch_run.cpp).
                                   using Kind = fetch::tushare::CallEvent::Kind;
+                                  const std::lock_guard held(drawing);
                                   waiting = event.kind == Kind::waited_for_window ? event.waited
                                                                                   : std::chrono::milliseconds(0);
                                   if (bar.active()) {
@@ -228,6 +232,7 @@ int run_fetch_tushare(const FetchArgs& args, const Config& config) {
                                 });
   const auto report = fetch::tushare::fetch_tushare(*store, client, *options,
                                                     [&](const fetch::tushare::FetchProgress& progress) {
+                                                      const std::lock_guard held(drawing);
                                                       last = progress;
                                                       if (bar.active()) {
                                                         draw();

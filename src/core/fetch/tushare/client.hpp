@@ -1,4 +1,4 @@
-// Calling Tushare Pro's APIs as D18 asks: one call at a time at the pacer's pace, every page of
+// Calling Tushare Pro's APIs as D18 asks (a Client is used by one thread at a time): one call at a time at the pacer's pace, every page of
 // an answer (`offset`/`limit` while `has_more`), the rate answer waited out and the same call
 // sent again, network and internal errors retried with a doubling backoff, and the refusals that
 // end a fetch (daily quota, token, permission) returned as values.
@@ -8,6 +8,7 @@
 #include "core/fetch/transport.hpp"
 #include "core/fetch/tushare/wire.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -61,7 +62,8 @@ public:
   CallResult call(std::string_view api_name, const nlohmann::json& params, std::string_view fields);
 
   // Return how many requests were sent (pages and retries included).
-  std::int64_t requests() const { return m_requests; }
+  // Safe to ask from another thread than the one calling.
+  std::int64_t requests() const { return m_requests.load(); }
 
 private:
   // Send one page's request until it has an answer or a failure that ends the call.
@@ -74,7 +76,7 @@ private:
   Clock& m_clock;
   ClientSettings m_settings;
   std::function<void(const CallEvent&)> m_on_event;
-  std::int64_t m_requests = 0;
+  std::atomic<std::int64_t> m_requests = 0;
 };
 
 } // namespace ashare::fetch::tushare

@@ -7,6 +7,7 @@
 #include "core/import/vendor_csv.hpp"
 
 #include <algorithm>
+#include <future>
 #include <set>
 #include <utility>
 
@@ -47,6 +48,26 @@ struct DayAnswer {
   std::size_t answered_rows = 0;
 };
 
+// The calls of one day, made ahead on another thread while the day before is written.
+struct DayCalls {
+  CallResult daily;
+  std::optional<CallResult> adj;     // not asked: the token may not, or the day has no rows
+  std::optional<CallResult> suspend; // likewise
+};
+
+json day_params(domain::Date day, const std::vector<std::string>& symbols) {
+  json params{{"trade_date", yyyymmdd(day)}};
+  if (!symbols.empty()) {
+    params["ts_code"] = joined(symbols);
+  }
+  return params;
+}
+
+bool ends_fetch(const CallResult& result) {
+  const auto* failure = std::get_if<CallFailure>(&result);
+  return failure != nullptr && failure->kind != CallFailure::Kind::permission;
+}
+
 class TushareFetch {
 public:
   TushareFetch(store::BarStore& store,
@@ -71,6 +92,13 @@ private:
   // caller's), any other failure stops the fetch (and also returns nullopt).
   std::optional<Table> call_optional(const char* api, const json& params, bool& permitted);
   std::optional<Table> call_required(const char* api, const json& params);
+  // What call_optional and call_required make of a call's result.
+  std::optional<Table> optional_table(CallResult&& result, bool& permitted);
+  std::optional<Table> required_table(CallResult&& result);
+  // Make a day's calls; only the client is used, so that it may run ahead on another thread.
+  DayCalls call_day(const json& params, bool adj, bool suspend);
+  // Read a day's calls into its answer, or stop.
+  std::optional<DayAnswer> answer_of(domain::Date day, DayCalls calls);
 
   bool refresh_calendar();
   bool refresh_listings();
@@ -85,6 +113,8 @@ private:
   void write_day(domain::Date day, DayAnswer& answer, const std::vector<std::string>& asked, bool repair);
   bool repair_gaps();
   bool fetch_days(const Plan& plan);
+  // Check and write a day's answer; false when the fetch stops before it.
+  bool write_answer(domain::Date day, std::optional<DayAnswer> answer);
   void finish_report();
   void tell(std::optional<domain::Date> day);
 
@@ -101,30 +131,36 @@ private:
   std::set<std::pair<std::string, std::int64_t>> m_absent; // absent_at_source marks, by day
 };
 
-std::optional<Table> TushareFetch::call_optional(const char* api, const json& params, bool& permitted) {
-  if (!permitted) {
-    return std::nullopt;
-  }
-  auto result = m_client.call(api, params, "");
+std::optional<Table> TushareFetch::optional_table(CallResult&& result, bool& permitted) {
   if (auto* failure = std::get_if<CallFailure>(&result)) {
-    if (failure->kind == CallFailure::Kind::permission) {
+    if (failure->kind != CallFailure::Kind::permission) {
+      stop(*failure);
+    } else if (permitted) { // said once, even when a day asked ahead was refused too
       permitted = false;
       warn(failure->message);
-    } else {
-      stop(*failure);
     }
     return std::nullopt;
   }
   return std::move(std::get<Table>(result));
 }
 
-std::optional<Table> TushareFetch::call_required(const char* api, const json& params) {
-  auto result = m_client.call(api, params, "");
+std::optional<Table> TushareFetch::required_table(CallResult&& result) {
   if (auto* failure = std::get_if<CallFailure>(&result)) {
     stop(*failure);
     return std::nullopt;
   }
   return std::move(std::get<Table>(result));
+}
+
+std::optional<Table> TushareFetch::call_optional(const char* api, const json& params, bool& permitted) {
+  if (!permitted) {
+    return std::nullopt;
+  }
+  return optional_table(m_client.call(api, params, ""), permitted);
+}
+
+std::optional<Table> TushareFetch::call_required(const char* api, const json& params) {
+  return required_table(m_client.call(api, params, ""));
 }
 
 void TushareFetch::tell(std::optional<domain::Date> day) {
@@ -281,12 +317,23 @@ bool TushareFetch::prepare_backward(const Plan& plan) {
   return true;
 }
 
-std::optional<DayAnswer> TushareFetch::ask_day(domain::Date day, const std::vector<std::string>& symbols) {
-  json params{{"trade_date", yyyymmdd(day)}};
-  if (!symbols.empty()) {
-    params["ts_code"] = joined(symbols);
+DayCalls TushareFetch::call_day(const json& params, bool adj, bool suspend) {
+  DayCalls calls{m_client.call("daily", params, ""), std::nullopt, std::nullopt};
+  const auto* daily = std::get_if<Table>(&calls.daily);
+  if (daily == nullptr || daily->items.empty()) {
+    return calls;
   }
-  auto daily = call_required("daily", params);
+  if (adj) {
+    calls.adj = m_client.call("adj_factor", params, "");
+  }
+  if (suspend && !(calls.adj && ends_fetch(*calls.adj))) {
+    calls.suspend = m_client.call("suspend_d", params, "");
+  }
+  return calls;
+}
+
+std::optional<DayAnswer> TushareFetch::answer_of(domain::Date day, DayCalls calls) {
+  auto daily = required_table(std::move(calls.daily));
   if (!daily) {
     return std::nullopt;
   }
@@ -296,26 +343,28 @@ std::optional<DayAnswer> TushareFetch::ask_day(domain::Date day, const std::vect
     return std::nullopt;
   }
   DayAnswer answer{std::move(*rows), {}, {}, daily->items.size()};
-  if (answer.answered_rows == 0) {
-    return answer;
-  }
-  if (auto adj = call_optional("adj_factor", params, m_adj_permitted)) {
-    if (auto read = read_adj_factors(*adj)) {
-      answer.adj = std::move(*read);
+  if (calls.adj) {
+    if (auto adj = optional_table(std::move(*calls.adj), m_adj_permitted)) {
+      if (auto read = read_adj_factors(*adj)) {
+        answer.adj = std::move(*read);
+      }
     }
   }
-  if (m_report.end != FetchEnd::done) {
-    return std::nullopt;
-  }
-  if (auto suspended = call_optional("suspend_d", params, m_suspend_permitted)) {
-    if (auto read = read_suspensions(*suspended)) {
-      answer.suspensions = std::move(*read);
+  if (calls.suspend && m_report.end == FetchEnd::done) {
+    if (auto suspended = optional_table(std::move(*calls.suspend), m_suspend_permitted)) {
+      if (auto read = read_suspensions(*suspended)) {
+        answer.suspensions = std::move(*read);
+      }
     }
   }
   if (m_report.end != FetchEnd::done) {
     return std::nullopt;
   }
   return answer;
+}
+
+std::optional<DayAnswer> TushareFetch::ask_day(domain::Date day, const std::vector<std::string>& symbols) {
+  return answer_of(day, call_day(day_params(day, symbols), m_adj_permitted, m_suspend_permitted));
 }
 
 bool TushareFetch::published(domain::Date day, std::size_t rows) {
@@ -430,22 +479,43 @@ bool TushareFetch::fetch_days(const Plan& plan) {
       m_previous_rows = static_cast<std::size_t>(row.rows); // ascending: the last one before
     }
   }
-  for (const auto day : plan.days) {
+  // The next day's calls go out while a day is read and written: still one request in flight
+  // (D18), and the writing no longer waits for the source. A day that stops the fetch leaves the
+  // calls asked ahead unused.
+  std::future<DayCalls> ahead;
+  const auto ask_ahead = [this, &ahead](domain::Date day) {
+    ahead = std::async(std::launch::async,
+                       [this, params = day_params(day, m_options.symbols), adj = m_adj_permitted,
+                        suspend = m_suspend_permitted] { return call_day(params, adj, suspend); });
+  };
+  ask_ahead(plan.days.front());
+  for (std::size_t i = 0; i < plan.days.size(); ++i) {
+    const auto day = plan.days[i];
     tell(day);
-    auto answer = ask_day(day, m_options.symbols);
-    if (!answer || !published(day, answer->answered_rows)) {
-      return false;
+    auto calls = ahead.get();
+    if (i + 1 < plan.days.size() && !ends_fetch(calls.daily)) {
+      ask_ahead(plan.days[i + 1]);
     }
-    if (answer->answered_rows == 0) {
-      warn("Tushare answered no bars for " + day.iso() + ": recorded as an empty day");
+    if (!write_answer(day, answer_of(day, std::move(calls)))) {
+      return false; // `ahead`'s destructor waits for the calls under way
     }
-    if (!check_rows(day, answer->daily)) {
-      return false;
-    }
-    m_previous_rows = answer->answered_rows;
-    write_day(day, *answer, m_options.symbols, false);
   }
   tell(std::nullopt);
+  return true;
+}
+
+bool TushareFetch::write_answer(domain::Date day, std::optional<DayAnswer> answer) {
+  if (!answer || !published(day, answer->answered_rows)) {
+    return false;
+  }
+  if (answer->answered_rows == 0) {
+    warn("Tushare answered no bars for " + day.iso() + ": recorded as an empty day");
+  }
+  if (!check_rows(day, answer->daily)) {
+    return false;
+  }
+  m_previous_rows = answer->answered_rows;
+  write_day(day, *answer, m_options.symbols, false);
   return true;
 }
 
