@@ -112,6 +112,14 @@ private:
   // instead of writing ledger rows.
   void write_day(domain::Date day, DayAnswer& answer, const std::vector<std::string>& asked, bool repair);
   bool repair_gaps();
+  // Save what commits with a day's bars: its suspensions, absence marks gone or (a repair, `rows`
+  // negative) made for the `asked` symbols not `answered`, else its ledger rows.
+  void record_day(store::BarStore& store,
+                  domain::Date day,
+                  const std::vector<std::pair<std::string, domain::Date>>& suspensions,
+                  const std::set<std::string>& answered,
+                  const std::vector<std::string>& asked,
+                  std::int64_t rows);
   bool fetch_days(const Plan& plan);
   // Check and write a day's answer; false when the fetch stops before it.
   bool write_answer(domain::Date day, std::optional<DayAnswer> answer);
@@ -411,6 +419,40 @@ bool TushareFetch::check_rows(domain::Date day, DailyRows& rows) {
                   + "; nothing of that day was written (--skip-invalid writes the rest)");
 }
 
+void TushareFetch::record_day(store::BarStore& store,
+                              domain::Date day,
+                              const std::vector<std::pair<std::string, domain::Date>>& suspensions,
+                              const std::set<std::string>& answered,
+                              const std::vector<std::string>& asked,
+                              std::int64_t rows) {
+  for (const auto& [symbol, date] : suspensions) {
+    store.save_suspension(symbol, date);
+  }
+  for (const auto& symbol : answered) {
+    if (m_absent.erase({symbol, day.yyyymmdd()}) != 0) {
+      store.delete_absence(symbol, day); // a bar came after all
+    }
+  }
+  if (rows < 0) {
+    // A repair (D19): asked again, and the source has no bar either.
+    for (const auto& symbol : asked) {
+      if (answered.count(symbol) == 0) {
+        store.save_absence({symbol, day, k_provider});
+        m_absent.insert({symbol, day.yyyymmdd()});
+        ++m_report.absent_marked;
+      }
+    }
+    return;
+  }
+  if (asked.empty()) {
+    store.save_ledger_day({k_provider, day, "", rows});
+    return;
+  }
+  for (const auto& symbol : asked) {
+    store.save_ledger_day({k_provider, day, symbol, rows});
+  }
+}
+
 void TushareFetch::write_day(domain::Date day,
                              DayAnswer& answer,
                              const std::vector<std::string>& asked,
@@ -431,32 +473,7 @@ void TushareFetch::write_day(domain::Date day,
     answered.insert(row.symbol);
   }
   options.before_commit = [&](store::BarStore& store) {
-    for (const auto& [symbol, date] : answer.suspensions) {
-      store.save_suspension(symbol, date);
-    }
-    for (const auto& symbol : answered) {
-      if (m_absent.erase({symbol, day.yyyymmdd()}) != 0) {
-        store.delete_absence(symbol, day); // a bar came after all
-      }
-    }
-    if (repair) {
-      // D19: asked again, and the source has no bar either.
-      for (const auto& symbol : asked) {
-        if (answered.count(symbol) == 0) {
-          store.save_absence({symbol, day, k_provider});
-          m_absent.insert({symbol, day.yyyymmdd()});
-          ++m_report.absent_marked;
-        }
-      }
-      return;
-    }
-    if (asked.empty()) {
-      store.save_ledger_day({k_provider, day, "", rows});
-      return;
-    }
-    for (const auto& symbol : asked) {
-      store.save_ledger_day({k_provider, day, symbol, rows});
-    }
+    record_day(store, day, answer.suspensions, answered, asked, repair ? -1 : rows);
   };
   const auto written = static_cast<std::int64_t>(prepared.parsed.rows.size());
   if (written == 0) {
