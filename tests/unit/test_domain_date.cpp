@@ -174,3 +174,15 @@ TEST_CASE("domain::Date store form and arithmetic") {
     CHECK(date("2024-02-01") > date("2024-01-31"));
   }
 }
+
+TEST_CASE("domain::parse_optional_iso_date: absent is nullopt, present parses as parse_iso_date") {
+  const auto absent = domain::parse_optional_iso_date(std::nullopt, "--from");
+  REQUIRE(absent);
+  CHECK_FALSE(absent->has_value());
+  const auto present = domain::parse_optional_iso_date(std::string("2024-02-29"), "--from");
+  REQUIRE(present);
+  CHECK((*present)->iso() == "2024-02-29");
+  const auto bad = domain::parse_optional_iso_date(std::string("2023-02-29"), "--to");
+  REQUIRE_FALSE(bad);
+  CHECK(bad.error().message == domain::parse_iso_date("2023-02-29", "--to").error().message);
+}

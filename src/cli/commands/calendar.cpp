@@ -36,22 +36,13 @@ struct CalendarDay {
 
 // Return the range that `args` asks for, or an error message with its exit status.
 Result<std::pair<Date, Date>> calendar_range(const CalendarArgs& args) {
-  std::optional<Date> from;
-  std::optional<Date> to;
-  if (args.from) {
-    auto parsed = domain::parse_iso_date(*args.from, "--from");
-    if (!parsed) {
-      return parsed.error();
-    }
-    from = *parsed;
+  auto parsed_from = domain::parse_optional_iso_date(args.from, "--from");
+  auto parsed_to = domain::parse_optional_iso_date(args.to, "--to");
+  if (!parsed_from || !parsed_to) {
+    return parsed_from ? parsed_to.error() : parsed_from.error();
   }
-  if (args.to) {
-    auto parsed = domain::parse_iso_date(*args.to, "--to");
-    if (!parsed) {
-      return parsed.error();
-    }
-    to = *parsed;
-  }
+  auto from = *parsed_from;
+  auto to = *parsed_to;
   if (!to) {
     const auto now = domain::current_instant();
     if (!now) {

@@ -47,13 +47,11 @@ Result<qlib::ExportRequest> parse_request(const ExportArgs& args) {
   }
   for (const auto& [text, bound, name] :
        {std::tuple{&args.from, &request.from, "--from"}, std::tuple{&args.to, &request.to, "--to"}}) {
-    if (*text) {
-      auto date = domain::parse_iso_date(**text, name);
-      if (!date) {
-        return date.error();
-      }
-      *bound = *date;
+    auto date = domain::parse_optional_iso_date(*text, name);
+    if (!date) {
+      return date.error();
     }
+    *bound = *date;
   }
   if (request.from && request.to && *request.from > *request.to) {
     return make_error(ErrorCode::invalid_parameter,

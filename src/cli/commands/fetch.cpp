@@ -78,14 +78,12 @@ Result<fetch::tushare::FetchOptions> fetch_options(const FetchArgs& args) {
     options.symbols.push_back(symbol->str());
   }
   for (const auto& [text, slot, name] :
-       {std::tuple{args.from, &options.from, "--from"}, std::tuple{args.to, &options.to, "--to"}}) {
-    if (text) {
-      auto date = domain::parse_iso_date(*text, name);
-      if (!date) {
-        return date.error();
-      }
-      *slot = *date;
+       {std::tuple{&args.from, &options.from, "--from"}, std::tuple{&args.to, &options.to, "--to"}}) {
+    auto date = domain::parse_optional_iso_date(*text, name);
+    if (!date) {
+      return date.error();
     }
+    *slot = *date;
   }
   auto now = domain::current_instant();
   if (!now) {

@@ -34,20 +34,13 @@ Result<fetch::GapRequest> gap_request(const GapsArgs& args) {
     }
     request.symbols.push_back(symbol->str());
   }
-  if (args.from) {
-    auto from = domain::parse_iso_date(*args.from, "--from");
-    if (!from) {
-      return from.error();
-    }
-    request.from = *from;
+  const auto from = domain::parse_optional_iso_date(args.from, "--from");
+  const auto to = domain::parse_optional_iso_date(args.to, "--to");
+  if (!from || !to) {
+    return from ? to.error() : from.error();
   }
-  if (args.to) {
-    auto to = domain::parse_iso_date(*args.to, "--to");
-    if (!to) {
-      return to.error();
-    }
-    request.to = *to;
-  }
+  request.from = *from;
+  request.to = *to;
   return request;
 }
 

@@ -79,23 +79,12 @@ Result<std::vector<std::string>> collect_symbols(const SyncArgs& args) {
 
 // Return the window to sync of --from and --to (remote::sync_window gives the defaults).
 Result<remote::DateRange> sync_window(const SyncArgs& args, auth::Plan plan, Date as_of) {
-  std::optional<Date> from;
-  std::optional<Date> to;
-  if (args.from) {
-    auto date = domain::parse_iso_date(*args.from, "--from");
-    if (!date) {
-      return date.error();
-    }
-    from = *date;
+  const auto from = domain::parse_optional_iso_date(args.from, "--from");
+  const auto to = domain::parse_optional_iso_date(args.to, "--to");
+  if (!from || !to) {
+    return from ? to.error() : from.error();
   }
-  if (args.to) {
-    auto date = domain::parse_iso_date(*args.to, "--to");
-    if (!date) {
-      return date.error();
-    }
-    to = *date;
-  }
-  const auto window = remote::sync_window(plan, as_of, from, to);
+  const auto window = remote::sync_window(plan, as_of, *from, *to);
   if (window.first > window.last) {
     return make_error(ErrorCode::invalid_parameter, "nothing to sync: --from " + window.first.iso()
                                                       + " is after " + window.last.iso()

@@ -150,4 +150,16 @@ Result<Date> parse_iso_date(std::string_view text, std::string_view parameter) {
   return *date;
 }
 
+Result<std::optional<Date>> parse_optional_iso_date(const std::optional<std::string>& text,
+                                                    std::string_view parameter) {
+  if (!text) {
+    return std::optional<Date>{};
+  }
+  auto date = parse_iso_date(*text, parameter);
+  if (!date) {
+    return date.error();
+  }
+  return std::optional<Date>{*date};
+}
+
 } // namespace ashare::domain

@@ -67,4 +67,9 @@ Date today_utc8();
 // `parameter` and quotes `text` (D2).
 Result<Date> parse_iso_date(std::string_view text, std::string_view parameter);
 
+// Parse `text` as parse_iso_date does when it is given; nullopt when it is not (an option left
+// out, such as --from).
+Result<std::optional<Date>> parse_optional_iso_date(const std::optional<std::string>& text,
+                                                    std::string_view parameter);
+
 } // namespace ashare::domain

@@ -28,10 +28,6 @@ void FactorChain::set_backward(const std::string& symbol, domain::Date date, dou
   m_backward[{symbol, date.yyyymmdd()}] = factor;
 }
 
-bool FactorChain::has_backward(const std::string& symbol, domain::Date date) const {
-  return m_backward.count({symbol, date.yyyymmdd()}) != 0;
-}
-
 std::pair<double, bool> FactorChain::factor_of(const import::ParsedRow& row,
                                                const std::optional<domain::Bar>& previous,
                                                const std::map<std::string, double>& adj) const {

@@ -30,9 +30,6 @@ public:
   // Use `factor` for `symbol` on `date` (computed backwards from a later stored bar).
   void set_backward(const std::string& symbol, domain::Date date, double factor);
 
-  // Return whether the factor of `symbol` on `date` was set by set_backward().
-  bool has_backward(const std::string& symbol, domain::Date date) const;
-
   // Set the factor of every row of `rows` (one day's bars, any symbols), given each symbol's
   // cumulative factor that day in `adj` (empty when the source gives none), and return where each
   // symbol's factors come from: its stored origin when it has one, else adj_factor or

@@ -24,7 +24,6 @@ public:
 
   // Return the calls allowed per window now (0: not paced).
   int per_window() const { return m_per_window; }
-  std::chrono::milliseconds window() const { return m_window; }
 
 private:
   Clock& m_clock;

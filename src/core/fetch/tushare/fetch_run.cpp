@@ -4,7 +4,6 @@
 #include "core/fetch/gaps.hpp"
 #include "core/fetch/tushare/tables.hpp"
 #include "core/import/importer.hpp"
-#include "core/import/vendor_csv.hpp"
 
 #include <algorithm>
 #include <future>
@@ -288,14 +287,9 @@ bool TushareFetch::prepare_backward_symbol(const store::SymbolInfo& symbol, doma
   }
   std::map<std::int64_t, double> adj;
   if (auto adj_table = call_optional("adj_factor", params, m_adj_permitted)) {
-    const auto date_column = adj_table->column("trade_date");
-    const auto value_column = adj_table->column("adj_factor");
-    for (const auto& item : adj_table->items) {
-      if (date_column && value_column && item[*date_column] && item[*value_column]) {
-        const auto number = import::read_number_field(*item[*value_column]);
-        if (const auto* value = std::get_if<double>(&number)) {
-          adj[std::stoll(*item[*date_column])] = *value;
-        }
+    if (auto factors = read_adj_factor_rows(*adj_table)) {
+      for (const auto& factor : *factors) {
+        adj[factor.date.yyyymmdd()] = factor.value;
       }
     }
   } else if (m_report.end != FetchEnd::done) {

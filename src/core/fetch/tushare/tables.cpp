@@ -81,21 +81,34 @@ Result<DailyRows> read_daily(const Table& table) {
   return rows;
 }
 
-Result<std::map<std::string, double>> read_adj_factors(const Table& table) {
-  const char* const names[] = {"ts_code", "adj_factor"};
+Result<std::vector<AdjFactor>> read_adj_factor_rows(const Table& table) {
+  const char* const names[] = {"ts_code", "trade_date", "adj_factor"};
   const auto index = columns_of(table, names, "adj_factor");
   if (!index) {
     return index.error();
   }
-  std::map<std::string, double> factors;
+  std::vector<AdjFactor> rows;
   for (const auto& item : table.items) {
     const auto symbol = domain::parse_symbol(cell(item, (*index)[0]));
-    const auto number = import::read_number_field(cell(item, (*index)[1]));
+    const auto date = date_cell(item, (*index)[1]);
+    const auto number = import::read_number_field(cell(item, (*index)[2]));
     const auto* factor = std::get_if<double>(&number);
-    if (symbol && factor != nullptr && *factor >= import::k_min_factor
+    if (symbol && date && factor != nullptr && *factor >= import::k_min_factor
         && *factor <= import::k_max_factor) {
-      factors[symbol->str()] = *factor;
+      rows.push_back({symbol->str(), *date, *factor});
     }
+  }
+  return rows;
+}
+
+Result<std::map<std::string, double>> read_adj_factors(const Table& table) {
+  auto rows = read_adj_factor_rows(table);
+  if (!rows) {
+    return rows.error();
+  }
+  std::map<std::string, double> factors;
+  for (const auto& row : *rows) {
+    factors[row.symbol] = row.value;
   }
   return factors;
 }

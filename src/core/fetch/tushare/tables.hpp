@@ -29,8 +29,18 @@ struct DailyRows {
 // amount). An answer without those columns is an INVALID_INPUT error.
 Result<DailyRows> read_daily(const Table& table);
 
-// Read an `adj_factor` table: ts_code -> adj_factor of each row (of one trade_date); rows whose
-// factor is not a number within D16's bounds are left out.
+// One row of an `adj_factor` table.
+struct AdjFactor {
+  std::string symbol;
+  domain::Date date;
+  double value = 0;
+};
+
+// Read an `adj_factor` table (ts_code, trade_date, adj_factor); rows whose code or date does not
+// read, or whose factor is not a number within D16's bounds, are left out.
+Result<std::vector<AdjFactor>> read_adj_factor_rows(const Table& table);
+
+// Read an `adj_factor` table of one trade_date: ts_code -> adj_factor, as read_adj_factor_rows.
 Result<std::map<std::string, double>> read_adj_factors(const Table& table);
 
 // Read a `suspend_d` table: the (ts_code, trade_date) of each suspension row (suspend_type S).
