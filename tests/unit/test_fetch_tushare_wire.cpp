@@ -43,6 +43,55 @@ TEST_CASE("tushare wire: what is not the envelope is an error saying so") {
   CHECK(refusal->code == 40203);
 }
 
+TEST_CASE("tushare wire: the reply reader takes JSON exactly as RFC 8259 writes it") {
+  const auto envelope = [](const std::string& cell) {
+    return R"({"code":0,"msg":"","data":{"fields":["a"],"items":[[)" + cell + "]]}}";
+  };
+  const auto cell_of = [&](const std::string& cell) -> std::optional<std::string> {
+    const auto reply = parse_reply(envelope(cell));
+    REQUIRE(reply);
+    REQUIRE(reply->data.items.size() == 1);
+    return reply->data.items[0][0];
+  };
+  // Strings: escapes, \u with surrogate pairs, UTF-8 as sent.
+  CHECK(*cell_of(R"("a\"b\\c\/d\n\t")") == "a\"b\\c/d\n\t");
+  CHECK(*cell_of(R"("\u8d35\u5dde\u8305\u53f0")") == "贵州茅台");
+  CHECK(*cell_of(R"("\ud83d\ude00")") == "\xF0\x9F\x98\x80");
+  CHECK(*cell_of("\"贵州茅台\"") == "贵州茅台");
+  // Numbers and literals keep their text.
+  CHECK(*cell_of("-0.5E+3") == "-0.5E+3");
+  CHECK(*cell_of("0") == "0");
+  CHECK(*cell_of("true") == "1");
+  CHECK_FALSE(cell_of(" null ").has_value());
+  // Whitespace anywhere between tokens.
+  CHECK(parse_reply(" \n{ \"code\" : 0 , \"data\" : { \"fields\" : [ ] , \"items\" : [ ] } }\r\n"));
+
+  const std::vector<std::string> not_json = {
+      "01", "1.", ".5", "-", "1e", "+1", "0x10", "NaN", "tru", "nul",  // numbers and words
+      R"("\x")", R"("\u12")", R"("\udc00")", R"("\ud800x")", R"("\ud800\u0041")", // escapes
+      "\"a\tb\"", "\"\xC0\xAF\"", "\"\xED\xA0\x80\"", "\"\xF4\x90\x80\x80\"", "\"\xE8\xB4\"", // raw bytes
+      "\"open", "1,", ",1"};
+  for (const auto& cell : not_json) {
+    CAPTURE(cell);
+    const auto reply = parse_reply(envelope(cell));
+    REQUIRE_FALSE(reply);
+    CHECK(reply.error().message.find("not JSON") != std::string::npos);
+    CHECK_FALSE(nlohmann::json::accept(envelope(cell))); // the reference agrees
+  }
+  CHECK_FALSE(parse_reply(R"({"code":0} x)"));
+  CHECK_FALSE(parse_reply(R"({"code":0,})"));
+  CHECK_FALSE(parse_reply(R"({"code" 0})"));
+  CHECK_FALSE(parse_reply(""));
+  // Deep nesting is refused, not followed.
+  const auto deep = parse_reply(R"({"code":0,"x":)" + std::string(100, '[') + std::string(100, ']') + "}");
+  REQUIRE_FALSE(deep);
+  CHECK(deep.error().message.find("nested deeper") != std::string::npos);
+  // A row with a nested cell.
+  const auto nested = parse_reply(envelope(R"({"b":1})"));
+  REQUIRE_FALSE(nested);
+  CHECK(nested.error().message.find("row 1 has a nested cell") != std::string::npos);
+}
+
 TEST_CASE("tushare wire: refusals are classified by their words (D18)") {
   auto kind = [](std::int64_t code, std::string msg) {
     return classify_refusal(Reply{"", code, std::move(msg), {}});
