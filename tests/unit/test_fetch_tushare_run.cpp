@@ -216,6 +216,28 @@ TEST_CASE("fetch tushare: a bar that fails D16 stops the fetch before its day, -
   CHECK(rig.store.load_bars("600276.SH", date("2021-05-20"), date("2021-05-20"), domain::SortOrder::asc, 9).size() == 1);
 }
 
+TEST_CASE("fetch tushare: a second bar of a symbol in a day's answer stops the fetch before its day") {
+  Rig rig;
+  rig.source.refused_apis = {"adj_factor", "trade_cal"};
+  auto& day = rig.source.by_day["20210520"];
+  day.push_back(day.front()); // the first symbol's bar, again
+  const auto twice = day.front()[0];
+  const auto report = rig.fetch(window("2021-05-17", at("2021-05-24", 16)));
+  CHECK(report.end == FetchEnd::refused_row);
+  CHECK(report.message.find(twice + " on 2021-05-20: ts_code: a second bar of " + twice)
+        != std::string::npos);
+  CHECK(report.days_stored == 3);
+  CHECK(rig.store.load_ledger(k_provider).back().trade_date == date("2021-05-19"));
+
+  auto skipping = window("2021-05-17", at("2021-05-24", 16));
+  skipping.skip_invalid = true;
+  const auto again = rig.fetch(skipping);
+  CHECK(again.end == FetchEnd::done);
+  CHECK(again.rows == 6); // both symbols' bars of 2021-05-20 to 2021-05-24, the first kept
+  CHECK(again.warnings.back().find("(left out, the first is written)") != std::string::npos);
+  CHECK(rig.store.load_bars(twice, date("2021-05-20"), date("2021-05-20"), domain::SortOrder::asc, 9).size() == 1);
+}
+
 TEST_CASE("fetch tushare: the last day with under 90 percent of the day before rows is not yet published") {
   Rig rig;
   rig.source.refused_apis = {"adj_factor", "trade_cal"};

@@ -30,7 +30,7 @@ void FactorChain::set_backward(const std::string& symbol, domain::Date date, dou
 
 std::pair<double, bool> FactorChain::factor_of(const import::ParsedRow& row,
                                                const std::optional<domain::Bar>& previous,
-                                               const std::map<std::string, double>& adj) const {
+                                               const AdjFactors& adj) const {
   const auto today = adj.find(row.symbol);
   const auto latest = m_latest_adj.find(row.symbol);
   if (previous) {
@@ -64,7 +64,7 @@ import::FactorOrigin FactorChain::origin_of(const Known& known, bool from_adj) {
 
 std::pair<double, bool> FactorChain::settle_row(const import::ParsedRow& row,
                                                 Known& known,
-                                                const std::map<std::string, double>& adj) {
+                                                const AdjFactors& adj) {
   const auto day = row.bar.trade_date;
   if (known.stored_last && !(*known.stored_last < day)) {
     // A bar the fetch writes again keeps its factor: the stored chain's scale never changes, and
@@ -85,7 +85,7 @@ std::pair<double, bool> FactorChain::settle_row(const import::ParsedRow& row,
 }
 
 std::map<std::string, import::FactorOrigin>
-FactorChain::settle(std::span<import::ParsedRow> rows, const std::map<std::string, double>& adj) {
+FactorChain::settle(std::span<import::ParsedRow> rows, const AdjFactors& adj) {
   if (!m_known_loaded) {
     for (const auto& info : m_store.load_symbols()) {
       m_known[info.symbol] = Known{info.last_date, info.factor_origin, std::nullopt};
@@ -98,7 +98,8 @@ FactorChain::settle(std::span<import::ParsedRow> rows, const std::map<std::strin
     const auto [factor, from_adj] = settle_row(row, known, adj);
     row.bar.factor = factor;
     known.last_written = row.bar;
-    origins[row.symbol] = origin_of(known, from_adj);
+    // A day's rows usually come in symbol order: then each insertion is at the end.
+    origins.insert_or_assign(origins.end(), row.symbol, origin_of(known, from_adj));
   }
   for (const auto& row : rows) {
     if (const auto it = adj.find(row.symbol); it != adj.end()) {

@@ -15,9 +15,13 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <utility>
 
 namespace ashare::fetch {
+
+// Each symbol's cumulative factor on one day, as the source gives it (Tushare `adj_factor`).
+using AdjFactors = std::unordered_map<std::string, double>;
 
 class FactorChain {
 public:
@@ -37,7 +41,7 @@ public:
   // no stored bar before it and none set backwards starts a chain: at its adj_factor (the
   // importer's join) or at 1 (the importer's pre_close chain).
   std::map<std::string, import::FactorOrigin>
-  settle(std::span<import::ParsedRow> rows, const std::map<std::string, double>& adj);
+  settle(std::span<import::ParsedRow> rows, const AdjFactors& adj);
 
 private:
   // What the chain knows of a symbol: its stored history's last day and factor origin when the
@@ -52,16 +56,16 @@ private:
   // Return the factor of `row` and whether it came from adj factors.
   std::pair<double, bool> settle_row(const import::ParsedRow& row,
                                      Known& known,
-                                     const std::map<std::string, double>& adj);
+                                     const AdjFactors& adj);
   // Return the factor of `row`, and whether it came from adj factors.
   std::pair<double, bool> factor_of(const import::ParsedRow& row,
                                     const std::optional<domain::Bar>& previous,
-                                    const std::map<std::string, double>& adj) const;
+                                    const AdjFactors& adj) const;
 
   store::BarStore& m_store;
-  std::map<std::string, Known> m_known; // loaded at the first settle()
+  std::unordered_map<std::string, Known> m_known; // loaded at the first settle()
   bool m_known_loaded = false;
-  std::map<std::string, std::pair<domain::Date, double>> m_latest_adj; // symbol -> (date, adj)
+  std::unordered_map<std::string, std::pair<domain::Date, double>> m_latest_adj; // symbol -> (date, adj)
   std::map<std::pair<std::string, std::int64_t>, double> m_backward;  // (symbol, YYYYMMDD)
 };
 

@@ -73,38 +73,6 @@ private:
   std::optional<SQLite::Statement> m_statement;
 };
 
-// A statement of the per-symbol writes and reads (an import, a fetch a day at a time: issue 32)
-// prepared once per connection and reused, with its bindings cleared; reset when this goes out of
-// scope, since a statement left in the middle of its rows would hold the connection's read
-// snapshot open.
-class ReusedStatement {
-public:
-  ReusedStatement(std::unordered_map<std::string, std::unique_ptr<SQLite::Statement>>& cache,
-                  SQLite::Database& db,
-                  const std::string& sql) {
-    auto& slot = cache[sql];
-    if (!slot) {
-      slot = std::make_unique<SQLite::Statement>(db, sql);
-    }
-    m_statement = slot.get();
-    m_statement->clearBindings();
-  }
-  ~ReusedStatement() {
-    try {
-      m_statement->reset();
-    } catch (const SQLite::Exception&) {
-      // The error was the step's, reported there; reset only repeats it.
-    }
-  }
-  ReusedStatement(const ReusedStatement&) = delete;
-  ReusedStatement& operator=(const ReusedStatement&) = delete;
-  SQLite::Statement* operator->() { return m_statement; }
-  SQLite::Statement& operator*() { return *m_statement; }
-
-private:
-  SQLite::Statement* m_statement = nullptr;
-};
-
 // Prepared once per connection: the server's hot path never re-parses SQL.
 struct SqliteBarStore::Statements {
   explicit Statements(SQLite::Database& db)
@@ -137,7 +105,7 @@ struct SqliteBarStore::Statements {
   std::optional<SQLite::Statement> stage_pre_close; // and its temporary table made on first use
   std::optional<SQLite::Statement> save_factor;
   std::optional<SQLite::Statement> mark_derived;
-  std::unordered_map<std::string, std::unique_ptr<SQLite::Statement>> reused; // ReusedStatement's
+  StatementCache reused; // ReusedStatement's
 };
 
 SqliteBarStore::SqliteBarStore(const std::filesystem::path& path)
@@ -245,6 +213,10 @@ void SqliteBarStore::end_read() {
   if (commit.tryExecuteStep() != SQLITE_DONE) {
     m_db.tryExec("ROLLBACK");
   }
+}
+
+StatementCache& SqliteBarStore::statement_cache() {
+  return m_statements->reused;
 }
 
 std::int64_t SqliteBarStore::symbol_id(const std::string& symbol) {

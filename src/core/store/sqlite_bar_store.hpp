@@ -3,6 +3,7 @@
 // (store/change_counter.hpp), so servers sharing the file see it at once.
 #pragma once
 
+#include "core/store/reused_statement.hpp"
 #include "core/store/bar_store.hpp"
 #include "core/store/change_counter.hpp"
 
@@ -83,6 +84,8 @@ private:
   void commit_write() override;
   void rollback_write() override;
 
+  // Return this connection's prepared statements (store/reused_statement.hpp).
+  StatementCache& statement_cache();
   // Return the id of `symbol` in symbol_ids, adding it when new (inside a WriteTransaction).
   std::int64_t symbol_id(const std::string& symbol);
   // Bind the bar's values to `statement` (upsert or insert) and run it.

@@ -126,23 +126,24 @@ void SqliteBarStore::save_calendar(Date from, Date to, const std::vector<Date>& 
 }
 
 void SqliteBarStore::save_listing(const Listing& listing) {
-  SQLite::Statement upsert(
-    m_db, "INSERT OR REPLACE INTO listings(symbol, name, list_date, delist_date, status) "
-          "VALUES (?1, ?2, ?3, ?4, ?5)");
-  upsert.bind(1, listing.symbol);
-  upsert.bind(2, listing.name);
-  bind_optional_date(upsert, 3, listing.list_date);
-  bind_optional_date(upsert, 4, listing.delist_date);
-  upsert.bind(5, std::string(1, listing.status));
-  upsert.exec();
+  // A whole market's listings at a time: prepared once.
+  ReusedStatement upsert(statement_cache(), m_db,
+                         "INSERT OR REPLACE INTO listings(symbol, name, list_date, delist_date, status) "
+                         "VALUES (?1, ?2, ?3, ?4, ?5)");
+  upsert->bind(1, listing.symbol);
+  upsert->bind(2, listing.name);
+  bind_optional_date(*upsert, 3, listing.list_date);
+  bind_optional_date(*upsert, 4, listing.delist_date);
+  upsert->bind(5, std::string(1, listing.status));
+  upsert->exec();
 }
 
 void SqliteBarStore::save_suspension(const std::string& symbol, Date date) {
-  SQLite::Statement insert(m_db, "INSERT OR IGNORE INTO suspensions(symbol, trade_date) "
-                                 "VALUES (?1, ?2)");
-  insert.bind(1, symbol);
-  insert.bind(2, key(date));
-  insert.exec();
+  ReusedStatement insert(statement_cache(), m_db,
+                         "INSERT OR IGNORE INTO suspensions(symbol, trade_date) VALUES (?1, ?2)");
+  insert->bind(1, symbol);
+  insert->bind(2, key(date));
+  insert->exec();
 }
 
 void SqliteBarStore::save_absence(const Absence& absence) {

@@ -1,13 +1,17 @@
 #include "core/fetch/tushare/fetch_run.hpp"
 
+#include "core/fetch/day_batch.hpp"
 #include "core/fetch/factor_chain.hpp"
 #include "core/fetch/gaps.hpp"
 #include "core/fetch/tushare/tables.hpp"
 #include "core/import/importer.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <future>
 #include <set>
+#include <string_view>
+#include <unordered_set>
 #include <utility>
 
 namespace ashare::fetch::tushare {
@@ -39,20 +43,73 @@ FetchEnd end_of(const CallFailure& failure) {
   }
 }
 
+using Suspensions = std::vector<std::pair<std::string, domain::Date>>;
+
 // A day's answer from the source, before it is written.
 struct DayAnswer {
   DailyRows daily;
-  std::map<std::string, double> adj;
-  std::vector<std::pair<std::string, domain::Date>> suspensions;
+  AdjFactors adj;
+  Suspensions suspensions;
   std::size_t answered_rows = 0;
 };
 
-// The calls of one day, made ahead on another thread while the day before is written.
+// The calls of one day, made ahead on another thread while the day before is written. Their
+// tables are read there too (and their items freed), so that the writing thread only checks
+// and writes.
 struct DayCalls {
   CallResult daily;
   std::optional<CallResult> adj;     // not asked: the token may not, or the day has no rows
   std::optional<CallResult> suspend; // likewise
+  std::size_t answered_rows = 0;     // the items of `daily`'s table
+  std::optional<Result<DailyRows>> rows;                            // when `daily` answered
+  std::optional<Result<AdjFactors>> adj_factors; // when `adj` answered
+  std::optional<Result<Suspensions>> suspensions;                   // when `suspend` answered
 };
+
+// What commits with a day's bars (D18, D19).
+struct DayRecord {
+  domain::Date day;
+  Suspensions suspensions;
+  std::vector<std::string> marks_gone; // absent_at_source marks of symbols answered after all
+  std::vector<std::string> marks_new;  // a repair: the symbols asked that the source lacks too
+  bool repair = false;                 // a repair writes no ledger row
+  std::vector<std::string> ledger_symbols; // the symbols a fetch named; none: the whole market
+  std::int64_t rows = 0;                   // answered
+};
+
+// Save `record` into `store`, inside the transaction of its day's bars.
+void save_day_record(store::BarStore& store, const DayRecord& record) {
+  for (const auto& [symbol, date] : record.suspensions) {
+    store.save_suspension(symbol, date);
+  }
+  for (const auto& symbol : record.marks_gone) {
+    store.delete_absence(symbol, record.day); // a bar came after all
+  }
+  for (const auto& symbol : record.marks_new) {
+    store.save_absence({symbol, record.day, k_provider});
+  }
+  if (record.repair) {
+    return;
+  }
+  if (record.ledger_symbols.empty()) {
+    store.save_ledger_day({k_provider, record.day, "", record.rows});
+  }
+  for (const auto& symbol : record.ledger_symbols) {
+    store.save_ledger_day({k_provider, record.day, symbol, record.rows});
+  }
+}
+
+// Days written while the next one is already at hand share a transaction, up to this long
+// (DayBatch): a fast source is written at the importer's pace, a slow one a day at a time, and
+// no transaction waits on the source for longer.
+constexpr std::chrono::milliseconds k_group_window{500};
+
+// Return whether `ahead` has its answer within `wait`.
+template <class T>
+bool answered_within(const std::future<T>& ahead, std::chrono::steady_clock::duration wait) {
+  return ahead.valid() && ahead.wait_for(std::max(wait, std::chrono::steady_clock::duration::zero()))
+                              == std::future_status::ready;
+}
 
 json day_params(domain::Date day, const std::vector<std::string>& symbols) {
   json params{{"trade_date", yyyymmdd(day)}};
@@ -73,7 +130,8 @@ public:
                Client& client,
                const FetchOptions& options,
                const std::function<void(const FetchProgress&)>& progress)
-      : m_store(store), m_client(client), m_options(options), m_progress(progress), m_chain(store) {}
+      : m_store(store), m_client(client), m_options(options), m_progress(progress), m_chain(store),
+        m_batch(store, k_provider) {}
 
   FetchReport run();
 
@@ -107,18 +165,12 @@ private:
   std::optional<DayAnswer> ask_day(domain::Date day, const std::vector<std::string>& symbols);
   bool published(domain::Date day, std::size_t rows);
   bool check_rows(domain::Date day, DailyRows& rows);
-  // Write `answer` for `day`; a repair marks the `asked` symbols it lacks absent_at_source
-  // instead of writing ledger rows.
+  // Add `answer` for `day` to the open batch of days; a repair marks the `asked` symbols it
+  // lacks absent_at_source instead of writing ledger rows.
   void write_day(domain::Date day, DayAnswer& answer, const std::vector<std::string>& asked, bool repair);
+  // Commit the days written since the last commit, or stop.
+  bool commit_days();
   bool repair_gaps();
-  // Save what commits with a day's bars: its suspensions, absence marks gone or (a repair, `rows`
-  // negative) made for the `asked` symbols not `answered`, else its ledger rows.
-  void record_day(store::BarStore& store,
-                  domain::Date day,
-                  const std::vector<std::pair<std::string, domain::Date>>& suspensions,
-                  const std::set<std::string>& answered,
-                  const std::vector<std::string>& asked,
-                  std::int64_t rows);
   bool fetch_days(const Plan& plan);
   // Check and write a day's answer; false when the fetch stops before it.
   bool write_answer(domain::Date day, std::optional<DayAnswer> answer);
@@ -130,12 +182,13 @@ private:
   const FetchOptions& m_options;
   const std::function<void(const FetchProgress&)>& m_progress;
   FactorChain m_chain;
+  DayBatch m_batch;
   FetchReport m_report;
   bool m_adj_permitted = true;
   bool m_suspend_permitted = true;
   std::optional<std::size_t> m_previous_rows; // the previous open day's answer, for D18's 90%
   std::set<domain::Date> m_open_days;
-  std::set<std::pair<std::string, std::int64_t>> m_absent; // absent_at_source marks, by day
+  std::map<domain::Date, std::set<std::string>> m_absent; // absent_at_source marks, by day
 };
 
 std::optional<Table> TushareFetch::optional_table(CallResult&& result, bool& permitted) {
@@ -231,9 +284,23 @@ bool TushareFetch::refresh_listings() {
     }
     listings.insert(listings.end(), read->begin(), read->end());
   }
+  // Only what changed is written: a whole market's listings barely change from one day to the next.
+  std::map<std::string, store::Listing> stored;
+  for (auto& listing : m_store.load_listings()) {
+    auto symbol = listing.symbol;
+    stored.emplace(std::move(symbol), std::move(listing));
+  }
+  const auto unchanged = [&stored](const store::Listing& listing) {
+    const auto it = stored.find(listing.symbol);
+    return it != stored.end() && it->second.name == listing.name
+           && it->second.list_date == listing.list_date && it->second.delist_date == listing.delist_date
+           && it->second.status == listing.status;
+  };
   store::WriteTransaction transaction(m_store);
   for (const auto& listing : listings) {
-    m_store.save_listing(listing);
+    if (!unchanged(listing)) {
+      m_store.save_listing(listing);
+    }
   }
   transaction.commit();
   return true;
@@ -270,7 +337,7 @@ bool TushareFetch::prepare_backward_symbol(const store::SymbolInfo& symbol, doma
   if (!table) {
     return false;
   }
-  auto rows = read_daily(*table);
+  auto rows = read_daily(std::move(*table));
   if (!rows) {
     return stop(FetchEnd::refused, std::string(k_provider) + ": " + rows.error().message);
   }
@@ -320,44 +387,51 @@ bool TushareFetch::prepare_backward(const Plan& plan) {
 }
 
 DayCalls TushareFetch::call_day(const json& params, bool adj, bool suspend) {
-  DayCalls calls{m_client.call("daily", params, ""), std::nullopt, std::nullopt};
-  const auto* daily = std::get_if<Table>(&calls.daily);
-  if (daily == nullptr || daily->items.empty()) {
+  DayCalls calls;
+  calls.daily = m_client.call("daily", params, "");
+  auto* daily = std::get_if<Table>(&calls.daily);
+  if (daily == nullptr) {
+    return calls;
+  }
+  calls.answered_rows = daily->items.size();
+  calls.rows = read_daily(std::move(*daily));
+  daily->items = {};
+  if (calls.answered_rows == 0) {
     return calls;
   }
   if (adj) {
     calls.adj = m_client.call("adj_factor", params, "");
+    if (auto* table = std::get_if<Table>(&*calls.adj)) {
+      calls.adj_factors = read_adj_factors(*table);
+      table->items = {};
+    }
   }
   if (suspend && !(calls.adj && ends_fetch(*calls.adj))) {
     calls.suspend = m_client.call("suspend_d", params, "");
+    if (auto* table = std::get_if<Table>(&*calls.suspend)) {
+      calls.suspensions = read_suspensions(*table);
+      table->items = {};
+    }
   }
   return calls;
 }
 
 std::optional<DayAnswer> TushareFetch::answer_of(domain::Date day, DayCalls calls) {
-  auto daily = required_table(std::move(calls.daily));
-  if (!daily) {
+  if (!required_table(std::move(calls.daily))) {
     return std::nullopt;
   }
-  auto rows = read_daily(*daily);
+  auto& rows = *calls.rows;
   if (!rows) {
     stop(FetchEnd::refused, std::string(k_provider) + " on " + day.iso() + ": " + rows.error().message);
     return std::nullopt;
   }
-  DayAnswer answer{std::move(*rows), {}, {}, daily->items.size()};
-  if (calls.adj) {
-    if (auto adj = optional_table(std::move(*calls.adj), m_adj_permitted)) {
-      if (auto read = read_adj_factors(*adj)) {
-        answer.adj = std::move(*read);
-      }
-    }
+  DayAnswer answer{std::move(*rows), {}, {}, calls.answered_rows};
+  if (calls.adj && optional_table(std::move(*calls.adj), m_adj_permitted) && *calls.adj_factors) {
+    answer.adj = std::move(**calls.adj_factors);
   }
-  if (calls.suspend && m_report.end == FetchEnd::done) {
-    if (auto suspended = optional_table(std::move(*calls.suspend), m_suspend_permitted)) {
-      if (auto read = read_suspensions(*suspended)) {
-        answer.suspensions = std::move(*read);
-      }
-    }
+  if (calls.suspend && m_report.end == FetchEnd::done
+      && optional_table(std::move(*calls.suspend), m_suspend_permitted) && *calls.suspensions) {
+    answer.suspensions = std::move(**calls.suspensions);
   }
   if (m_report.end != FetchEnd::done) {
     return std::nullopt;
@@ -386,22 +460,52 @@ bool TushareFetch::published(domain::Date day, std::size_t rows) {
 
 bool TushareFetch::check_rows(domain::Date day, DailyRows& rows) {
   auto& file = rows.file;
-  // D18: a bar on a day the calendar says is closed is refused, as is one of another day.
-  for (auto it = file.rows.begin(); it != file.rows.end();) {
-    const auto date = it->bar.trade_date;
-    if (date == day) {
-      ++it;
-      continue;
-    }
-    file.problems.push_back({it->line, "trade_date",
-                             (m_open_days.count(date) != 0 ? "a bar of " : "a bar on the closed day ")
-                                 + date.iso() + " in the answer for " + day.iso()});
-    it = file.rows.erase(it);
+  // D18: a bar on a day the calendar says is closed is refused, as is one of another day, and a
+  // second bar of a symbol (D16's duplicate row). Symbols are looked for twice only in an answer
+  // that has one twice.
+  std::vector<std::string_view> symbols;
+  symbols.reserve(file.rows.size());
+  for (const auto& row : file.rows) {
+    symbols.push_back(row.symbol);
   }
+  std::sort(symbols.begin(), symbols.end());
+  const bool twice = std::adjacent_find(symbols.begin(), symbols.end()) != symbols.end();
+  std::unordered_set<std::string_view> answered;
+  const auto refused = [&](const import::ParsedRow& row) {
+    const auto date = row.bar.trade_date;
+    if (date != day) {
+      file.problems.push_back({row.line, "trade_date",
+                               (m_open_days.count(date) != 0 ? "a bar of " : "a bar on the closed day ")
+                                   + date.iso() + " in the answer for " + day.iso()});
+      return true;
+    }
+    if (twice && !answered.insert(row.symbol).second) {
+      file.problems.push_back({row.line, "ts_code", "a second bar of " + row.symbol});
+      return true;
+    }
+    return false;
+  };
+  std::vector<bool> left_out; // decided before a row moves: `answered` views their symbols
+  left_out.reserve(file.rows.size());
+  for (const auto& row : file.rows) {
+    left_out.push_back(refused(row));
+  }
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < file.rows.size(); ++i) {
+    if (!left_out[i]) {
+      if (kept != i) {
+        file.rows[kept] = std::move(file.rows[i]);
+      }
+      ++kept;
+    }
+  }
+  file.rows.resize(kept);
   if (file.problems.empty() || m_options.skip_invalid) {
     for (const auto& problem : file.problems) {
       warn(std::string(k_provider) + ": " + rows.code_on_line(problem.line) + " on " + day.iso()
-           + ": " + problem.column + ": " + problem.message + " (left out, the day's bar stays missing)");
+           + ": " + problem.column + ": " + problem.message
+           + (problem.column == "ts_code" ? " (left out, the first is written)"
+                                          : " (left out, the day's bar stays missing)"));
     }
     return true;
   }
@@ -413,75 +517,50 @@ bool TushareFetch::check_rows(domain::Date day, DailyRows& rows) {
                   + "; nothing of that day was written (--skip-invalid writes the rest)");
 }
 
-void TushareFetch::record_day(store::BarStore& store,
-                              domain::Date day,
-                              const std::vector<std::pair<std::string, domain::Date>>& suspensions,
-                              const std::set<std::string>& answered,
-                              const std::vector<std::string>& asked,
-                              std::int64_t rows) {
-  for (const auto& [symbol, date] : suspensions) {
-    store.save_suspension(symbol, date);
-  }
-  for (const auto& symbol : answered) {
-    if (m_absent.erase({symbol, day.yyyymmdd()}) != 0) {
-      store.delete_absence(symbol, day); // a bar came after all
-    }
-  }
-  if (rows < 0) {
-    // A repair (D19): asked again, and the source has no bar either.
-    for (const auto& symbol : asked) {
-      if (answered.count(symbol) == 0) {
-        store.save_absence({symbol, day, k_provider});
-        m_absent.insert({symbol, day.yyyymmdd()});
-        ++m_report.absent_marked;
-      }
-    }
-    return;
-  }
-  if (asked.empty()) {
-    store.save_ledger_day({k_provider, day, "", rows});
-    return;
-  }
-  for (const auto& symbol : asked) {
-    store.save_ledger_day({k_provider, day, symbol, rows});
-  }
-}
-
 void TushareFetch::write_day(domain::Date day,
                              DayAnswer& answer,
                              const std::vector<std::string>& asked,
                              bool repair) {
-  import::PreparedFile prepared;
-  prepared.parsed = std::move(answer.daily.file);
-  prepared.parsed.problems.clear(); // reported by check_rows
-  prepared.parsed.has_factor = true;
-  prepared.format = import::SourceFormat::tushare;
-  prepared.factor_origin = import::FactorOrigin::pre_close_chain;
-  prepared.symbol_origins = m_chain.settle(prepared.parsed.rows, answer.adj);
-  const auto rows = static_cast<std::int64_t>(answer.answered_rows);
-  import::ImportOptions options;
-  options.source = k_provider;
-  // Taken now: the rows move into the importer before this hook runs.
-  std::set<std::string> answered;
-  for (const auto& row : prepared.parsed.rows) {
-    answered.insert(row.symbol);
+  auto& rows = answer.daily.file.rows;
+  const auto origins = m_chain.settle(rows, answer.adj);
+  DayRecord record{day, std::move(answer.suspensions), {}, {}, repair, {}, 0};
+  record.rows = static_cast<std::int64_t>(answer.answered_rows);
+  if (!repair) {
+    record.ledger_symbols = asked;
   }
-  options.before_commit = [&](store::BarStore& store) {
-    record_day(store, day, answer.suspensions, answered, asked, repair ? -1 : rows);
-  };
-  const auto written = static_cast<std::int64_t>(prepared.parsed.rows.size());
-  if (written == 0) {
-    // The importer stores nothing for a file without rows; the day's ledger row and marks still
-    // commit (D18: an empty day is recorded as such).
-    store::WriteTransaction transaction(m_store);
-    options.before_commit(m_store);
-    m_store.finish_change("");
-    transaction.commit();
-  } else {
-    import::load_prepared_file(m_store, std::move(prepared), options);
+  if (const auto marks = m_absent.find(day); marks != m_absent.end()) {
+    for (const auto& row : rows) {
+      if (marks->second.erase(row.symbol) != 0) {
+        record.marks_gone.push_back(row.symbol);
+      }
+    }
   }
-  m_report.rows += written;
-  ++m_report.days_stored;
+  if (repair) {
+    // D19: asked again, and the source has no bar either.
+    std::set<std::string_view> answered;
+    for (const auto& row : rows) {
+      answered.insert(row.symbol);
+    }
+    for (const auto& symbol : asked) {
+      if (answered.count(symbol) == 0 && m_absent[day].insert(symbol).second) {
+        record.marks_new.push_back(symbol);
+      }
+    }
+    m_report.absent_marked += static_cast<std::int64_t>(record.marks_new.size());
+  }
+  m_batch.add(std::move(rows), origins,
+              [record = std::move(record)](store::BarStore& store) { save_day_record(store, record); });
+}
+
+bool TushareFetch::commit_days() {
+  const auto committed = m_batch.commit();
+  if (!committed) {
+    return stop(FetchEnd::refused, std::string(k_provider) + ": " + committed.error().message
+                                       + "; nothing of the days since the last commit was written");
+  }
+  m_report.days_stored += committed->days;
+  m_report.rows += committed->rows;
+  return true;
 }
 
 bool TushareFetch::fetch_days(const Plan& plan) {
@@ -508,7 +587,13 @@ bool TushareFetch::fetch_days(const Plan& plan) {
       ask_ahead(plan.days[i + 1]);
     }
     if (!write_answer(day, answer_of(day, std::move(calls)))) {
-      return false; // `ahead`'s destructor waits for the calls under way
+      // The days before the one that stopped the fetch are whole: they stay. `ahead`'s
+      // destructor waits for the calls under way.
+      (void)commit_days();
+      return false;
+    }
+    if (!answered_within(ahead, k_group_window - m_batch.age()) && !commit_days()) {
+      return false;
     }
   }
   tell(std::nullopt);
@@ -578,6 +663,9 @@ bool TushareFetch::repair_gaps() {
         return false;
       }
       write_day(day, *answer, chunk, true);
+      if (!commit_days()) {
+        return false;
+      }
       --m_report.days_stored; // counted once per day below
     }
     ++m_report.days_stored;
@@ -588,7 +676,7 @@ bool TushareFetch::repair_gaps() {
 
 FetchReport TushareFetch::run() {
   for (const auto& absence : m_store.load_absences("")) {
-    m_absent.insert({absence.symbol, absence.trade_date.yyyymmdd()});
+    m_absent[absence.trade_date].insert(absence.symbol);
   }
   if (!m_options.dry_run && !refresh_calendar()) {
     return m_report;

@@ -51,7 +51,7 @@ std::string DailyRows::code_on_line(std::int64_t line) const {
   return line >= 2 && index < row_codes.size() ? row_codes[index] : std::string();
 }
 
-Result<DailyRows> read_daily(const Table& table) {
+Result<DailyRows> read_daily(Table table) {
   const auto index = columns_of(table, k_daily_columns, "daily");
   if (!index) {
     return index.error();
@@ -69,7 +69,8 @@ Result<DailyRows> read_daily(const Table& table) {
     records[i].line = static_cast<std::int64_t>(i) + 2;
     records[i].fields.reserve(index->size());
     for (const auto column : *index) {
-      records[i].fields.push_back(cell(table.items[i], column));
+      auto& text = table.items[i][column];
+      records[i].fields.push_back(text ? std::move(*text) : std::string());
     }
     rows.row_codes.push_back(records[i].fields[0]);
   }
@@ -101,12 +102,13 @@ Result<std::vector<AdjFactor>> read_adj_factor_rows(const Table& table) {
   return rows;
 }
 
-Result<std::map<std::string, double>> read_adj_factors(const Table& table) {
+Result<std::unordered_map<std::string, double>> read_adj_factors(const Table& table) {
   auto rows = read_adj_factor_rows(table);
   if (!rows) {
     return rows.error();
   }
-  std::map<std::string, double> factors;
+  std::unordered_map<std::string, double> factors;
+  factors.reserve(rows->size());
   for (const auto& row : *rows) {
     factors[row.symbol] = row.value;
   }

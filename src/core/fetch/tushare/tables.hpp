@@ -10,6 +10,7 @@
 #include "core/store/bar_store.hpp"
 
 #include <map>
+#include <unordered_map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,8 +27,8 @@ struct DailyRows {
 };
 
 // Read a `daily` table (ts_code, trade_date, open, high, low, close, pre_close, pct_chg, vol,
-// amount). An answer without those columns is an INVALID_INPUT error.
-Result<DailyRows> read_daily(const Table& table);
+// amount), taking its cells. An answer without those columns is an INVALID_INPUT error.
+Result<DailyRows> read_daily(Table table);
 
 // One row of an `adj_factor` table.
 struct AdjFactor {
@@ -41,7 +42,7 @@ struct AdjFactor {
 Result<std::vector<AdjFactor>> read_adj_factor_rows(const Table& table);
 
 // Read an `adj_factor` table of one trade_date: ts_code -> adj_factor, as read_adj_factor_rows.
-Result<std::map<std::string, double>> read_adj_factors(const Table& table);
+Result<std::unordered_map<std::string, double>> read_adj_factors(const Table& table);
 
 // Read a `suspend_d` table: the (ts_code, trade_date) of each suspension row (suspend_type S).
 Result<std::vector<std::pair<std::string, domain::Date>>> read_suspensions(const Table& table);
