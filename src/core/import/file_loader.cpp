@@ -113,7 +113,9 @@ void FileLoader::add(ParsedRow&& row, const ParsedFile& file) {
 }
 
 void FileLoader::write_row(const ParsedRow& row, const SymbolState& state) {
-  if (state.new_to_store) {
+  // Past the symbol's stored history no bar can be in the way: an insert, which SQLite places
+  // without looking for a conflict first (a day appended by a fetch or a daily file).
+  if (state.new_to_store || state.stored->last_date < row.bar.trade_date) {
     m_store.insert_bar(row.symbol, row.bar, !row.has_change_pct);
   } else {
     m_store.upsert_bar(row.symbol, row.bar, !row.has_change_pct);
@@ -323,11 +325,22 @@ void FileLoader::settle_symbols(const FactorSettlement& settlement,
                      [](const auto& entry) { return entry.second.split; })) {
     stage_split_symbols(reread);
   }
-  for (const auto& [symbol, state] : m_symbols) {
-    report.adjustment_events += settle_symbol(symbol, state, settlement);
-    save_symbol(symbol, state, settlement, source);
-    report.symbols.insert(symbol);
+  for (const auto& [symbol, state] : symbols_in_order()) {
+    report.adjustment_events += settle_symbol(*symbol, *state, settlement);
+    save_symbol(*symbol, *state, settlement, source);
+    report.symbols.insert(report.symbols.end(), *symbol);
   }
+}
+
+std::vector<std::pair<const std::string*, const FileLoader::SymbolState*>>
+FileLoader::symbols_in_order() const {
+  std::vector<std::pair<const std::string*, const SymbolState*>> out;
+  out.reserve(m_symbols.size());
+  for (const auto& [symbol, state] : m_symbols) {
+    out.emplace_back(&symbol, &state);
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return *a.first < *b.first; });
+  return out;
 }
 
 void FileLoader::commit(const std::string& source, ImportReport& report) {
@@ -367,8 +380,8 @@ ImportReport FileLoader::finish(const ParsedFile& file,
     report.committed = true;
     return report;
   }
-  for (const auto& [symbol, state] : m_symbols) {
-    if (auto refusal = check_factor_scale(symbol, state, settlement)) {
+  for (const auto& [symbol, state] : symbols_in_order()) {
+    if (auto refusal = check_factor_scale(*symbol, *state, settlement)) {
       report.refusal = std::move(refusal);
       return report;
     }

@@ -15,6 +15,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -133,6 +134,9 @@ private:
                    const SymbolState& state,
                    const FactorSettlement& settlement,
                    const std::string& source);
+  // Return the symbols in name order, for the final pass (so that its first refusal, and its
+  // writes, do not depend on hashing).
+  std::vector<std::pair<const std::string*, const SymbolState*>> symbols_in_order() const;
   // Record the change under `source` and commit; note the rows loaded on `report`.
   void commit(const std::string& source, ImportReport& report);
 
@@ -140,7 +144,8 @@ private:
   const ImportOptions& m_options;
   std::function<double()> m_fraction_read;
   store::WriteTransaction m_transaction;
-  std::map<std::string, SymbolState> m_symbols; // by symbol: the final pass runs in this order
+  // By symbol; hashed, since a fetch's rows come a day, not a symbol, at a time.
+  std::unordered_map<std::string, SymbolState> m_symbols;
   SymbolState* m_last_state = nullptr;          // rows usually come grouped by symbol
   const std::string* m_last_symbol = nullptr;
   std::vector<Duplicate> m_duplicates;

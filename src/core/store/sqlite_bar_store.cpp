@@ -490,7 +490,8 @@ void SqliteBarStore::finish_change(const std::string& source) {
 
 void SqliteBarStore::begin_write() {
   m_db.exec("BEGIN IMMEDIATE");
-  m_symbol_ids.clear(); // another process may have added ids since
+  // The ids known stay valid: a symbol's id is never deleted or changed (ids another process
+  // added since are looked up when first needed).
 }
 
 void SqliteBarStore::rollback_write() {

@@ -95,7 +95,7 @@ private:
                  bool change_pct_derived);
 
   SQLite::Database m_db;
-  std::unordered_map<std::string, std::int64_t> m_symbol_ids; // valid within a WriteTransaction
+  std::unordered_map<std::string, std::int64_t> m_symbol_ids; // known ids; forgotten at a rollback
   struct Statements;
   std::unique_ptr<Statements> m_statements;
   std::unique_ptr<ChangeCounter> m_changes; // opened by the first commit

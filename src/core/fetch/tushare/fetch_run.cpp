@@ -1,5 +1,6 @@
 #include "core/fetch/tushare/fetch_run.hpp"
 
+#include "core/fetch/ahead.hpp"
 #include "core/fetch/day_batch.hpp"
 #include "core/fetch/factor_chain.hpp"
 #include "core/fetch/gaps.hpp"
@@ -104,12 +105,8 @@ void save_day_record(store::BarStore& store, const DayRecord& record) {
 // no transaction waits on the source for longer.
 constexpr std::chrono::milliseconds k_group_window{500};
 
-// Return whether `ahead` has its answer within `wait`.
-template <class T>
-bool answered_within(const std::future<T>& ahead, std::chrono::steady_clock::duration wait) {
-  return ahead.valid() && ahead.wait_for(std::max(wait, std::chrono::steady_clock::duration::zero()))
-                              == std::future_status::ready;
-}
+// Days answered and not yet written, at most (fetch/ahead.hpp).
+constexpr std::size_t k_days_ahead = 2;
 
 json day_params(domain::Date day, const std::vector<std::string>& symbols) {
   json params{{"trade_date", yyyymmdd(day)}};
@@ -122,6 +119,16 @@ json day_params(domain::Date day, const std::vector<std::string>& symbols) {
 bool ends_fetch(const CallResult& result) {
   const auto* failure = std::get_if<CallFailure>(&result);
   return failure != nullptr && failure->kind != CallFailure::Kind::permission;
+}
+
+bool ends_fetch(const DayCalls& calls) {
+  return ends_fetch(calls.daily) || (calls.adj && ends_fetch(*calls.adj))
+         || (calls.suspend && ends_fetch(*calls.suspend));
+}
+
+bool refused_permission(const std::optional<CallResult>& result) {
+  const auto* failure = result ? std::get_if<CallFailure>(&*result) : nullptr;
+  return failure != nullptr && failure->kind == CallFailure::Kind::permission;
 }
 
 class TushareFetch {
@@ -394,11 +401,14 @@ DayCalls TushareFetch::call_day(const json& params, bool adj, bool suspend) {
     return calls;
   }
   calls.answered_rows = daily->items.size();
-  calls.rows = read_daily(std::move(*daily));
-  daily->items = {};
   if (calls.answered_rows == 0) {
+    calls.rows = read_daily(std::move(*daily));
     return calls;
   }
+  // Read while the day's other calls are under way: reading is most of this thread's work.
+  auto rows = std::async(std::launch::async,
+                         [table = std::move(*daily)]() mutable { return read_daily(std::move(table)); });
+  daily->items = {};
   if (adj) {
     calls.adj = m_client.call("adj_factor", params, "");
     if (auto* table = std::get_if<Table>(&*calls.adj)) {
@@ -413,6 +423,7 @@ DayCalls TushareFetch::call_day(const json& params, bool adj, bool suspend) {
       table->items = {};
     }
   }
+  calls.rows = rows.get();
   return calls;
 }
 
@@ -569,32 +580,33 @@ bool TushareFetch::fetch_days(const Plan& plan) {
       m_previous_rows = static_cast<std::size_t>(row.rows); // ascending: the last one before
     }
   }
-  // The next day's calls go out while a day is read and written: still one request in flight
-  // (D18), and the writing no longer waits for the source. A day that stops the fetch leaves the
-  // calls asked ahead unused.
-  std::future<DayCalls> ahead;
-  const auto ask_ahead = [this, &ahead](domain::Date day) {
-    ahead = std::async(std::launch::async,
-                       [this, params = day_params(day, m_options.symbols), adj = m_adj_permitted,
-                        suspend = m_suspend_permitted] { return call_day(params, adj, suspend); });
-  };
-  ask_ahead(plan.days.front());
-  for (std::size_t i = 0; i < plan.days.size(); ++i) {
-    const auto day = plan.days[i];
+  // The days' calls go out on a thread of their own while days are written, up to
+  // k_days_ahead days ahead: still one request in flight (D18). A permission refusal ends the
+  // asking of that API there (the writing warns of it, once); an answer that ends the fetch ends
+  // the asking.
+  Ahead<DayCalls> ahead(
+      plan.days, k_days_ahead,
+      [this, adj = m_adj_permitted, suspend = m_suspend_permitted](domain::Date day) mutable {
+        auto calls = call_day(day_params(day, m_options.symbols), adj, suspend);
+        adj = adj && !refused_permission(calls.adj);
+        suspend = suspend && !refused_permission(calls.suspend);
+        return calls;
+      },
+      [](const DayCalls& calls) { return ends_fetch(calls); });
+  for (const auto day : plan.days) {
     tell(day);
-    auto calls = ahead.get();
-    if (i + 1 < plan.days.size() && !ends_fetch(calls.daily)) {
-      ask_ahead(plan.days[i + 1]);
-    }
-    if (!write_answer(day, answer_of(day, std::move(calls)))) {
-      // The days before the one that stopped the fetch are whole: they stay. `ahead`'s
-      // destructor waits for the calls under way.
+    auto calls = ahead.take();
+    if (!calls || !write_answer(day, answer_of(day, std::move(*calls)))) {
+      // The days before the one that stopped the fetch are whole: they stay.
       (void)commit_days();
       return false;
     }
-    if (!answered_within(ahead, k_group_window - m_batch.age()) && !commit_days()) {
+    if (!ahead.at_hand_within(k_group_window - m_batch.age()) && !commit_days()) {
       return false;
     }
+  }
+  if (!commit_days()) {
+    return false;
   }
   tell(std::nullopt);
   return true;
