@@ -110,6 +110,8 @@ def main():
     finally:
         standin.terminate()
         standin.wait()
+    print("rounds (wall s): fetch " + " ".join(f"{r[0]:.2f}" for r in fetches)
+          + "; import " + " ".join(f"{r[0]:.2f}" for r in imports))
     ours = statistics.median(r[0] for r in fetches)
     theirs = statistics.median(r[0] for r in imports)
     cpu = statistics.median(r[2] for r in fetches)

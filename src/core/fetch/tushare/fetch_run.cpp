@@ -314,9 +314,14 @@ bool TushareFetch::refresh_listings() {
 }
 
 bool TushareFetch::seed_previous_adj(domain::Date first_day) {
-  // The step of the first day divides by each symbol's factor on the open day before it.
+  // The step of the first day divides by each symbol's factor on the open day before it: asked
+  // for only when a stored history ends before that day (a chain to continue).
   const auto before = m_store.load_open_days(first_day.plus_days(-30), first_day.plus_days(-1));
-  if (before.empty() || !m_adj_permitted) {
+  const auto symbols = m_store.load_symbols();
+  const bool continued = std::any_of(symbols.begin(), symbols.end(), [&](const store::SymbolInfo& symbol) {
+    return symbol.last_date < first_day;
+  });
+  if (before.empty() || !m_adj_permitted || !continued) {
     return true;
   }
   auto table = call_optional("adj_factor", json{{"trade_date", yyyymmdd(before.back())}},
