@@ -17,7 +17,7 @@ cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
 
 harnesses=("$@")
 if [ "${#harnesses[@]}" -eq 0 ]; then
-  harnesses=(parsers parse import dispatch remote_json config)
+  harnesses=(parsers parse import dispatch remote_json config tushare_reply tdx_reply)
 fi
 mkdir -p "$build/artifacts"
 printf '%-12s %12s %10s %8s %8s %s\n' harness executions exec/s cov ft corpus

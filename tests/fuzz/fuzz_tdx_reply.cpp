@@ -1,0 +1,51 @@
+// What a hostile or broken TDX server could send `fetch tdx` (D18): the reply head, the bars body
+// and the ex-rights body and record. The first byte picks the reader; the rest is its input.
+// Beyond "no crash, no read past the end" (ASan): a bars body that reads holds exactly the bars
+// its count says, each on a real date (the range is D16's, later); a refused input is refused as INVALID_INPUT.
+#include "fuzz_check.hpp"
+
+#include "core/fetch/tdx/wire.hpp"
+
+using namespace ashare;
+using namespace ashare::fetch::tdx;
+
+namespace {
+
+template <class T>
+void check_read(const Result<T>& read) {
+  FUZZ_CHECK(read.ok() || read.error().code == ErrorCode::invalid_input);
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) {
+    return 0;
+  }
+  const std::span<const std::uint8_t> input(data + 1, size - 1);
+  switch (data[0] % 4) {
+  case 0: {
+    const auto bars = parse_security_bars(input);
+    check_read(bars);
+    if (bars) {
+      FUZZ_CHECK(input.size() >= 2 && bars->size() == std::size_t{input[0]} + 256u * input[1]);
+      for (const auto& bar : *bars) {
+        FUZZ_CHECK(domain::Date::from_yyyymmdd(bar.day.yyyymmdd()) == bar.day); // a real date
+      }
+    }
+    break;
+  }
+  case 1: {
+    const auto head = parse_reply_head(input);
+    check_read(head);
+    if (head) {
+      FUZZ_CHECK(input.size() >= k_reply_head_size);
+      FUZZ_CHECK(head->zlib || head->zipped_size == head->unzipped_size);
+    }
+    break;
+  }
+  case 2: check_read(parse_xdxr_info(input)); break;
+  default: check_read(parse_xdxr_record(input)); break;
+  }
+  return 0;
+}
