@@ -1,9 +1,11 @@
-// What a hostile or broken TDX server could send `fetch tdx` (D18): the reply head, the bars body
-// and the ex-rights body and record. The first byte picks the reader; the rest is its input.
-// Beyond "no crash, no read past the end" (ASan): a bars body that reads holds exactly the bars
-// its count says, each on a real date (the range is D16's, later); a refused input is refused as INVALID_INPUT.
+// What a hostile or broken TDX server could send `fetch tdx` (D18): the reply head, the bars
+// body, the ex-rights body and record, and the pre_close that ex-rights events give. The first
+// byte picks the reader; the rest is its input. Beyond "no crash, no read past the end" (ASan): a
+// bars body that reads holds exactly the bars its count says, each on a real date (the range is
+// D16's, later); a refused input is refused as INVALID_INPUT.
 #include "fuzz_check.hpp"
 
+#include "core/fetch/tdx/ex_rights.hpp"
 #include "core/fetch/tdx/wire.hpp"
 
 using namespace ashare;
@@ -44,7 +46,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     break;
   }
-  case 2: check_read(parse_xdxr_info(input)); break;
+  case 2: {
+    const auto events = parse_xdxr_info(input);
+    check_read(events);
+    if (events && events->size() <= k_max_events_between_bars) {
+      // Whatever numbers the events carry, the pre_close they give is a value or a refusal
+      // (UBSan watches its 128-bit arithmetic).
+      check_read(ex_rights_pre_close_cents(static_cast<std::int64_t>(input.size()) * 12'345, *events));
+    }
+    break;
+  }
   default: check_read(parse_xdxr_record(input)); break;
   }
   return 0;
