@@ -1,8 +1,8 @@
 // What a hostile or broken TDX server could send `fetch tdx` (D18): the reply head, the bars
-// body, the ex-rights body and record, and the pre_close that ex-rights events give. The first
-// byte picks the reader; the rest is its input. Beyond "no crash, no read past the end" (ASan): a
-// bars body that reads holds exactly the bars its count says, each on a real date (the range is
-// D16's, later); a refused input is refused as INVALID_INPUT.
+// body, the ex-rights body and record, the pre_close that ex-rights events give, and the security
+// list and count. The first byte picks the reader; the rest is its input. Beyond "no crash, no
+// read past the end" (ASan): a bars body that reads holds exactly the bars its count says, each on
+// a real date (the range is D16's, later); a refused input is refused as INVALID_INPUT.
 #include "fuzz_check.hpp"
 
 #include "core/fetch/tdx/ex_rights.hpp"
@@ -25,7 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   const std::span<const std::uint8_t> input(data + 1, size - 1);
-  switch (data[0] % 4) {
+  switch (data[0] % 6) {
   case 0: {
     const auto bars = parse_security_bars(input);
     check_read(bars);
@@ -56,7 +56,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     break;
   }
-  default: check_read(parse_xdxr_record(input)); break;
+  case 3: check_read(parse_xdxr_record(input)); break;
+  case 4: {
+    const auto codes = parse_security_list(input);
+    check_read(codes);
+    if (codes) {
+      for (const auto& listed : *codes) {
+        FUZZ_CHECK(listed.code.size() == 6);
+        (void)is_a_share(Market::sh, listed.code);
+      }
+    }
+    break;
+  }
+  default: check_read(parse_security_count(input)); break;
   }
   return 0;
 }

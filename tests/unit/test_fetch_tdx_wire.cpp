@@ -7,6 +7,7 @@
 
 #include <doctest/doctest.h>
 
+#include <bit>
 #include <cmath>
 #include <fstream>
 #include <iterator>
@@ -254,4 +255,67 @@ TEST_CASE("tdx wire: no length in a reply reads past its end") {
   CHECK(parse_reply_head(bad));
   const auto record = bytes_of_file("rustdx_xdxr_000001_19900301.record.bin");
   CHECK_FALSE(parse_xdxr_record(std::span(record).first(28)));
+}
+
+TEST_CASE("tdx wire: the security count and list (pytdx's layout: no reply was recorded)") {
+  // pytdx's get_security_count docstring: the request for Shenzhen, byte for byte.
+  CHECK(security_count_request(0x006c180c, Market::sz)
+        == from_hex("0c 0c 18 6c 00 01 08 00 08 00 4e 04 00 00 75 c7 33 01"));
+  const auto count = parse_security_count(from_hex("e7 19"));
+  REQUIRE(count);
+  CHECK(*count == 6631);
+  CHECK_FALSE(parse_security_count(from_hex("e7")));
+  CHECK_FALSE(parse_security_count(from_hex("e7 19 00")));
+  // pytdx's get_security_list request head, then market and start.
+  CHECK(security_list_request(0x01641801, Market::sh, 1000)
+        == from_hex("0c 01 18 64 01 01 06 00 06 00 50 04 01 00 e8 03"));
+  // Two entries as pytdx reads them (its comment's 880023 entry, and a stock).
+  auto entry = [](const std::string& code, float pre_close) {
+    std::vector<std::uint8_t> out(code.begin(), code.end());
+    out.insert(out.end(), {0x64, 0x00});                  // volume unit 100
+    out.insert(out.end(), 8, 0x20);                       // the GBK name, left out
+    out.insert(out.end(), {0, 0, 0, 0, 2});               // 4 bytes, decimal point 2
+    const auto bits = std::bit_cast<std::uint32_t>(pre_close);
+    for (int i = 0; i < 4; ++i) {
+      out.push_back(static_cast<std::uint8_t>(bits >> (8 * i)));
+    }
+    out.insert(out.end(), 4, 0);
+    return out;
+  };
+  std::vector<std::uint8_t> body{2, 0};
+  for (const auto& one : {entry("880023", 17.575001f), entry("600519", 1410.0f)}) {
+    body.insert(body.end(), one.begin(), one.end());
+  }
+  const auto list = parse_security_list(body);
+  REQUIRE(list);
+  REQUIRE(list->size() == 2);
+  CHECK((*list)[0].code == "880023");
+  CHECK((*list)[1].code == "600519");
+  CHECK((*list)[1].pre_close == 1410.0f);
+  for (std::size_t size = 0; size < body.size(); ++size) {
+    CHECK_FALSE(parse_security_list(std::span(body).first(size)));
+  }
+}
+
+TEST_CASE("tdx wire: A-shares only (D18)") {
+  for (const auto* code : {"600519", "601318", "603288", "605499", "688981", "689009"}) {
+    CHECK(is_a_share(Market::sh, code));
+  }
+  for (const auto* code : {"000001", "001979", "002594", "003816", "300750", "301236"}) {
+    CHECK(is_a_share(Market::sz, code));
+  }
+  for (const auto* code : {"430047", "838163", "873703", "920163"}) {
+    CHECK(is_a_share(Market::bj, code));
+  }
+  // Indices, funds, bonds, B shares, another market's code, and what is no code at all.
+  for (const auto* code : {"000001", "510300", "019547", "900901", "880023", "999999"}) {
+    CHECK_FALSE(is_a_share(Market::sh, code));
+  }
+  for (const auto* code : {"399001", "159915", "123001", "200002"}) {
+    CHECK_FALSE(is_a_share(Market::sz, code));
+  }
+  CHECK_FALSE(is_a_share(Market::bj, "899050"));
+  CHECK_FALSE(is_a_share(Market::sz, "600519"));
+  CHECK_FALSE(is_a_share(Market::sh, "60051"));
+  CHECK_FALSE(is_a_share(Market::sh, "60051x"));
 }

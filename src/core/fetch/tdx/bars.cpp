@@ -29,12 +29,12 @@ std::vector<XdxrEvent> events_between(std::span<const XdxrEvent> events,
 // The problem of TDX's own numbers, before D16's: a volume that is no whole number of shares, or
 // a volume or amount that is not a finite number from 0.
 std::optional<import::RowProblem> number_problem(const RawBar& bar, std::int64_t line) {
-  const double volume = bar.volume;
+  const auto volume = static_cast<double>(bar.volume);
   if (!std::isfinite(volume) || volume < 0 || volume != std::floor(volume)) {
     return import::RowProblem{line, "volume", "volume " + std::to_string(volume)
                                                   + " is not a whole number of shares"};
   }
-  const double amount = bar.amount;
+  const auto amount = static_cast<double>(bar.amount);
   if (!std::isfinite(amount) || amount < 0) {
     return import::RowProblem{line, "turnover", "amount " + std::to_string(amount)
                                                     + " is not a number from 0"};

@@ -1,5 +1,6 @@
 #include "core/fetch/tdx/wire.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <optional>
@@ -184,6 +185,76 @@ std::vector<std::uint8_t> xdxr_request(std::uint32_t sequence, Market market, st
   body.push_back(static_cast<std::uint8_t>(market));
   put_code(body, code);
   return request(sequence, Method::xdxr_info, body);
+}
+
+std::vector<std::uint8_t> security_count_request(std::uint32_t sequence, Market market) {
+  std::vector<std::uint8_t> body;
+  put_u16(body, static_cast<std::uint16_t>(market));
+  body.insert(body.end(), {0x75, 0xc7, 0x33, 0x01}); // as pytdx sends it
+  return request(sequence, Method::security_count, body);
+}
+
+Result<std::uint16_t> parse_security_count(std::span<const std::uint8_t> body) {
+  Reader in(body);
+  const auto count = in.u16();
+  if (!count || in.left() != 0) {
+    return bad_reply("a count body of " + std::to_string(body.size()) + " bytes (2 expected)");
+  }
+  return *count;
+}
+
+std::vector<std::uint8_t> security_list_request(std::uint32_t sequence, Market market,
+                                                std::uint16_t start) {
+  std::vector<std::uint8_t> body;
+  put_u16(body, static_cast<std::uint16_t>(market));
+  put_u16(body, start);
+  return request(sequence, Method::security_list, body);
+}
+
+Result<std::vector<ListedCode>> parse_security_list(std::span<const std::uint8_t> body) {
+  constexpr std::size_t k_entry = 29;
+  Reader in(body);
+  const auto count = in.u16();
+  if (!count) {
+    return bad_reply("a list body of " + std::to_string(body.size()) + " bytes, without its count");
+  }
+  if (in.left() != std::size_t{*count} * k_entry) {
+    return bad_reply("a list of " + std::to_string(*count) + " codes in " + std::to_string(in.left())
+                     + " bytes");
+  }
+  std::vector<ListedCode> codes;
+  codes.reserve(*count);
+  for (std::uint16_t i = 0; i < *count; ++i) {
+    auto code = in.text(6);
+    const auto skipped = in.text(2 + 8 + 4 + 1); // volume unit, name, 4 bytes, decimal point
+    const auto pre_close = in.f32();
+    const auto rest = in.text(4);
+    if (!code || !skipped || !pre_close || !rest) {
+      return bad_reply("list entry " + std::to_string(i + 1) + " runs past the body");
+    }
+    codes.push_back({std::move(*code), *pre_close});
+  }
+  return codes;
+}
+
+bool is_a_share(Market market, std::string_view code) {
+  if (code.size() != 6
+      || !std::all_of(code.begin(), code.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    return false;
+  }
+  const auto starts = [&](std::initializer_list<std::string_view> prefixes) {
+    return std::any_of(prefixes.begin(), prefixes.end(),
+                       [&](std::string_view prefix) { return code.substr(0, prefix.size()) == prefix; });
+  };
+  switch (market) {
+  case Market::sh:
+    return starts({"600", "601", "603", "605", "688", "689"});
+  case Market::sz:
+    return starts({"000", "001", "002", "003", "300", "301"});
+  case Market::bj:
+    return starts({"43", "83", "87", "920"});
+  }
+  return false;
 }
 
 Result<std::vector<RawBar>> parse_security_bars(std::span<const std::uint8_t> body) {

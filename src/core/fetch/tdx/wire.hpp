@@ -24,8 +24,10 @@ inline constexpr std::size_t k_reply_head_size = 16;
 
 // The methods ashare calls.
 enum class Method : std::uint16_t {
-  security_bars = 0x052d, // get_security_bars: a code's bars, newest first in pages
-  xdxr_info = 0x000f,     // get_xdxr_info: a code's ex-rights events
+  security_count = 0x044e, // get_security_count: how many codes a market lists
+  security_list = 0x0450,  // get_security_list: a market's codes, a page at a time
+  security_bars = 0x052d,  // get_security_bars: a code's bars, newest first in pages
+  xdxr_info = 0x000f,      // get_xdxr_info: a code's ex-rights events
 };
 
 // D18: the TDX market of a code, from its D1 suffix.
@@ -62,6 +64,32 @@ std::vector<std::uint8_t> security_bars_request(std::uint32_t sequence,
 
 // Return a get_xdxr_info request for `code` of `market`.
 std::vector<std::uint8_t> xdxr_request(std::uint32_t sequence, Market market, std::string_view code);
+
+// Return a get_security_count request for `market`.
+std::vector<std::uint8_t> security_count_request(std::uint32_t sequence, Market market);
+
+// Parse a get_security_count body (a u16).
+Result<std::uint16_t> parse_security_count(std::span<const std::uint8_t> body);
+
+// Return a get_security_list request: the codes of `market` from the `start`th on.
+std::vector<std::uint8_t> security_list_request(std::uint32_t sequence, Market market,
+                                                std::uint16_t start);
+
+// A code a market lists (the name, in GBK, is left out: listings come from Tushare, D19).
+struct ListedCode {
+  std::string code; // 6 digits as sent
+  float pre_close = 0;
+};
+
+// Parse a get_security_list body: u16 count, then 29-byte entries (6-byte code, u16 volume unit,
+// 8-byte name, 4 bytes, u8 decimal point, float32 previous close, 4 bytes). No reply was recorded:
+// this layout is pytdx's reading of it (said here and in the stand-in).
+Result<std::vector<ListedCode>> parse_security_list(std::span<const std::uint8_t> body);
+
+// Return whether `code` of `market` is an A-share (D18: indices, funds, bonds and B shares are
+// skipped): Shanghai 600, 601, 603, 605, 688, 689; Shenzhen 000, 001, 002, 003, 300, 301;
+// Beijing 43, 83, 87, 920.
+bool is_a_share(Market market, std::string_view code);
 
 // A daily bar as a reply gives it: prices in whole 1/1000 CNY, volume and amount as float32.
 struct RawBar {
