@@ -100,6 +100,8 @@ struct RawBar {
   std::int64_t close_mils = 0;
   float volume = 0; // shares in category 4, lots in 9
   float amount = 0; // CNY
+
+  bool operator==(const RawBar&) const = default;
 };
 
 // Parse a get_security_bars body of a daily category (u16 count, then per bar a u32 YYYYMMDD,

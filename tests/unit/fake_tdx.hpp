@@ -1,0 +1,123 @@
+// An in-process TDX for the client's tests: bodies encoded as the recorded replies are (the
+// encoder is checked against them), served per host with faults on demand.
+#pragma once
+
+#include "core/fetch/tdx/client.hpp"
+#include "core/fetch/tdx/wire.hpp"
+
+#include <bit>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ashare::test {
+
+// Append TDX's price varint of `value`.
+inline void put_price(std::vector<std::uint8_t>& out, std::int64_t value) {
+  const bool negative = value < 0;
+  auto left = static_cast<std::uint64_t>(negative ? -value : value);
+  std::uint8_t first = static_cast<std::uint8_t>(left & 0x3f) | (negative ? 0x40 : 0);
+  left >>= 6;
+  if (left != 0) {
+    first |= 0x80;
+  }
+  out.push_back(first);
+  while (left != 0) {
+    auto next = static_cast<std::uint8_t>(left & 0x7f);
+    left >>= 7;
+    if (left != 0) {
+      next |= 0x80;
+    }
+    out.push_back(next);
+  }
+}
+
+inline void put_u32(std::vector<std::uint8_t>& out, std::uint32_t value) {
+  for (int i = 0; i < 4; ++i) {
+    out.push_back(static_cast<std::uint8_t>(value >> (8 * i)));
+  }
+}
+
+// Return the get_security_bars body of `bars` (oldest first), as a server writes it.
+inline std::vector<std::uint8_t> encode_bars(const std::vector<fetch::tdx::RawBar>& bars) {
+  std::vector<std::uint8_t> out{static_cast<std::uint8_t>(bars.size() & 0xff),
+                                static_cast<std::uint8_t>(bars.size() >> 8)};
+  std::int64_t base = 0;
+  for (const auto& bar : bars) {
+    put_u32(out, static_cast<std::uint32_t>(bar.day.yyyymmdd()));
+    put_price(out, bar.open_mils - base);
+    put_price(out, bar.close_mils - bar.open_mils);
+    put_price(out, bar.high_mils - bar.open_mils);
+    put_price(out, bar.low_mils - bar.open_mils);
+    put_u32(out, std::bit_cast<std::uint32_t>(bar.volume));
+    put_u32(out, std::bit_cast<std::uint32_t>(bar.amount));
+    base = bar.close_mils;
+  }
+  return out;
+}
+
+// A TDX of several hosts, each serving the same bars unless told to fail.
+class FakeTdx final : public fetch::tdx::Connector {
+public:
+  enum class Fault { none, refuses, times_out, truncates, answers_another };
+
+  std::map<std::string, std::vector<fetch::tdx::RawBar>> bars; // by 6-digit code, oldest first
+  std::map<std::string, Fault> faults;                         // by host
+  std::vector<std::string> connects;                           // every host connected to
+  std::vector<std::pair<std::string, std::uint16_t>> asked;    // (host, start) of each bars call
+
+  Result<std::unique_ptr<fetch::tdx::Channel>> connect(const std::string& host) override {
+    connects.push_back(host);
+    if (fault(host) == Fault::refuses) {
+      return make_error(ErrorCode::service_unavailable, "connection refused");
+    }
+    return std::unique_ptr<fetch::tdx::Channel>(new Channel(*this, host));
+  }
+
+private:
+  Fault fault(const std::string& host) const {
+    const auto it = faults.find(host);
+    return it == faults.end() ? Fault::none : it->second;
+  }
+
+  class Channel final : public fetch::tdx::Channel {
+  public:
+    Channel(FakeTdx& tdx, std::string host) : m_tdx(tdx), m_host(std::move(host)) {}
+
+    Result<fetch::tdx::Reply> exchange(std::span<const std::uint8_t> request) override {
+      const auto fault = m_tdx.fault(m_host);
+      if (fault == Fault::times_out) {
+        return make_error(ErrorCode::service_unavailable, "timed out after 5 s");
+      }
+      fetch::tdx::Reply reply;
+      reply.head.sequence = request[1] | (request[2] << 8) | (request[3] << 16)
+                            | (static_cast<std::uint32_t>(request[4]) << 24);
+      reply.head.method = static_cast<std::uint16_t>(request[10] | (request[11] << 8));
+      if (fault == Fault::answers_another) {
+        ++reply.head.sequence;
+      }
+      const std::string code(request.begin() + 14, request.begin() + 20);
+      const std::uint16_t start = static_cast<std::uint16_t>(request[24] | (request[25] << 8));
+      const std::uint16_t count = static_cast<std::uint16_t>(request[26] | (request[27] << 8));
+      m_tdx.asked.emplace_back(m_host, start);
+      const auto& all = m_tdx.bars[code];
+      // `count` bars ending `start` back from the newest, oldest first.
+      const auto end = all.size() > start ? all.size() - start : 0;
+      const auto begin = end > count ? end - count : 0;
+      reply.body = encode_bars({all.begin() + static_cast<std::ptrdiff_t>(begin),
+                                all.begin() + static_cast<std::ptrdiff_t>(end)});
+      if (fault == Fault::truncates) {
+        reply.body.resize(reply.body.size() / 2);
+      }
+      reply.head.zipped_size = reply.head.unzipped_size = static_cast<std::uint16_t>(reply.body.size());
+      return reply;
+    }
+
+  private:
+    FakeTdx& m_tdx;
+    std::string m_host;
+  };
+};
+
+} // namespace ashare::test
