@@ -1,6 +1,7 @@
-// A scripted peer on 127.0.0.1 for the network clients' tests (test_cli_net_*.cpp): it accepts
-// connections one after another, reads each request's head and Content-Length body, records
-// them, and writes what the test's script answers, byte for byte, so that a test controls what a
+// A scripted peer on 127.0.0.1 for the network clients' tests (test_cli_net_*.cpp, and the TDX
+// connector's): it accepts connections one after another, reads each request (an HTTP head and
+// its Content-Length body, or a TDX request: a 12-byte head whose bytes 6-7 count the rest plus
+// 2), records them, and writes what the test's script answers, byte for byte, so that a test controls what a
 // well-behaved library would never send (a 304 without Content-Length on a kept-alive
 // connection, a close without a word, silence). Loopback only; every wait is bounded.
 #pragma once
@@ -42,10 +43,12 @@ public:
     bool silent = false;
   };
   using Script = std::function<Answer(const Request& request, int index)>;
+  enum class Framing { http, tdx };
 
-  // Listen on 127.0.0.1 (a free port) and answer each request as `script` says; `index` counts
-  // the requests from 0.
-  explicit LoopbackPeer(Script script) : m_script(std::move(script)) {
+  // Listen on 127.0.0.1 (a free port) and answer each request, framed as `framing` says, as
+  // `script` says; `index` counts the requests from 0.
+  explicit LoopbackPeer(Script script, Framing framing = Framing::http)
+      : m_script(std::move(script)), m_framing(framing) {
     m_listener = ::socket(AF_INET, SOCK_STREAM, 0);
     REQUIRE(m_listener >= 0);
     sockaddr_in address{};
@@ -144,6 +147,9 @@ private:
 
   // Return the next request on `connection`, or nullopt when it closed or the peer stops.
   std::optional<Request> read_request(int connection, std::string& pending) {
+    if (m_framing == Framing::tdx) {
+      return read_tdx_request(connection, pending);
+    }
     Request request;
     std::size_t end = std::string::npos;
     while ((end = pending.find("\r\n\r\n")) == std::string::npos) {
@@ -161,6 +167,28 @@ private:
     }
     request.body = pending.substr(0, length);
     pending.erase(0, length);
+    return request;
+  }
+
+  // A TDX request: the 12-byte head, then its u16 length (bytes 6-7) less 2 (the method's bytes).
+  std::optional<Request> read_tdx_request(int connection, std::string& pending) {
+    while (pending.size() < 12) {
+      if (!receive(connection, pending)) {
+        return std::nullopt;
+      }
+    }
+    const auto length = static_cast<std::size_t>(static_cast<unsigned char>(pending[6])
+                                                 | (static_cast<unsigned char>(pending[7]) << 8));
+    const auto body = length >= 2 ? length - 2 : 0;
+    while (pending.size() < 12 + body) {
+      if (!receive(connection, pending)) {
+        return std::nullopt;
+      }
+    }
+    Request request;
+    request.head = pending.substr(0, 12);
+    request.body = pending.substr(12, body);
+    pending.erase(0, 12 + body);
     return request;
   }
 
@@ -189,6 +217,7 @@ private:
   }
 
   Script m_script;
+  Framing m_framing = Framing::http;
   int m_listener = -1;
   int m_port = 0;
   std::atomic<bool> m_stop{false};

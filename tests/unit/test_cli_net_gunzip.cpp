@@ -1,9 +1,10 @@
-// cli/net/gunzip: gzip bodies (D17) as the network clients read them.
+// cli/net/gunzip: gzip bodies (D17) and zlib ones (TDX, D18) as the network clients read them.
 #include "cli/net/gunzip.hpp"
 
 #include "server/gzip.hpp"
 
 #include <doctest/doctest.h>
+#include <zlib.h>
 
 using ashare::cli::net::gunzip;
 
@@ -27,4 +28,18 @@ TEST_CASE("net::gunzip") {
     CHECK_FALSE(gunzip(packed, text.size() - 1).has_value());
     CHECK(gunzip(packed, text.size()) == text);
   }
+}
+
+TEST_CASE("net::inflate_zlib: a TDX reply's flag-0x1c body") {
+  const std::string text = std::string(2000, 'b') + "the bars";
+  uLongf size = compressBound(text.size());
+  std::string packed(size, '\0');
+  REQUIRE(compress(reinterpret_cast<Bytef*>(packed.data()), &size,
+                   reinterpret_cast<const Bytef*>(text.data()), text.size()) == Z_OK);
+  packed.resize(size);
+  CHECK(ashare::cli::net::inflate_zlib(packed, text.size()) == text);
+  CHECK_FALSE(ashare::cli::net::inflate_zlib(packed, text.size() - 1).has_value());       // past the limit
+  CHECK_FALSE(ashare::cli::net::inflate_zlib(packed.substr(0, packed.size() - 3), 1 << 20).has_value()); // cut
+  CHECK_FALSE(ashare::cli::net::inflate_zlib(ashare::server::gzip(text), 1 << 20).has_value()); // gzip is not zlib
+  CHECK_FALSE(ashare::cli::net::inflate_zlib("plain", 1 << 20).has_value());
 }

@@ -22,6 +22,10 @@ HttpOutcome HttpClient::exchange(const HttpRequest& request) {
   return net.http_exchange(*m_session, request);
 }
 
+std::optional<std::string> zlib_inflate(std::string_view body, std::size_t limit) {
+  return module().zlib_inflate(body, limit);
+}
+
 std::variant<TcpClient, Failure> TcpClient::connect(const std::string& host,
                                                     unsigned short port,
                                                     std::chrono::milliseconds timeout) {

@@ -29,6 +29,10 @@ private:
   HttpSession* m_session = nullptr; // opened by the first exchange
 };
 
+// Return `body` inflated from zlib's format, or nullopt (cli/net/gunzip.hpp). Throws
+// std::runtime_error only when the module cannot be loaded.
+std::optional<std::string> zlib_inflate(std::string_view body, std::size_t limit);
+
 // A TCP connection, closed when destroyed.
 class TcpClient {
 public:

@@ -1,6 +1,7 @@
 // The one symbol ashare-net.so exports: the table `ashare` finds with dlsym (cli/net/module.hpp).
 // Each entry catches whatever its implementation throws (allocation failures, mostly) and turns it
 // into a value, so that no exception crosses into `ashare`.
+#include "cli/net/gunzip.hpp"
 #include "cli/net/http_session.hpp"
 #include "cli/net/serve.hpp"
 #include "cli/net/tcp_stream.hpp"
@@ -79,6 +80,14 @@ void tcp_close(TcpStream* stream) noexcept {
   close_tcp_stream(stream);
 }
 
+std::optional<std::string> zlib_inflate(std::string_view body, std::size_t limit) noexcept {
+  try {
+    return inflate_zlib(body, limit);
+  } catch (...) {
+    return std::nullopt; // out of memory: not inflated
+  }
+}
+
 // As main.cpp reports what a command throws: a database server that cannot be reached is exit
 // status 3 (D15), anything else 1.
 int serve_entry(const ServeSettings& settings) noexcept {
@@ -101,6 +110,6 @@ ashare_net_module() noexcept {
   using namespace ashare::cli::net;
   static const Module module{ASHARE_VERSION, k_module_abi, &http_open,   &http_exchange,
                              &http_close,    &tcp_connect, &tcp_write,   &tcp_read,
-                             &tcp_close,     &serve_entry};
+                             &tcp_close,     &zlib_inflate, &serve_entry};
   return &module;
 }

@@ -5,10 +5,12 @@
 
 namespace ashare::cli::net {
 
-std::optional<std::string> gunzip(std::string_view body, std::size_t limit) {
+namespace {
+
+// Inflate `body` with zlib's `window_bits` (which say the wrapper: gzip or zlib).
+std::optional<std::string> inflate_body(std::string_view body, int window_bits, std::size_t limit) {
   z_stream stream{};
-  // 16 + MAX_WBITS: a gzip header and trailer around the deflate data.
-  if (inflateInit2(&stream, 16 + MAX_WBITS) != Z_OK) {
+  if (inflateInit2(&stream, window_bits) != Z_OK) {
     return std::nullopt;
   }
   std::string out;
@@ -32,6 +34,16 @@ std::optional<std::string> gunzip(std::string_view body, std::size_t limit) {
   }
   inflateEnd(&stream);
   return out;
+}
+
+} // namespace
+
+std::optional<std::string> gunzip(std::string_view body, std::size_t limit) {
+  return inflate_body(body, 16 + MAX_WBITS, limit); // a gzip header and trailer around deflate
+}
+
+std::optional<std::string> inflate_zlib(std::string_view body, std::size_t limit) {
+  return inflate_body(body, MAX_WBITS, limit); // zlib's two-byte header and Adler-32 trailer
 }
 
 } // namespace ashare::cli::net

@@ -104,7 +104,7 @@ struct ServeSettings {
 // ---- The table -----------------------------------------------------------------------------------
 
 // Bumped whenever the table or a type above changes, so that a stale module is refused.
-inline constexpr int k_module_abi = 4;
+inline constexpr int k_module_abi = 5;
 
 struct Module {
   const char* version; // ASHARE_VERSION of the module's build
@@ -131,6 +131,9 @@ struct Module {
                                      std::span<std::byte> into,
                                      std::chrono::milliseconds timeout) noexcept;
   void (*tcp_close)(TcpStream* stream) noexcept;
+  // Return `body` inflated from zlib's format (a TDX reply with flag 0x1c), or nullopt when it is
+  // not that, is cut short, or inflates to more than `limit` bytes.
+  std::optional<std::string> (*zlib_inflate)(std::string_view body, std::size_t limit) noexcept;
 
   // Run `serve` as `settings` say: open the stores, print "listening on URL" once bound, serve
   // until SIGINT or SIGTERM has drained the server; return the exit status, having printed

@@ -1,0 +1,108 @@
+#include "cli/fetch/tdx_connector.hpp"
+
+#include "cli/net/client.hpp"
+
+#include <charconv>
+
+namespace ashare::cli {
+namespace {
+
+constexpr unsigned short k_default_port = 7709;
+
+Error unreachable(const std::string& host, const std::string& why) {
+  return make_error(ErrorCode::service_unavailable, host + ": " + why);
+}
+
+class TdxChannel final : public fetch::tdx::Channel {
+public:
+  TdxChannel(net::TcpClient stream, std::string host, std::chrono::milliseconds timeout)
+      : m_stream(std::move(stream)), m_host(std::move(host)), m_timeout(timeout) {}
+
+  Result<fetch::tdx::Reply> exchange(std::span<const std::uint8_t> request) override {
+    if (auto failure = m_stream.write(std::as_bytes(request), m_timeout)) {
+      return unreachable(m_host, failure->reason);
+    }
+    std::vector<std::uint8_t> head(fetch::tdx::k_reply_head_size);
+    if (auto failure = m_stream.read(std::as_writable_bytes(std::span(head)), m_timeout)) {
+      return unreachable(m_host, failure->reason);
+    }
+    auto parsed = fetch::tdx::parse_reply_head(head);
+    if (!parsed) {
+      return parsed.error();
+    }
+    fetch::tdx::Reply reply{*parsed, std::vector<std::uint8_t>(parsed->zipped_size)};
+    if (auto failure = m_stream.read(std::as_writable_bytes(std::span(reply.body)), m_timeout)) {
+      return unreachable(m_host, failure->reason);
+    }
+    if (reply.head.zlib) {
+      auto inflated = net::zlib_inflate(
+          std::string_view(reinterpret_cast<const char*>(reply.body.data()), reply.body.size()),
+          reply.head.unzipped_size);
+      if (!inflated || inflated->size() != reply.head.unzipped_size) {
+        return make_error(ErrorCode::invalid_input,
+                          "the TDX reply is malformed: a zlib body that does not inflate to its "
+                              + std::to_string(reply.head.unzipped_size) + " bytes");
+      }
+      reply.body.assign(inflated->begin(), inflated->end());
+    }
+    return reply;
+  }
+
+private:
+  net::TcpClient m_stream;
+  std::string m_host;
+  std::chrono::milliseconds m_timeout;
+};
+
+// Split `host` into an address and a port: "name:port", "[v6]:port", or no port (7709), a bare
+// IPv6 address included.
+Result<std::pair<std::string, unsigned short>> address_and_port(const std::string& host) {
+  std::string address = host;
+  std::string_view digits;
+  if (host.starts_with('[')) {
+    const auto close = host.find(']');
+    if (close == std::string::npos || (close + 1 < host.size() && host[close + 1] != ':')) {
+      return make_error(ErrorCode::invalid_input, "the TDX host " + host + " is not [address]:port");
+    }
+    address = host.substr(1, close - 1);
+    if (close + 1 < host.size()) {
+      digits = std::string_view(host).substr(close + 2);
+    }
+  } else if (const auto colon = host.find(':'); colon != std::string::npos && colon == host.rfind(':')) {
+    address = host.substr(0, colon);
+    digits = std::string_view(host).substr(colon + 1);
+  }
+  if (digits.data() == nullptr) {
+    return std::pair{address, k_default_port};
+  }
+  unsigned value = 0;
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  if (error != std::errc() || end != digits.data() + digits.size() || value == 0 || value > 65535
+      || address.empty()) {
+    return make_error(ErrorCode::invalid_input, "the TDX host " + host + " is not address:port (port 1 to 65535)");
+  }
+  return std::pair{address, static_cast<unsigned short>(value)};
+}
+
+} // namespace
+
+Result<std::unique_ptr<fetch::tdx::Channel>> TdxConnector::connect(const std::string& host) {
+  const auto split = address_and_port(host);
+  if (!split) {
+    return split.error();
+  }
+  const auto& [address, port] = *split;
+  auto connected = net::TcpClient::connect(address, port, m_timeout);
+  if (auto* failure = std::get_if<net::Failure>(&connected)) {
+    return unreachable(host, failure->reason);
+  }
+  auto channel = std::make_unique<TdxChannel>(std::move(std::get<net::TcpClient>(connected)), host, m_timeout);
+  for (const auto& packet : fetch::tdx::setup_requests()) {
+    if (auto reply = channel->exchange(packet); !reply) {
+      return unreachable(host, "setting the connection up: " + reply.error().message);
+    }
+  }
+  return std::unique_ptr<fetch::tdx::Channel>(std::move(channel));
+}
+
+} // namespace ashare::cli
