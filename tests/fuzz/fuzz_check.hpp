@@ -2,6 +2,8 @@
 // property is a finding as much as a crash is.
 #pragma once
 
+#include "core/error.hpp"
+
 #include <cstdio>
 #include <cstdlib>
 
@@ -12,3 +14,13 @@
       std::abort();                                                                              \
     }                                                                                            \
   } while (false)
+
+namespace ashare::fuzz {
+
+// Check that a reader's result is a value or a refusal as INVALID_INPUT, never another error.
+template <class T>
+void check_read(const Result<T>& read) {
+  FUZZ_CHECK(read.ok() || read.error().code == ErrorCode::invalid_input);
+}
+
+} // namespace ashare::fuzz

@@ -11,14 +11,7 @@
 using namespace ashare;
 using namespace ashare::fetch::tdx;
 
-namespace {
-
-template <class T>
-void check_read(const Result<T>& read) {
-  FUZZ_CHECK(read.ok() || read.error().code == ErrorCode::invalid_input);
-}
-
-} // namespace
+using fuzz::check_read;
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) {

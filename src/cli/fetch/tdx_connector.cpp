@@ -1,8 +1,7 @@
 #include "cli/fetch/tdx_connector.hpp"
 
+#include "cli/listen_address.hpp"
 #include "cli/net/client.hpp"
-
-#include <charconv>
 
 namespace ashare::cli {
 namespace {
@@ -54,34 +53,18 @@ private:
   std::chrono::milliseconds m_timeout;
 };
 
-// Split `host` into an address and a port: "name:port", "[v6]:port", or no port (7709), a bare
-// IPv6 address included.
+// Split `host` into an address and a port: "address" alone for the default port, else HOST:PORT
+// as `serve --listen` reads it ("name:port", "[v6]:port"), with a port from 1.
 Result<std::pair<std::string, unsigned short>> address_and_port(const std::string& host) {
-  std::string address = host;
-  std::string_view digits;
-  if (host.starts_with('[')) {
-    const auto close = host.find(']');
-    if (close == std::string::npos || (close + 1 < host.size() && host[close + 1] != ':')) {
-      return make_error(ErrorCode::invalid_input, "the TDX host " + host + " is not [address]:port");
-    }
-    address = host.substr(1, close - 1);
-    if (close + 1 < host.size()) {
-      digits = std::string_view(host).substr(close + 2);
-    }
-  } else if (const auto colon = host.find(':'); colon != std::string::npos && colon == host.rfind(':')) {
-    address = host.substr(0, colon);
-    digits = std::string_view(host).substr(colon + 1);
+  if (!host.empty() && host.find(':') == std::string::npos) {
+    return std::pair{host, k_default_port};
   }
-  if (digits.data() == nullptr) {
-    return std::pair{address, k_default_port};
+  const auto parsed = parse_listen(host);
+  if (!parsed || parsed->port == 0 || parsed->host.empty() || parsed->host.front() == '[') {
+    return make_error(ErrorCode::invalid_input,
+                      "the TDX host " + host + " is not address:port (port 1 to 65535)");
   }
-  unsigned value = 0;
-  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-  if (error != std::errc() || end != digits.data() + digits.size() || value == 0 || value > 65535
-      || address.empty()) {
-    return make_error(ErrorCode::invalid_input, "the TDX host " + host + " is not address:port (port 1 to 65535)");
-  }
-  return std::pair{address, static_cast<unsigned short>(value)};
+  return std::pair{parsed->host, static_cast<unsigned short>(parsed->port)};
 }
 
 } // namespace

@@ -16,7 +16,8 @@ class TdxConnector final : public fetch::tdx::Connector {
 public:
   explicit TdxConnector(std::chrono::milliseconds timeout) : m_timeout(timeout) {}
 
-  // Connect to `host` ("address:port", or "address" for port 7709) and set the connection up.
+  // Connect to `host` ("address:port", "[v6]:port", or "address" for port 7709) and set the
+  // connection up.
   Result<std::unique_ptr<fetch::tdx::Channel>> connect(const std::string& host) override;
 
 private:
