@@ -23,8 +23,8 @@
 namespace ashare::cli {
 namespace {
 
-using fetch::tushare::FetchEnd;
-using fetch::tushare::FetchReport;
+using fetch::FetchEnd;
+using fetch::FetchReport;
 
 struct FetchArgs {
   std::vector<std::string> symbols;
@@ -68,8 +68,8 @@ Result<std::string> read_token(const FetchArgs& args, const Config& config) {
   return token;
 }
 
-Result<fetch::tushare::FetchOptions> fetch_options(const FetchArgs& args) {
-  fetch::tushare::FetchOptions options;
+Result<fetch::FetchOptions> fetch_options(const FetchArgs& args) {
+  fetch::FetchOptions options;
   for (const auto& text : args.symbols) {
     auto symbol = domain::parse_symbol(text);
     if (!symbol) {
@@ -165,7 +165,7 @@ int report_fetch(const FetchReport& report, const FetchArgs& args) {
     print_plan(report);
     return k_exit_ok;
   }
-  const int status = fetch::tushare::exit_status(report.end);
+  const int status = fetch::exit_status(report.end);
   if (status != k_exit_ok) {
     if (report.plan && report.days_stored > 0) {
       std::cerr << summary_line(report) << "\n";
@@ -207,7 +207,7 @@ int run_fetch_tushare(const FetchArgs& args, const Config& config) {
   ProgressBar bar("fetch");
   std::mutex drawing; // the bar is drawn from two threads
   std::chrono::milliseconds waiting{0};
-  fetch::tushare::FetchProgress last;
+  fetch::FetchProgress last;
   const auto draw = [&] {
     std::string detail = (last.day ? last.day->iso() + " · " : std::string()) + with_thousands(std::to_string(last.rows))
                          + " bars · " + std::to_string(last.requests) + " calls";
@@ -229,7 +229,7 @@ int run_fetch_tushare(const FetchArgs& args, const Config& config) {
                                   }
                                 });
   const auto report = fetch::tushare::fetch_tushare(*store, client, *options,
-                                                    [&](const fetch::tushare::FetchProgress& progress) {
+                                                    [&](const fetch::FetchProgress& progress) {
                                                       const std::lock_guard held(drawing);
                                                       last = progress;
                                                       if (bar.active()) {

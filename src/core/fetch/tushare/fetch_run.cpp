@@ -181,7 +181,6 @@ private:
   bool fetch_days(const Plan& plan);
   // Check and write a day's answer; false when the fetch stops before it.
   bool write_answer(domain::Date day, std::optional<DayAnswer> answer);
-  void finish_report();
   void tell(std::optional<domain::Date> day);
 
   store::BarStore& m_store;
@@ -233,7 +232,7 @@ std::optional<Table> TushareFetch::call_required(const char* api, const json& pa
 void TushareFetch::tell(std::optional<domain::Date> day) {
   if (m_progress) {
     m_progress(FetchProgress{m_report.days_stored, m_report.plan ? m_report.plan->days.size() : 0,
-                             m_report.rows, m_client.requests(), day});
+                             m_report.rows, m_client.requests(), day, {}});
   }
 }
 
@@ -632,27 +631,6 @@ bool TushareFetch::write_answer(domain::Date day, std::optional<DayAnswer> answe
   return true;
 }
 
-void TushareFetch::finish_report() {
-  m_report.requests = m_client.requests();
-  const auto ledger = m_store.load_ledger(k_provider);
-  for (const auto& row : ledger) {
-    if (row.symbol.empty()) {
-      m_report.ledger_end = row.trade_date;
-    }
-  }
-  if (m_report.plan) {
-    const auto since = m_report.ledger_end ? m_report.ledger_end->plus_days(1) : m_report.plan->start;
-    m_report.days_behind =
-        static_cast<std::int64_t>(m_store.load_open_days(since, m_report.plan->last_completed).size());
-  }
-  if (m_options.max_lag && m_report.days_behind > *m_options.max_lag
-      && exit_status(m_report.end) == 0) {
-    stop(FetchEnd::lagging, "the store is " + std::to_string(m_report.days_behind)
-                                + " open days behind " + m_report.plan->last_completed.iso()
-                                + " (--max-lag " + std::to_string(*m_options.max_lag) + ")");
-  }
-}
-
 bool TushareFetch::repair_gaps() {
   // D19: ask again for each `missing` bar, a day at a time, in calls of at most 100 codes.
   const auto gaps = find_gaps(m_store, {m_options.symbols, m_options.from, m_options.to});
@@ -728,30 +706,11 @@ FetchReport TushareFetch::run() {
     (void)(refresh_listings() && seed_previous_adj(plan->days.front()) && prepare_backward(*plan)
            && fetch_days(*plan));
   }
-  finish_report();
+  finish_report(m_store, k_provider, m_options, m_report);
   return m_report;
 }
 
 } // namespace
-
-int exit_status(FetchEnd end) {
-  switch (end) {
-  case FetchEnd::done:
-  case FetchEnd::up_to_date:
-  case FetchEnd::not_yet_published:
-  case FetchEnd::planned:
-    return 0;
-  case FetchEnd::lagging:
-  case FetchEnd::refused_row:
-  case FetchEnd::refused:
-    return 1;
-  case FetchEnd::source_failing:
-    return 3;
-  case FetchEnd::quota_or_token:
-    return 4;
-  }
-  return 1;
-}
 
 FetchReport fetch_tushare(store::BarStore& store,
                           Client& client,

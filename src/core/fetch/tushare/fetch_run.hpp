@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/domain/date.hpp"
+#include "core/fetch/fetch_report.hpp"
 #include "core/fetch/plan.hpp"
 #include "core/fetch/tushare/client.hpp"
 #include "core/store/bar_store.hpp"
@@ -20,56 +21,6 @@
 namespace ashare::fetch::tushare {
 
 inline constexpr const char* k_provider = "tushare-pro";
-
-struct FetchOptions {
-  std::vector<std::string> symbols; // empty: the whole market
-  std::optional<domain::Date> from;
-  std::optional<domain::Date> to;
-  bool refetch = false;
-  bool skip_invalid = false;
-  bool dry_run = false;
-  bool repair = false;        // ask again for the `missing` bars (D19) instead of new days
-  std::optional<int> max_lag; // exit 1 when more open days behind than this
-  std::chrono::system_clock::time_point now;
-};
-
-// How a fetch ended, and its exit status (D18).
-enum class FetchEnd {
-  done,              // 0: days stored
-  up_to_date,        // 0: nothing to do
-  not_yet_published, // 0: the last completed day is not complete at the source yet
-  planned,           // 0: --dry-run
-  lagging,           // 1: --max-lag exceeded
-  refused_row,       // 1: a bar failed D16 or lay on a closed day
-  refused,           // 1: a bad request or a day past the calendar
-  quota_or_token,    // 4: the daily quota is spent or the token refused
-  source_failing,    // 3: the source kept failing
-};
-
-// Return the exit status of `end`.
-int exit_status(FetchEnd end);
-
-struct FetchProgress {
-  std::size_t days_done = 0;
-  std::size_t days_total = 0;
-  std::int64_t rows = 0;
-  std::int64_t requests = 0;
-  std::optional<domain::Date> day; // being fetched
-};
-
-struct FetchReport {
-  FetchEnd end = FetchEnd::done;
-  std::string message;              // why it stopped, when not done or up to date
-  std::optional<Plan> plan;
-  std::size_t days_stored = 0;
-  std::int64_t rows = 0;
-  std::int64_t requests = 0;
-  std::int64_t absent_marked = 0;      // --repair: bars the source lacks too (absent_at_source)
-  std::int64_t estimated_requests = 0; // --dry-run: the calls the plan needs (at least)
-  std::optional<domain::Date> ledger_end; // the latest whole-market ledger day after the fetch
-  std::int64_t days_behind = 0;           // open days from ledger_end to the last completed day
-  std::vector<std::string> warnings;      // said once each: fallbacks, empty days, refreshes
-};
 
 // Run the fetch on `store` through `client`, calling `progress` as it goes.
 FetchReport fetch_tushare(store::BarStore& store,

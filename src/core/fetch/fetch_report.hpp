@@ -1,0 +1,78 @@
+// What every provider's fetch takes and reports (D18): the options of `ashare fetch PROVIDER`,
+// how a run ended and its exit status, its progress, and the report the command line prints.
+// The providers (tushare/, tdx/) differ in how they ask; these are what they share.
+#pragma once
+
+#include "core/domain/date.hpp"
+#include "core/fetch/plan.hpp"
+#include "core/store/bar_store.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ashare::fetch {
+
+struct FetchOptions {
+  std::vector<std::string> symbols; // empty: the whole market
+  std::optional<domain::Date> from;
+  std::optional<domain::Date> to;
+  bool refetch = false;
+  bool skip_invalid = false;
+  bool dry_run = false;
+  bool repair = false;        // ask again for the `missing` bars (D19) instead of new days
+  std::optional<int> max_lag; // exit 1 when more open days behind than this
+  std::chrono::system_clock::time_point now;
+};
+
+// How a fetch ended, and its exit status (D18).
+enum class FetchEnd {
+  done,              // 0: days stored
+  up_to_date,        // 0: nothing to do
+  not_yet_published, // 0: the last completed day is not complete at the source yet
+  planned,           // 0: --dry-run
+  lagging,           // 1: --max-lag exceeded
+  refused_row,       // 1: a bar failed D16 or lay on a closed day
+  refused,           // 1: a bad request or a day past the calendar
+  quota_or_token,    // 4: the daily quota is spent or the token refused
+  source_failing,    // 3: the source kept failing
+};
+
+// Return the exit status of `end`.
+int exit_status(FetchEnd end);
+
+struct FetchProgress {
+  std::size_t days_done = 0; // or symbols, for a provider that answers per symbol (TDX)
+  std::size_t days_total = 0;
+  std::int64_t rows = 0;
+  std::int64_t requests = 0;
+  std::optional<domain::Date> day; // being fetched
+  std::string symbol;              // being fetched, for a provider that answers per symbol
+};
+
+struct FetchReport {
+  FetchEnd end = FetchEnd::done;
+  std::string message;              // why it stopped, when not done or up to date
+  std::optional<Plan> plan;
+  std::size_t days_stored = 0;
+  std::size_t symbols_stored = 0;   // TDX: symbols staged through the plan's days
+  std::int64_t rows = 0;
+  std::int64_t requests = 0;
+  std::int64_t absent_marked = 0;      // --repair: bars the source lacks too (absent_at_source)
+  std::int64_t estimated_requests = 0; // --dry-run: the calls the plan needs (at least)
+  std::optional<domain::Date> ledger_end; // the latest whole-market ledger day after the fetch
+  std::int64_t days_behind = 0;           // open days from ledger_end to the last completed day
+  std::vector<std::string> warnings;      // said once each: fallbacks, empty days, refreshes
+};
+
+// Fill in what every run reports at its end from `store`'s ledger of `provider`: ledger_end,
+// days_behind, and the lagging end when --max-lag (in `options`) is exceeded by a run that
+// otherwise succeeded.
+void finish_report(store::BarStore& store,
+                   const std::string& provider,
+                   const FetchOptions& options,
+                   FetchReport& report);
+
+} // namespace ashare::fetch
