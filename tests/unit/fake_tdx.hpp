@@ -5,6 +5,7 @@
 #include "core/fetch/tdx/client.hpp"
 #include "core/fetch/tdx/wire.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <map>
 #include <set>
@@ -57,15 +58,52 @@ inline std::vector<std::uint8_t> encode_bars(const std::vector<fetch::tdx::RawBa
   return out;
 }
 
+// Return the get_security_list body of `codes`, as pytdx reads one (names and units left blank).
+inline std::vector<std::uint8_t> encode_list(const std::vector<std::string>& codes) {
+  std::vector<std::uint8_t> out{static_cast<std::uint8_t>(codes.size() & 0xff),
+                                static_cast<std::uint8_t>(codes.size() >> 8)};
+  for (const auto& code : codes) {
+    out.insert(out.end(), code.begin(), code.end());
+    out.resize(out.size() + 2 + 8 + 4 + 1, 0);
+    put_u32(out, std::bit_cast<std::uint32_t>(10.0F));
+    out.resize(out.size() + 4, 0);
+  }
+  return out;
+}
+
+// Return the get_xdxr_info body of `events` of `code` of `market` (9 bytes, a count, records).
+inline std::vector<std::uint8_t> encode_events(fetch::tdx::Market market, const std::string& code,
+                                               const std::vector<fetch::tdx::XdxrEvent>& events) {
+  std::vector<std::uint8_t> out{0, 0, static_cast<std::uint8_t>(market)};
+  out.insert(out.end(), code.begin(), code.end());
+  out.push_back(static_cast<std::uint8_t>(events.size() & 0xff));
+  out.push_back(static_cast<std::uint8_t>(events.size() >> 8));
+  for (const auto& event : events) {
+    out.push_back(static_cast<std::uint8_t>(market));
+    out.insert(out.end(), code.begin(), code.end());
+    out.push_back(0);
+    put_u32(out, static_cast<std::uint32_t>(event.day.yyyymmdd()));
+    out.push_back(event.category);
+    for (const float value : {event.cash, event.rights_price, event.bonus, event.rights}) {
+      put_u32(out, std::bit_cast<std::uint32_t>(value));
+    }
+  }
+  return out;
+}
+
 // A TDX of several hosts, each serving the same bars unless told to fail.
 class FakeTdx final : public fetch::tdx::Connector {
 public:
   enum class Fault { none, refuses, times_out, truncates, answers_another };
 
   std::map<std::string, std::vector<fetch::tdx::RawBar>> bars; // by 6-digit code, oldest first
+  std::map<std::string, std::vector<fetch::tdx::XdxrEvent>> events; // by 6-digit code
+  std::map<int, std::vector<std::string>> listed;                    // codes by market
   std::map<std::string, Fault> faults;                         // by host
   std::vector<std::string> connects;                           // every host connected to
   std::vector<std::pair<std::string, std::uint16_t>> asked;    // (host, start) of each bars call
+  std::vector<std::string> asked_codes;                        // the code of each first bars page
+  std::set<std::string> failing_codes; // every host times out on these codes' bars
 
   Result<std::unique_ptr<fetch::tdx::Channel>> connect(const std::string& host) override {
     connects.push_back(host);
@@ -97,8 +135,28 @@ private:
       if (fault == Fault::answers_another) {
         ++reply.head.sequence;
       }
+      if (reply.head.method == static_cast<std::uint16_t>(fetch::tdx::Method::security_list)) {
+        const auto& codes = m_tdx.listed[request[12]];
+        const std::size_t first = static_cast<std::size_t>(request[14] | (request[15] << 8));
+        const auto last = std::min(codes.size(), first + 1000);
+        reply.body = encode_list(first < last ? std::vector<std::string>(codes.begin() + static_cast<std::ptrdiff_t>(first),
+                                                                         codes.begin() + static_cast<std::ptrdiff_t>(last))
+                                              : std::vector<std::string>{});
+        return sized(reply, fault);
+      }
+      if (reply.head.method == static_cast<std::uint16_t>(fetch::tdx::Method::xdxr_info)) {
+        const std::string code(request.begin() + 15, request.begin() + 21);
+        reply.body = encode_events(static_cast<fetch::tdx::Market>(request[14]), code, m_tdx.events[code]);
+        return sized(reply, fault);
+      }
       const std::string code(request.begin() + 14, request.begin() + 20);
+      if (m_tdx.failing_codes.count(code) != 0) {
+        return make_error(ErrorCode::service_unavailable, "timed out after 5 s");
+      }
       const std::uint16_t start = static_cast<std::uint16_t>(request[24] | (request[25] << 8));
+      if (start == 0) {
+        m_tdx.asked_codes.push_back(code);
+      }
       const std::uint16_t count = static_cast<std::uint16_t>(request[26] | (request[27] << 8));
       m_tdx.asked.emplace_back(m_host, start);
       const auto& all = m_tdx.bars[code];
@@ -107,14 +165,18 @@ private:
       const auto begin = end > count ? end - count : 0;
       reply.body = encode_bars({all.begin() + static_cast<std::ptrdiff_t>(begin),
                                 all.begin() + static_cast<std::ptrdiff_t>(end)});
+      return sized(reply, fault);
+    }
+
+  private:
+    static fetch::tdx::Reply sized(fetch::tdx::Reply& reply, Fault fault) {
       if (fault == Fault::truncates) {
         reply.body.resize(reply.body.size() / 2);
       }
       reply.head.zipped_size = reply.head.unzipped_size = static_cast<std::uint16_t>(reply.body.size());
-      return reply;
+      return std::move(reply);
     }
 
-  private:
     FakeTdx& m_tdx;
     std::string m_host;
   };

@@ -160,6 +160,34 @@ TEST_CASE("store::BarStore::load_ledger: by provider, ascending by date then sym
   CHECK(store.load_ledger("tushare-pro").size() == 2);
 }
 
+TEST_CASE("store::BarStore::forget_symbol_ledger_days: a provider's symbol rows of one day only") {
+  test::StoreBackend backend;
+  const auto owned = backend.open_bars();
+  auto& store = *owned;
+  {
+    store::WriteTransaction transaction(store);
+    store.save_ledger_day({"tdx", date("2024-01-02"), "600519.SH", 1});
+    store.save_ledger_day({"tdx", date("2024-01-02"), "000001.SZ", 1});
+    store.save_ledger_day({"tdx", date("2024-01-03"), "600519.SH", 1});
+    store.save_ledger_day({"tushare-pro", date("2024-01-02"), "600519.SH", 1});
+    transaction.commit();
+  }
+  {
+    store::WriteTransaction transaction(store);
+    store.save_ledger_day({"tdx", date("2024-01-02"), "", 2});
+    store.forget_symbol_ledger_days("tdx", date("2024-01-02"));
+    transaction.commit();
+  }
+  const auto tdx = store.load_ledger("tdx");
+  REQUIRE(tdx.size() == 2);
+  CHECK(tdx[0].trade_date == date("2024-01-02"));
+  CHECK(tdx[0].symbol.empty());
+  CHECK(tdx[0].rows == 2);
+  CHECK(tdx[1].trade_date == date("2024-01-03"));
+  CHECK(tdx[1].symbol == "600519.SH");
+  CHECK(store.load_ledger("tushare-pro").size() == 1);
+}
+
 TEST_CASE("D18: as_of is the latest whole-market ledger day, else the latest bar") {
   test::StoreBackend backend;
   const auto owned = backend.open_bars();

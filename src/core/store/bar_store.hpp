@@ -178,6 +178,10 @@ public:
   // Insert or replace the ledger row of (`day.provider`, `day.trade_date`, `day.symbol`).
   virtual void save_ledger_day(const LedgerDay& day) = 0;
 
+  // Delete the ledger rows of `provider` on `date` that name a symbol: a provider that stages per
+  // symbol (TDX) replaces them by the whole-market row once every symbol is stored through `date`.
+  virtual void forget_symbol_ledger_days(const std::string& provider, domain::Date date) = 0;
+
   // Insert or replace the bar of `symbol` on `bar.trade_date`. When `change_pct_derived`, the
   // stored change_pct is a placeholder that recompute_change_pct() fills in.
   virtual void upsert_bar(const std::string& symbol, const domain::Bar& bar, bool change_pct_derived) = 0;

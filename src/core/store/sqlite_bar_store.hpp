@@ -51,6 +51,7 @@ public:
   void save_absence(const Absence& absence) override;
   void delete_absence(const std::string& symbol, domain::Date date) override;
   void save_ledger_day(const LedgerDay& day) override;
+  void forget_symbol_ledger_days(const std::string& provider, domain::Date date) override;
 
   void upsert_bar(const std::string& symbol, const domain::Bar& bar, bool change_pct_derived) override;
   // Throws SQLite::Exception when the bar is already stored.

@@ -174,4 +174,12 @@ void SqliteBarStore::save_ledger_day(const LedgerDay& day) {
   upsert.exec();
 }
 
+void SqliteBarStore::forget_symbol_ledger_days(const std::string& provider, Date date) {
+  SQLite::Statement remove(m_db, "DELETE FROM fetch_ledger WHERE provider = ?1 AND trade_date = ?2 "
+                                 "AND symbol <> ''");
+  remove.bind(1, provider);
+  remove.bind(2, key(date));
+  remove.exec();
+}
+
 } // namespace ashare::store

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <vector>
 
 namespace ashare::fetch::tdx {
@@ -26,17 +27,24 @@ std::vector<XdxrEvent> events_between(std::span<const XdxrEvent> events,
   return out;
 }
 
+// Return `value` as printf's %g writes it: a garbage float32 such as 5.9e-39 stays legible.
+std::string shown(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
+}
+
 // The problem of TDX's own numbers, before D16's: a volume that is no whole number of shares, or
 // a volume or amount that is not a finite number from 0.
 std::optional<import::RowProblem> number_problem(const RawBar& bar, std::int64_t line) {
   const auto volume = static_cast<double>(bar.volume);
   if (!std::isfinite(volume) || volume < 0 || volume != std::floor(volume)) {
-    return import::RowProblem{line, "volume", "volume " + std::to_string(volume)
+    return import::RowProblem{line, "volume", "volume " + shown(volume)
                                                   + " is not a whole number of shares"};
   }
   const auto amount = static_cast<double>(bar.amount);
   if (!std::isfinite(amount) || amount < 0) {
-    return import::RowProblem{line, "turnover", "amount " + std::to_string(amount)
+    return import::RowProblem{line, "turnover", "amount " + shown(amount)
                                                     + " is not a number from 0"};
   }
   return std::nullopt;

@@ -175,4 +175,11 @@ void PostgresBarStore::save_ledger_day(const LedgerDay& day) {
                    {day.provider, date_param(day.trade_date), day.symbol, day.rows});
 }
 
+void PostgresBarStore::forget_symbol_ledger_days(const std::string& provider, Date date) {
+  flush();
+  m_connection.run("ledger_forget_symbols",
+                   "DELETE FROM fetch_ledger WHERE provider = $1 AND trade_date = $2 AND symbol <> ''",
+                   {provider, date_param(date)});
+}
+
 } // namespace ashare::store::postgres
