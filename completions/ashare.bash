@@ -105,8 +105,9 @@ _ashare() {
     gaps) options="--from --to $output" ;;
     fetch)
       case "$sub" in
-        "") COMPREPLY=($(compgen -W "tushare" -- "$cur")); return ;;
+        "") COMPREPLY=($(compgen -W "tushare tdx" -- "$cur")); return ;;
         tushare) options="--from --to --token-file --source-url --refetch --repair --skip-invalid --dry-run --quiet --max-lag --pace" ;;
+        tdx) options="--from --to --hosts --refetch --skip-invalid --dry-run --quiet --max-lag --pace" ;;
       esac
       ;;
     sync) options="--symbols-file --from --to --plan" ;;
@@ -127,7 +128,7 @@ _ashare() {
     COMPREPLY=($(compgen -W "$options $global" -- "$cur"))
   elif [ "$command" = import ]; then
     COMPREPLY=($(compgen -f -- "$cur"))
-  elif [ "$command" = sync ] || [ "$command" = gaps ] || [ "$sub" = tushare ] || { [ "$positionals" -eq 0 ] && [[ " bars ema rsi sma macd bbands atr kdj chart remove " == *" $command "* ]]; }; then
+  elif [ "$command" = sync ] || [ "$command" = gaps ] || [ "$sub" = tushare ] || [ "$sub" = tdx ] || { [ "$positionals" -eq 0 ] && [[ " bars ema rsi sma macd bbands atr kdj chart remove " == *" $command "* ]]; }; then
     # Complete the last item of a comma-separated symbol list.
     local prefix="" last="$cur"
     if [[ "$cur" == *,* ]]; then

@@ -122,7 +122,8 @@ complete -c ashare -n '__fish_seen_subcommand_from sync' -l symbols-file -r -F -
 complete -c ashare -n '__fish_seen_subcommand_from sync' -l plan -x -a 'free basic pro' -d "The remote key's plan"
 
 # fetch tushare
-complete -c ashare -n "__fish_seen_subcommand_from fetch; and not __fish_seen_subcommand_from tushare" -a tushare -d 'Tushare Pro (a token)'
+complete -c ashare -n "__fish_seen_subcommand_from fetch; and not __fish_seen_subcommand_from tushare tdx" -a tushare -d 'Tushare Pro (a token)'
+complete -c ashare -n "__fish_seen_subcommand_from fetch; and not __fish_seen_subcommand_from tushare tdx" -a tdx -d 'TDX quote servers (no key)'
 complete -c ashare -n '__fish_seen_subcommand_from tushare' -a '(__ashare_symbols)' -d 'Only this symbol'
 complete -c ashare -n '__fish_seen_subcommand_from tushare' -l from -x -d 'First day (YYYY-MM-DD)'
 complete -c ashare -n '__fish_seen_subcommand_from tushare' -l to -x -d 'Last day (YYYY-MM-DD)'
@@ -135,6 +136,18 @@ complete -c ashare -n '__fish_seen_subcommand_from tushare' -l dry-run -d 'Print
 complete -c ashare -n '__fish_seen_subcommand_from tushare' -l quiet -d 'Print nothing on success'
 complete -c ashare -n '__fish_seen_subcommand_from tushare' -l max-lag -x -d 'Exit 1 when more open days behind'
 complete -c ashare -n '__fish_seen_subcommand_from tushare' -l pace -x -d 'Calls a minute at most'
+
+# fetch tdx
+complete -c ashare -n '__fish_seen_subcommand_from tdx' -a '(__ashare_symbols)' -d 'Only this symbol'
+complete -c ashare -n '__fish_seen_subcommand_from tdx' -l from -x -d 'First day (YYYY-MM-DD)'
+complete -c ashare -n '__fish_seen_subcommand_from tdx' -l to -x -d 'Last day (YYYY-MM-DD)'
+complete -c ashare -n '__fish_seen_subcommand_from tdx' -l hosts -x -d 'TDX servers to ask in turn'
+complete -c ashare -n '__fish_seen_subcommand_from tdx' -l refetch -d 'Ask again for days the ledger holds'
+complete -c ashare -n '__fish_seen_subcommand_from tdx' -l skip-invalid -d 'Write the rest of a symbol whose bar fails a check'
+complete -c ashare -n '__fish_seen_subcommand_from tdx' -l dry-run -d 'Print the plan and touch nothing'
+complete -c ashare -n '__fish_seen_subcommand_from tdx' -l quiet -d 'Print nothing on success'
+complete -c ashare -n '__fish_seen_subcommand_from tdx' -l max-lag -x -d 'Exit 1 when more open days behind'
+complete -c ashare -n '__fish_seen_subcommand_from tdx' -l pace -x -d 'Calls a minute at most'
 
 # gaps
 complete -c ashare -n '__fish_seen_subcommand_from gaps' -a '(__ashare_symbols)' -d 'Only this symbol'

@@ -40,6 +40,8 @@ constexpr std::array k_settings{
   Setting{&GlobalFlags::rate_limit, "ASHARE_RATE_LIMIT", "rate_limit"},
   Setting{&GlobalFlags::tushare_token, "ASHARE_TUSHARE_TOKEN", "tushare_token"},
   Setting{&GlobalFlags::tushare_url, "ASHARE_TUSHARE_URL", "tushare_url"},
+  Setting{&GlobalFlags::tdx_hosts, "ASHARE_TDX_HOSTS", "tdx_hosts"},
+  Setting{&GlobalFlags::szse_url, "ASHARE_SZSE_URL", "szse_url"},
 };
 
 // Return the config-file keys, comma-separated, in table order.
@@ -319,6 +321,19 @@ Config resolve_config(const GlobalFlags& flags, const Environment& environment, 
   config.sources.tushare_token = value(&GlobalFlags::tushare_token);
   if (auto url = value(&GlobalFlags::tushare_url)) {
     config.sources.tushare_url = *url;
+  }
+  if (auto hosts = value(&GlobalFlags::tdx_hosts)) {
+    std::stringstream split(*hosts);
+    for (std::string host; std::getline(split, host, ',');) {
+      host.erase(0, host.find_first_not_of(' '));
+      host.erase(host.find_last_not_of(' ') + 1);
+      if (!host.empty()) {
+        config.sources.tdx_hosts.push_back(host);
+      }
+    }
+  }
+  if (auto url = value(&GlobalFlags::szse_url)) {
+    config.sources.szse_url = *url;
   }
   return config;
 }

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ashare::cli {
 
@@ -40,6 +41,8 @@ struct GlobalFlags {
   // The sources of `fetch` (D18). The token has no flag: never a command-line value.
   std::optional<std::string> tushare_token;
   std::optional<std::string> tushare_url;
+  std::optional<std::string> tdx_hosts; // comma-separated HOST[:PORT]
+  std::optional<std::string> szse_url;
 };
 
 // The output formats of the query commands.
@@ -82,6 +85,8 @@ struct ServeConfig {
 struct SourceConfig {
   std::optional<std::string> tushare_token;            // secret: never printed
   std::string tushare_url = "http://api.tushare.pro";  // Tushare Pro's API
+  std::vector<std::string> tdx_hosts;                  // empty: the compiled-in public hosts
+  std::string szse_url;                                // empty: SZSE's own monthList address
 };
 
 struct Config {
@@ -115,7 +120,7 @@ Environment process_environment();
 std::filesystem::path config_file_path(const GlobalFlags& flags, const Environment& environment);
 
 // Parse config file `text` (named `path` in messages). Keys: db, keys_db, cache_db, base_url,
-// api_key, format, convention, plan, tushare_token, tushare_url, and serve's listen, threads, max_connections, header_timeout,
+// api_key, format, convention, plan, tushare_token, tushare_url, tdx_hosts, szse_url, and serve's listen, threads, max_connections, header_timeout,
 // idle_timeout, write_timeout, drain_timeout, cache_budget and rate_limit. An unknown key or a
 // malformed line is INVALID_INPUT "path:line: what".
 Result<ConfigFile> parse_config_file(std::string_view text, const std::string& path);

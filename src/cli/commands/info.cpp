@@ -116,15 +116,20 @@ void print_ledger(store::BarStore& store) {
                                             + (provider.days_behind == 1 ? " open day behind" : " open days behind")
                                       : std::string("no whole-market day"));
     if (provider.symbol_rows > 0) {
-      std::cout << "; " << provider.symbol_rows << " (day, symbol) rows of fetches naming symbols";
+      std::cout << "; " << provider.symbol_rows
+                << " (day, symbol) rows of fetches naming symbols or of symbols staged by a run cut short";
     }
     std::cout << "\n";
   }
   if (status.providers.empty()) {
-    std::cout << "ledger: none (nothing fetched; `ashare fetch tushare` keeps the store current)\n";
+    std::cout << "ledger: none (nothing fetched; `ashare fetch tushare` or `ashare fetch tdx` keeps the store current)\n";
   }
   std::cout << "listings: " << status.listings << " (" << status.delisted << " delisted)\n"
             << "bars after as_of: " << status.bars_after_as_of << "\n";
+  if (status.survivorship_biased) {
+    std::cout << "survivorship: biased (fed by TDX alone, which lists no delisted codes; `ashare fetch "
+                 "tushare` or an import of delisted symbols completes it)\n";
+  }
 }
 
 int run_info(const Config& config) {

@@ -2,6 +2,7 @@
 
 #include "core/fetch/plan.hpp"
 
+#include <algorithm>
 #include <map>
 
 namespace ashare::fetch {
@@ -52,6 +53,11 @@ LedgerStatus ledger_status(store::BarStore& store, std::chrono::system_clock::ti
     ++status.listings;
     status.delisted += listing.status == 'D' ? 1 : 0;
   }
+  const auto fed_by = [&status](const char* name) {
+    return std::any_of(status.providers.begin(), status.providers.end(),
+                       [name](const ProviderLedger& provider) { return provider.provider == name; });
+  };
+  status.survivorship_biased = fed_by("tdx") && !fed_by("tushare-pro") && status.delisted == 0;
   const auto as_of = store.load_dataset_info().as_of;
   if (as_of) {
     const auto after = as_of->plus_days(1);

@@ -32,6 +32,8 @@ struct LedgerStatus {
   std::int64_t listings = 0;
   std::int64_t delisted = 0;
   std::int64_t bars_after_as_of = 0;
+  // D19: fed by TDX alone, which lists no delisted codes (no Tushare ledger, no delisted listing).
+  bool survivorship_biased = false;
 };
 
 // Return the status of `store` at `now`.

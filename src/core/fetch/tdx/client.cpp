@@ -55,6 +55,9 @@ Result<T> Client::call(Method method,
     if (!open) {
       return open.error();
     }
+    if (m_settings.pacer != nullptr) {
+      m_settings.pacer->before_call();
+    }
     ++m_sequence;
     ++m_requests;
     auto reply = (*open)->exchange(make(m_sequence));

@@ -8,6 +8,7 @@
 
 #include "core/domain/date.hpp"
 #include "core/error.hpp"
+#include "core/fetch/pacer.hpp"
 #include "core/fetch/tdx/wire.hpp"
 
 #include <cstdint>
@@ -45,6 +46,7 @@ public:
 struct ClientSettings {
   std::vector<std::string> hosts; // tried in this order, from the first
   int rounds = 2;                 // times every host may fail before a call does
+  Pacer* pacer = nullptr;         // spaces the requests (D18's politeness); none: unpaced
 };
 
 class Client {

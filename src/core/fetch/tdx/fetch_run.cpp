@@ -15,10 +15,6 @@
 namespace ashare::fetch::tdx {
 namespace {
 
-// Symbols written while the next one is being asked for share a transaction, up to this long
-// (DayBatch): whole symbols only, so that a fetch cut short resumes with the next.
-constexpr std::chrono::milliseconds k_group_window{500};
-
 // How far before the first day to fetch a symbol's bars back from: the bar before that day gives
 // its pre_close (a page of 800 bars reaches about three years back, so this costs no call).
 constexpr int k_lookback_days = 400;
@@ -320,7 +316,9 @@ bool TdxFetch::fetch_symbols(const Plan& plan, std::vector<SymbolTask>& tasks) {
       return false;
     }
     ++m_symbols_done;
-    if (m_batch.age() >= k_group_window && !commit_symbols()) {
+    // Each symbol commits on its own: the next may hang on a host for the whole timeout, and
+    // what was answered before it must be kept (a commit costs well under a millisecond).
+    if (!commit_symbols()) {
       return false;
     }
   }
