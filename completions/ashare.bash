@@ -30,7 +30,7 @@ _ashare() {
   fi
 
   local global="--db --keys-db --cache-db --base-url --api-key --ca-file --timeout --retries --offline --refresh --config --help --version"
-  local commands="bars ema rsi sma macd bbands atr kdj chart symbols info calendar fetch gaps sync import remove keys copy export serve"
+  local commands="bars ema rsi sma macd bbands atr kdj chart symbols info calendar fetch gaps verify sync import remove keys copy export serve"
   local output="--format --no-header"
   # Options that take a value, so that the value is not taken for the command or a positional.
   local valued=" --db --keys-db --cache-db --base-url --api-key --ca-file --timeout --retries --config --from --to --sort --limit --window --fast --slow --signal --k --n --m1 --m2 --series --convention --order --at --format --symbols-file --plan --source --adj-factor --symbol --overlay --svg --width --height --listen --threads --max-connections --header-timeout --idle-timeout --write-timeout --drain-timeout --cache-budget --tls-cert --tls-key --credits --label --token-file --source-url --max-lag --pace "
@@ -103,6 +103,7 @@ _ashare() {
     info) options="" ;;
     calendar) options="--from --to --all $output" ;;
     gaps) options="--from --to $output" ;;
+    verify) options="--against --from --to --hosts --token-file --source-url --pace $output" ;;
     fetch)
       case "$sub" in
         "") COMPREPLY=($(compgen -W "tushare tdx" -- "$cur")); return ;;
@@ -128,7 +129,7 @@ _ashare() {
     COMPREPLY=($(compgen -W "$options $global" -- "$cur"))
   elif [ "$command" = import ]; then
     COMPREPLY=($(compgen -f -- "$cur"))
-  elif [ "$command" = sync ] || [ "$command" = gaps ] || [ "$sub" = tushare ] || [ "$sub" = tdx ] || { [ "$positionals" -eq 0 ] && [[ " bars ema rsi sma macd bbands atr kdj chart remove " == *" $command "* ]]; }; then
+  elif [ "$command" = sync ] || [ "$command" = gaps ] || [ "$command" = verify ] || [ "$sub" = tushare ] || [ "$sub" = tdx ] || { [ "$positionals" -eq 0 ] && [[ " bars ema rsi sma macd bbands atr kdj chart remove " == *" $command "* ]]; }; then
     # Complete the last item of a comma-separated symbol list.
     local prefix="" last="$cur"
     if [[ "$cur" == *,* ]]; then

@@ -1,7 +1,7 @@
 # fish completion for ashare: subcommands, options, enumerated values, files, and symbols from the
 # store, or in remote mode from the cache (asked of the binary: `ashare symbols --names`).
 
-set -l commands bars ema rsi sma macd bbands atr kdj chart symbols info calendar fetch gaps sync import remove keys copy export serve
+set -l commands bars ema rsi sma macd bbands atr kdj chart symbols info calendar fetch gaps verify sync import remove keys copy export serve
 set -l query bars ema rsi sma macd bbands atr kdj
 set -l indicators ema rsi sma macd bbands atr kdj
 set -l keys_commands create list revoke credit copy
@@ -155,6 +155,18 @@ complete -c ashare -n '__fish_seen_subcommand_from gaps' -l from -x -d 'First da
 complete -c ashare -n '__fish_seen_subcommand_from gaps' -l to -x -d 'Last day (YYYY-MM-DD)'
 complete -c ashare -n '__fish_seen_subcommand_from gaps' -l format -x -a 'table csv json ndjson' -d 'Output format'
 complete -c ashare -n '__fish_seen_subcommand_from gaps' -l no-header -d 'csv: leave out the header row'
+
+# verify
+complete -c ashare -n '__fish_seen_subcommand_from verify' -a '(__ashare_symbols)' -d 'Only this symbol'
+complete -c ashare -n '__fish_seen_subcommand_from verify' -l against -x -a 'tdx tushare' -d 'The provider to ask again'
+complete -c ashare -n '__fish_seen_subcommand_from verify' -l from -x -d 'First day (YYYY-MM-DD)'
+complete -c ashare -n '__fish_seen_subcommand_from verify' -l to -x -d 'Last day (YYYY-MM-DD)'
+complete -c ashare -n '__fish_seen_subcommand_from verify' -l hosts -x -d 'TDX servers to ask in turn'
+complete -c ashare -n '__fish_seen_subcommand_from verify' -l token-file -r -F -d 'Read the Tushare token from a file'
+complete -c ashare -n '__fish_seen_subcommand_from verify' -l source-url -x -d "The source's address"
+complete -c ashare -n '__fish_seen_subcommand_from verify' -l pace -x -d 'Calls a minute at most'
+complete -c ashare -n '__fish_seen_subcommand_from verify' -l format -x -a 'table csv json ndjson' -d 'Output format'
+complete -c ashare -n '__fish_seen_subcommand_from verify' -l no-header -d 'csv: leave out the header row'
 
 # calendar
 complete -c ashare -n '__fish_seen_subcommand_from calendar' -l from -x -d 'First day (YYYY-MM-DD)'

@@ -42,6 +42,7 @@ constexpr std::array k_commands{
   CommandSpec{"import", "Load canonical CSV files of daily bars into the store", setup_import},
   CommandSpec{"fetch", "Bring the store up to the last completed trading day from a source", setup_fetch},
   CommandSpec{"gaps", "List every missing bar of the store and why it is missing", setup_gaps},
+  CommandSpec{"verify", "Compare the stored bars with what a provider answers for the same days", setup_verify},
   CommandSpec{"remove", "Delete a symbol's bars, or a window of them, from the store", setup_remove},
   CommandSpec{"keys", "Create, list, revoke and credit API keys", setup_keys},
   CommandSpec{"copy", "Copy the whole store (bars and keys) to another backend", setup_copy},

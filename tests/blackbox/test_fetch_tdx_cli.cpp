@@ -1,15 +1,18 @@
 // `ashare fetch tdx` against the stand-in TDX quote server and a stand-in SZSE monthList (issue
 // 33, D18, D19): a first run stores the real rows, the factor steps agree with Tushare's real
 // adj_factor on the same days, a host that fails is left for the next, a garbage bar is named with
-// host, code and day, and a fetch killed with -9 resumes with the symbol it had not finished.
+// host, code and day, and a fetch killed with -9 resumes with the symbol it had not finished; and
+// `ashare verify`: stores filled from either source agree, a source that differs is listed.
 #include "fixtures.hpp"
 #include "process.hpp"
 #include "server_process.hpp"
 #include "tdx_standin.hpp"
+#include "tushare_standin.hpp"
 
 #include <doctest/doctest.h>
 
 #include <httplib.h>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <csignal>
@@ -284,4 +287,110 @@ TEST_CASE("fetch tdx: --dry-run sends nothing; remote mode is refused") {
   CHECK(plan.out.find("calls to TDX") != std::string::npos);
   const auto remote = store.cli({"--base-url", "http://127.0.0.1:1", "fetch", "tdx"});
   CHECK(remote.status == 2);
+}
+
+namespace {
+
+// Fetch 600519.SH and 000001.SZ over 2024 from the Tushare stand-in into `store`.
+RunResult fetch_tushare_2024(const TestStore& store, const TushareStandIn& tushare) {
+  return store.cli({"fetch", "tushare", "--pace", "0", "--from", "2024-01-02", "600519.SH", "000001.SZ"}, k_cli_timeout,
+                   {"ASHARE_TUSHARE_TOKEN=" + std::string(TushareStandIn::k_token), "ASHARE_TUSHARE_URL=" + tushare.url(),
+                    "ASHARE_NOW=2024-12-31T16:00:00+08:00"});
+}
+
+RunResult verify(const TestStore& store, const std::vector<std::string>& args, const TushareStandIn& tushare) {
+  std::vector<std::string> argv{"--timeout", "5", "verify", "--pace", "0", "--from", "2024-01-02", "--to", "2024-12-31"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return store.cli(argv, k_cli_timeout,
+                   {"ASHARE_TUSHARE_TOKEN=" + std::string(TushareStandIn::k_token), "ASHARE_TUSHARE_URL=" + tushare.url(),
+                    "ASHARE_NOW=2024-12-31T18:00:00+08:00"});
+}
+
+} // namespace
+
+TEST_CASE("verify: stores filled by fetch tdx and by fetch tushare from the same real days agree") {
+  TdxStandIn tdx;
+  TushareStandIn tushare;
+  TestStore from_tdx;
+  TestStore from_tushare;
+  REQUIRE(fetch_tdx(from_tdx, tdx.host(), {"--from", "2024-01-02", "600519.SH", "000001.SZ"},
+                    "2024-12-31T16:00:00+08:00").status == 0);
+  REQUIRE(fetch_tushare_2024(from_tushare, tushare).status == 0);
+  const std::vector<std::string> symbols{"600519.SH", "000001.SZ"};
+  for (const auto& [store, against] : {std::pair{&from_tdx, "tushare"}, std::pair{&from_tushare, "tdx"},
+                                       std::pair{&from_tdx, "tdx"}, std::pair{&from_tushare, "tushare"}}) {
+    INFO(against);
+    std::vector<std::string> args{"--against", against, "--hosts", tdx.host(), "--format", "csv"};
+    args.insert(args.end(), symbols.begin(), symbols.end());
+    const auto run = verify(*store, args, tushare);
+    CHECK_MESSAGE(run.status == 0, run.err);
+    CHECK(run.out == "symbol,date,field,stored,source\n");
+    CHECK(run.err.find(": 2 symbols, 484 bars: they agree") != std::string::npos);
+  }
+}
+
+TEST_CASE("verify: a source that differs is listed per symbol and day, exit 1") {
+  // A TDX whose 600519.SH closed 0.10 higher on 2024-06-18 and that lacks 000001.SZ's dividends.
+  TestStore store;
+  const auto data = store.dir() / "tdx_data";
+  std::filesystem::create_directories(data);
+  const auto original = std::filesystem::path(ASHARE_TEST_DATA_DIR) / "tdx_standin";
+  for (const auto* name : {"000001.SZ.csv", "600000.SH.csv", "xdxr_600519.csv"}) {
+    std::filesystem::copy_file(original / name, data / name);
+  }
+  {
+    std::ifstream in(original / "600519.SH.csv");
+    std::ofstream out(data / "600519.SH.csv");
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind("600519.SH,20240618,", 0) == 0) {
+        line = "600519.SH,20240618,1530.89,1554.54,1516.68,1521.6,1541.5,-19.9,-1.2909,41258.25,6317590.943";
+      }
+      out << line << "\n";
+    }
+  }
+  TdxStandIn altered({"--data", data.string()});
+  TushareStandIn tushare;
+  REQUIRE(fetch_tdx(store, altered.host(), {"--from", "2024-01-02", "600519.SH", "000001.SZ"},
+                    "2024-12-31T16:00:00+08:00").status == 0);
+  const auto run = verify(store, {"--against", "tushare", "--format", "csv", "600519.SH", "000001.SZ"}, tushare);
+  CHECK(run.status == 1);
+  CHECK(run.out == "symbol,date,field,stored,source\n"
+                   "000001.SZ,2024-06-14,factor_step,1,1.0710944808231992\n"
+                   "000001.SZ,2024-10-10,factor_step,1,1.022707423580786\n"
+                   "600519.SH,2024-06-18,close,1521.6,1521.5\n");
+  CHECK(run.err.find("3 differences (close 1, factor_step 2)") != std::string::npos);
+
+  const auto json = verify(store, {"--against", "tushare", "--format", "json", "600519.SH"}, tushare);
+  CHECK(json.status == 1);
+  const auto body = nlohmann::json::parse(json.out);
+  CHECK(body["summary"]["agree"] == false);
+  CHECK(body["summary"]["provider"] == "tushare-pro");
+  CHECK(body["summary"]["counts"]["close"] == 1);
+  REQUIRE(body["differences"].size() == 1);
+  CHECK(body["differences"][0] == nlohmann::json{{"symbol", "600519.SH"}, {"date", "2024-06-18"}, {"field", "close"},
+                                                 {"stored", "1521.6"}, {"source", "1521.5"}});
+
+  // Against its own provider a symbol compares exactly: the altered TDX agrees with itself.
+  const auto own = verify(store, {"--against", "tdx", "--hosts", altered.host(), "600519.SH", "000001.SZ"}, tushare);
+  CHECK_MESSAGE(own.status == 0, own.err);
+}
+
+TEST_CASE("verify: a source that keeps failing is exit 3; remote mode and no --against are usage errors") {
+  TdxStandIn tdx;
+  TestStore store;
+  REQUIRE(fetch_tdx(store, tdx.host(), {"--from", "2024-02-26"}).status == 0);
+  const auto failing = store.cli({"--timeout", "1", "--retries", "1", "verify", "--against", "tdx", "--hosts",
+                                  "127.0.0.1:1", "--pace", "0"},
+                                 k_cli_timeout, {"ASHARE_NOW=" + std::string(k_march_first)});
+  CHECK(failing.status == 3);
+  CHECK(failing.err.find("every TDX host failed") != std::string::npos);
+  // The default window: the last 20 ledger days (here the 5 there are).
+  const auto window = store.cli({"verify", "--against", "tdx", "--hosts", tdx.host(), "--pace", "0"}, k_cli_timeout,
+                                {"ASHARE_NOW=" + std::string(k_march_first)});
+  CHECK_MESSAGE(window.status == 0, window.err);
+  CHECK(window.err.find("verify against tdx 2024-02-26..2024-03-01: 3 symbols, 10 bars: they agree")
+        != std::string::npos);
+  CHECK(store.cli({"--base-url", "http://127.0.0.1:1", "verify", "--against", "tdx"}).status == 2);
+  CHECK(store.cli({"verify"}).status == 2);
+  CHECK(store.cli({"verify", "--against", "sina"}).status == 2);
 }

@@ -100,6 +100,8 @@ TEST_CASE("fetch tushare: a first run stores exactly what import --format tushar
   CHECK(report.end == FetchEnd::done);
   CHECK(report.days_stored == 40);
   CHECK(report.rows == 80);
+  CHECK(report.requests == rig.client.requests());
+  CHECK(report.requests > 80); // daily (two pages) and suspend_d a day, and more
   CHECK(report.ledger_end == date("2021-07-01"));
   CHECK(report.warnings.size() == 2); // trade_cal and adj_factor refused: said once each
   CHECK(rig.store.load_dataset_info().as_of == date("2021-07-01"));

@@ -32,6 +32,7 @@ Action setup_copy(CLI::App& command, GlobalFlags& flags);
 Action setup_export(CLI::App& command, GlobalFlags& flags);
 Action setup_fetch(CLI::App& command, GlobalFlags& flags);
 Action setup_gaps(CLI::App& command, GlobalFlags& flags);
+Action setup_verify(CLI::App& command, GlobalFlags& flags);
 Action setup_import(CLI::App& command, GlobalFlags& flags);
 Action setup_info(CLI::App& command, GlobalFlags& flags);
 Action setup_remove(CLI::App& command, GlobalFlags& flags);

@@ -27,33 +27,6 @@ namespace {
 using fetch::FetchEnd;
 using fetch::FetchReport;
 
-// D18: the token from --token-file, ASHARE_TUSHARE_TOKEN or the config file, never a flag's
-// value; a token file readable by others is refused as the config file is.
-Result<std::string> read_token(const FetchArgs& args, const Config& config) {
-  if (!args.token_file) {
-    if (!config.sources.tushare_token) {
-      return make_error(ErrorCode::invalid_input,
-                        "no Tushare token: set ASHARE_TUSHARE_TOKEN, tushare_token in the config "
-                        "file, or --token-file FILE");
-    }
-    return *config.sources.tushare_token;
-  }
-  std::ifstream in(*args.token_file, std::ios::binary);
-  if (!in) {
-    return make_error(ErrorCode::invalid_input, *args.token_file + ": cannot open the token file");
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  std::string token = text.str();
-  while (!token.empty() && (token.back() == '\n' || token.back() == '\r' || token.back() == ' ')) {
-    token.pop_back();
-  }
-  if (token.empty()) {
-    return make_error(ErrorCode::invalid_input, *args.token_file + ": the token file is empty");
-  }
-  return token;
-}
-
 // Tushare's rate window: a minute. For tests only, ASHARE_TUSHARE_WINDOW_MS shortens it, so that
 // a per-minute answer is waited out in milliseconds.
 std::chrono::milliseconds rate_window() {
@@ -75,7 +48,7 @@ int run_fetch_tushare(const FetchArgs& args, const Config& config) {
     return fail(options.error().message, k_exit_usage);
   }
   // --dry-run sends nothing, so it needs no token.
-  auto token = args.dry_run ? Result<std::string>(std::string()) : read_token(args, config);
+  auto token = args.dry_run ? Result<std::string>(std::string()) : read_token(args.token_file, config);
   if (!token) {
     return fail(token.error().message, k_exit_usage);
   }

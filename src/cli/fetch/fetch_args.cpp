@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <tuple>
@@ -136,6 +137,33 @@ int report_fetch(const FetchReport& report, const FetchArgs& args, std::string_v
     std::cout << summary_line(report) << "\n";
   }
   return k_exit_ok;
+}
+
+// D18: the token from --token-file, ASHARE_TUSHARE_TOKEN or the config file, never a flag's
+// value; a token file readable by others is refused as the config file is.
+Result<std::string> read_token(const std::optional<std::string>& token_file, const Config& config) {
+  if (!token_file) {
+    if (!config.sources.tushare_token) {
+      return make_error(ErrorCode::invalid_input,
+                        "no Tushare token: set ASHARE_TUSHARE_TOKEN, tushare_token in the config "
+                        "file, or --token-file FILE");
+    }
+    return *config.sources.tushare_token;
+  }
+  std::ifstream in(*token_file, std::ios::binary);
+  if (!in) {
+    return make_error(ErrorCode::invalid_input, *token_file + ": cannot open the token file");
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  std::string token = text.str();
+  while (!token.empty() && (token.back() == '\n' || token.back() == '\r' || token.back() == ' ')) {
+    token.pop_back();
+  }
+  if (token.empty()) {
+    return make_error(ErrorCode::invalid_input, *token_file + ": the token file is empty");
+  }
+  return token;
 }
 
 } // namespace ashare::cli

@@ -41,6 +41,10 @@ void add_common_fetch_options(CLI::App& command, FetchArgs& args);
 // ASHARE_NOW or the clock), or a usage error.
 Result<fetch::FetchOptions> fetch_options(const FetchArgs& args);
 
+// Return the Tushare token (D18): from `token_file` when given, else ASHARE_TUSHARE_TOKEN or the
+// config file's tushare_token, never a flag's value; a usage error says where to put one.
+Result<std::string> read_token(const std::optional<std::string>& token_file, const Config& config);
+
 // Print `report` of a fetch from `source` (its name in messages, "Tushare" or "TDX") and return
 // the exit status.
 int report_fetch(const fetch::FetchReport& report, const FetchArgs& args, std::string_view source);

@@ -5,6 +5,7 @@
 #include "core/fetch/factor_chain.hpp"
 #include "core/fetch/szse_calendar.hpp"
 #include "core/fetch/tdx/bars.hpp"
+#include "core/fetch/tdx/universe.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -36,21 +37,6 @@ domain::Date next_month(domain::Date first) {
   const std::chrono::year_month_day ymd(first.days());
   const auto next = std::chrono::year_month_day(ymd.year() / ymd.month() / 1) + std::chrono::months(1);
   return *domain::Date::from_ymd(static_cast<int>(next.year()), static_cast<unsigned>(next.month()), 1);
-}
-
-std::optional<Market> market_of(const std::string& symbol) {
-  const auto dot = symbol.rfind('.');
-  const auto suffix = dot == std::string::npos ? std::string() : symbol.substr(dot + 1);
-  if (suffix == "SZ") {
-    return Market::sz;
-  }
-  if (suffix == "SH") {
-    return Market::sh;
-  }
-  if (suffix == "BJ") {
-    return Market::bj;
-  }
-  return std::nullopt;
 }
 
 FetchEnd end_of(const Error& error) {
@@ -150,36 +136,15 @@ void TdxFetch::refresh_calendar() {
 }
 
 std::optional<std::vector<SymbolTask>> TdxFetch::universe(const Plan& plan) {
-  std::vector<SymbolTask> tasks;
-  if (!m_options.symbols.empty()) {
-    for (const auto& symbol : m_options.symbols) {
-      const auto market = market_of(symbol);
-      if (!market) {
-        stop(FetchEnd::refused, symbol + ": TDX answers SZ, SH and BJ codes only");
-        return std::nullopt;
-      }
-      tasks.push_back({symbol, *market, symbol.substr(0, symbol.rfind('.')), {}});
-    }
-  } else {
-    // D18: only A-share codes, under the market that lists them.
-    for (const auto market : {Market::sz, Market::sh, Market::bj}) {
-      auto codes = m_client.listed_codes(market);
-      if (!codes) {
-        stop(end_of(codes.error()), "tdx: listing the codes of market " + std::to_string(static_cast<int>(market))
-                                        + ": " + codes.error().message);
-        return std::nullopt;
-      }
-      for (const auto& listed : *codes) {
-        if (is_a_share(market, listed.code)) {
-          tasks.push_back({symbol_of(market, listed.code), market, listed.code, {}});
-        }
-      }
-    }
+  auto listed = universe_of(m_client, m_options.symbols);
+  if (!listed) {
+    stop(end_of(listed.error()), "tdx: " + listed.error().message);
+    return std::nullopt;
   }
-  std::sort(tasks.begin(), tasks.end(), [](const auto& a, const auto& b) { return a.symbol < b.symbol; });
-  tasks.erase(std::unique(tasks.begin(), tasks.end(),
-                          [](const auto& a, const auto& b) { return a.symbol == b.symbol; }),
-              tasks.end());
+  std::vector<SymbolTask> tasks;
+  for (auto& symbol : *listed) {
+    tasks.push_back({std::move(symbol.symbol), symbol.market, std::move(symbol.code), {}});
+  }
   // A symbol staged through a day by a fetch cut short is not asked for it again.
   std::set<std::pair<domain::Date, std::string>> staged;
   if (!m_options.refetch) {
@@ -415,18 +380,6 @@ FetchReport TdxFetch::run() {
 }
 
 } // namespace
-
-std::string symbol_of(Market market, const std::string& code) {
-  switch (market) {
-  case Market::sz:
-    return code + ".SZ";
-  case Market::sh:
-    return code + ".SH";
-  case Market::bj:
-    return code + ".BJ";
-  }
-  return code;
-}
 
 FetchReport fetch_tdx(store::BarStore& store,
                       Client& client,

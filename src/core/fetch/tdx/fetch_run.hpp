@@ -26,9 +26,6 @@ inline constexpr const char* k_provider = "tdx";
 // Ask SZSE's monthList for `month` (its first day) and return the HTTP answer (D19).
 using MonthGetter = std::function<Exchange(domain::Date month)>;
 
-// Return the canonical symbol of `code` as `market` lists it (SZ 0, SH 1, BJ 2; D18).
-std::string symbol_of(Market market, const std::string& code);
-
 // Run the fetch on `store` through `client`, refreshing the calendar through `get_month`, and
 // calling `progress` after each symbol.
 FetchReport fetch_tdx(store::BarStore& store,

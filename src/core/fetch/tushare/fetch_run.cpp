@@ -706,6 +706,7 @@ FetchReport TushareFetch::run() {
     (void)(refresh_listings() && seed_previous_adj(plan->days.front()) && prepare_backward(*plan)
            && fetch_days(*plan));
   }
+  m_report.requests = m_client.requests();
   finish_report(m_store, k_provider, m_options, m_report);
   return m_report;
 }

@@ -1,0 +1,195 @@
+#include "testutil.hpp"
+
+#include "core/fetch/verify.hpp"
+#include "core/store/sqlite_bar_store.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace ashare;
+using namespace ashare::fetch;
+using test::date;
+using test::make_bar;
+
+namespace {
+
+// A store holding 600519.SH on 2024-06-17..06-20 (06-19 an ex-date: factor 1 -> 1.02), from
+// `source` with factors of `factor_origin`.
+struct Rig {
+  test::TempDir dir;
+  store::SqliteBarStore store{dir / "verify.db"};
+
+  explicit Rig(const std::string& source = "tushare", const std::string& origin = "pre_close_chain") {
+    store::WriteTransaction transaction(store);
+    for (const auto& bar : {make_bar("2024-06-17", 1500, 1510, 1490, 1500, 1.0, 40000),
+                            make_bar("2024-06-18", 1500, 1530, 1495, 1521.5, 1.0, 41000),
+                            make_bar("2024-06-19", 1497.99, 1504, 1482.1, 1501, 1.0207161, 41261),
+                            make_bar("2024-06-20", 1501, 1510, 1490, 1500, 1.0207161, 42000)}) {
+      auto stored = bar;
+      stored.turnover = 6167728.42;
+      store.upsert_bar("600519.SH", stored, false);
+    }
+    store.refresh_symbol("600519.SH");
+    store.save_symbol_source("600519.SH", {source, origin, false});
+    store.finish_change(source);
+    transaction.commit();
+  }
+
+  // The source's bars equal to the stored ones of 06-18..06-20, with 06-19's step.
+  SourceBars same(const std::string& provider = "tdx") {
+    SourceBars source;
+    source.provider = provider;
+    source.float32_sizes = provider == "tdx";
+    for (const auto& bar : store.load_bars("600519.SH", date("2024-06-18"), date("2024-06-20"),
+                                           domain::SortOrder::asc, 10)) {
+      SourceBar out{bar.trade_date, bar.open, bar.high, bar.low, bar.close, bar.volume, bar.turnover, 1.0, 0};
+      if (bar.trade_date == date("2024-06-19")) {
+        out.step = 1521.5 / 1490.62;
+      }
+      source.bars["600519.SH"].push_back(out);
+    }
+    return source;
+  }
+
+  VerifyReport compare(const SourceBars& source) {
+    return compare_with_source(store, source, {}, date("2024-06-18"), date("2024-06-20"));
+  }
+};
+
+} // namespace
+
+TEST_CASE("fetch::compare_with_source: the same bars agree") {
+  Rig rig;
+  const auto report = rig.compare(rig.same());
+  CHECK(report.agree());
+  CHECK(report.symbols == 1);
+  CHECK(report.days == 3);
+  CHECK(report.provider == "tdx");
+}
+
+TEST_CASE("fetch::compare_with_source: raw prices agree to 0.005 CNY") {
+  Rig rig;
+  auto source = rig.same();
+  source.bars["600519.SH"][0].close = 1521.504;
+  CHECK(rig.compare(source).agree());
+  source.bars["600519.SH"][0].close = 1521.506;
+  const auto report = rig.compare(source);
+  REQUIRE(report.findings.size() == 1);
+  CHECK(report.findings[0].symbol == "600519.SH");
+  CHECK(report.findings[0].day == date("2024-06-18"));
+  CHECK(report.findings[0].field == "close");
+  CHECK(report.findings[0].stored == "1521.5");
+  CHECK(report.findings[0].source == "1521.506");
+  CHECK(report.counts.at("close") == 1);
+}
+
+TEST_CASE("fetch::compare_with_source: volume and turnover to the coarser side's precision") {
+  SUBCASE("TDX's float32: 2^-24 of the value and the rounding to a share or a fen") {
+    Rig rig;
+    auto source = rig.same("tdx");
+    source.bars["600519.SH"][0].volume += 1;       // over 41000 * 2^-24 + 0.5 (0.5024)
+    source.bars["600519.SH"][1].turnover += 0.38;  // over 6167728.42 * 2^-24 (0.3676) + 0.005
+    const auto report = rig.compare(source);
+    REQUIRE(report.findings.size() == 2);
+    CHECK(report.findings[0].field == "volume");
+    CHECK(report.findings[1].field == "turnover");
+    source = rig.same("tdx");
+    source.bars["600519.SH"][1].turnover += 0.36;
+    CHECK(rig.compare(source).agree());
+  }
+  SUBCASE("two exact sides compare volume exactly") {
+    Rig rig;
+    auto source = rig.same("tushare-pro");
+    source.bars["600519.SH"][2].volume += 1;
+    const auto report = rig.compare(source);
+    REQUIRE(report.findings.size() == 1);
+    CHECK(report.findings[0].field == "volume");
+    CHECK(report.findings[0].stored == "42000");
+    CHECK(report.findings[0].source == "42001");
+  }
+  SUBCASE("a store fed by TDX is the coarser side against Tushare too") {
+    Rig rig("tdx");
+    auto source = rig.same("tushare-pro");
+    source.bars["600519.SH"][0].turnover += 0.3;
+    CHECK(rig.compare(source).agree());
+  }
+}
+
+TEST_CASE("fetch::compare_with_source: factor steps agree when close[t-1] / step agrees to 0.005 CNY") {
+  Rig rig;
+  auto source = rig.same();
+  auto& ex_date = source.bars["600519.SH"][1];
+  SUBCASE("a step that moves close[t-1] / step by 0.02 CNY disagrees") {
+    ex_date.step = 1521.5 / 1490.64;
+    const auto report = rig.compare(source);
+    REQUIRE(report.findings.size() == 1);
+    CHECK(report.findings[0].field == "factor_step");
+    CHECK(report.findings[0].day == date("2024-06-19"));
+  }
+  SUBCASE("no step at the source where the store has one disagrees") {
+    ex_date.step = 1.0;
+    CHECK(rig.compare(source).counts.at("factor_step") == 1);
+  }
+  SUBCASE("the rounding of Tushare's adj_factor widens the bound") {
+    // 7.8576 -> 8.0204 written with 4 decimals: a step off by one unit over 7.8576 still agrees.
+    ex_date.step = 8.0205 / 7.8576;
+    ex_date.step_error = 0.0001 / 7.8576;
+    const double off = std::abs(1521.5 / (8.0205 / 7.8576) - 1490.62);
+    REQUIRE(off > 0.005);
+    CHECK(rig.compare(source).agree());
+  }
+  SUBCASE("a source that cannot say a step is not compared") {
+    ex_date.step = std::nullopt;
+    CHECK(rig.compare(source).agree());
+  }
+}
+
+TEST_CASE("fetch::compare_with_source: a bar on one side only") {
+  Rig rig;
+  auto source = rig.same();
+  source.bars["600519.SH"].erase(source.bars["600519.SH"].begin());
+  source.bars["000001.SZ"].push_back({date("2024-06-20"), 10, 10, 10, 10, 100, 1000, std::nullopt, 0});
+  const auto report = rig.compare(source);
+  REQUIRE(report.findings.size() == 2);
+  CHECK(report.findings[0].symbol == "000001.SZ");
+  CHECK(report.findings[0].field == "bar");
+  CHECK(report.findings[0].stored.empty());
+  CHECK(report.findings[0].source == "present");
+  CHECK(report.findings[1].symbol == "600519.SH");
+  CHECK(report.findings[1].day == date("2024-06-18"));
+  CHECK(report.findings[1].stored == "present");
+  CHECK(report.findings[1].source.empty());
+  CHECK(report.symbols == 2);
+  SUBCASE("naming symbols compares those only") {
+    CHECK(compare_with_source(rig.store, source, {"600519.SH"}, date("2024-06-18"), date("2024-06-20")).findings.size() == 1);
+  }
+}
+
+TEST_CASE("fetch::compare_with_source: against its own provider a symbol compares exactly") {
+  Rig rig("tdx");
+  auto source = rig.same("tdx");
+  source.bars["600519.SH"][0].close += 0.001;
+  source.bars["600519.SH"][2].volume += 1;
+  const auto report = rig.compare(source);
+  REQUIRE(report.findings.size() == 2);
+  CHECK(report.findings[0].field == "close");
+  CHECK(report.findings[1].field == "volume");
+}
+
+TEST_CASE("fetch::default_verify_window: the last 20 ledger days, else 20 open days up to as_of") {
+  Rig rig;
+  auto window = default_verify_window(rig.store);
+  REQUIRE(window);
+  CHECK(window->second == date("2024-06-20"));
+  CHECK(window->first == date("2024-05-23")); // 20 open days: 05-23 .. 06-20 (06-10 a holiday)
+  {
+    store::WriteTransaction transaction(rig.store);
+    rig.store.save_ledger_day({"tdx", date("2024-06-17"), "", 1});
+    rig.store.save_ledger_day({"tdx", date("2024-06-18"), "", 1});
+    rig.store.save_ledger_day({"tdx", date("2024-06-19"), "600519.SH", 1}); // not whole-market
+    transaction.commit();
+  }
+  window = default_verify_window(rig.store);
+  REQUIRE(window);
+  CHECK(window->first == date("2024-06-17"));
+  CHECK(window->second == date("2024-06-18"));
+}
