@@ -1263,10 +1263,10 @@ TEST_CASE("cli query: symbols and info") {
 
   SUBCASE("csv") {
     const auto run = local({"symbols", "--format", "csv"});
-    std::string csv = "symbol,first_date,last_date,bars,source,factor_origin,adjusted_input\n";
+    std::string csv = "symbol,first_date,last_date,bars,source,factor_origin,adjusted_input,alias\n";
     for (const auto& e : expected) {
       csv += e.symbol + "," + e.first + "," + e.last + "," + std::to_string(e.bars)
-             + ",cli-fixtures," + e.factor_origin + ",false\n";
+             + ",cli-fixtures," + e.factor_origin + ",false,\n";
     }
     CHECK(run.status == 0);
     CHECK(run.out == csv);
@@ -1296,7 +1296,8 @@ TEST_CASE("cli query: symbols and info") {
                      {"bars", e.bars},
                      {"source", "cli-fixtures"},
                      {"factor_origin", e.factor_origin},
-                     {"adjusted_input", false}});
+                     {"adjusted_input", false},
+                     {"alias", nullptr}});
       names += e.symbol + "\n";
     }
     CHECK(json::parse(run.out) == all);

@@ -27,6 +27,9 @@ std::vector<std::string> split(const std::string& line) {
   while (std::getline(in, field, ',')) {
     fields.push_back(field);
   }
+  if (!line.empty() && line.back() == ',') {
+    fields.emplace_back(); // an empty last field
+  }
   return fields;
 }
 

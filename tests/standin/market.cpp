@@ -24,6 +24,8 @@ const std::vector<Column> k_stock_basic_columns{{"ts_code", true},     {"symbol"
                                                 {"list_date", true},   {"delist_date", true}};
 const std::vector<Column> k_suspend_d_columns{
     {"ts_code", true}, {"trade_date", true}, {"suspend_timing", true}, {"suspend_type", true}};
+const std::vector<Column> k_bse_mapping_columns{
+    {"name", true}, {"o_code", true}, {"n_code", true}, {"list_date", true}};
 
 namespace {
 
@@ -209,6 +211,7 @@ Market load_market(const std::filesystem::path& dir) {
   market.stock_basic = load_csv(dir / "stock_basic.csv", k_stock_basic_columns);
   std::sort(market.stock_basic.begin(), market.stock_basic.end());
   market.suspend_d = load_csv(dir / "suspend_d.csv", k_suspend_d_columns);
+  market.bse_mapping = load_csv(dir / "bse_mapping.csv", k_bse_mapping_columns);
   std::sort(market.suspend_d.begin(), market.suspend_d.end(), [](const Row& a, const Row& b) {
     return std::tie(a[1], a[0]) < std::tie(b[1], b[0]);
   });

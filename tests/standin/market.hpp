@@ -28,6 +28,7 @@ extern const std::vector<Column> k_adj_factor_columns;  // ts_code, trade_date, 
 extern const std::vector<Column> k_trade_cal_columns;   // exchange, cal_date, is_open, pretrade_date
 extern const std::vector<Column> k_stock_basic_columns; // ts_code .. delist_date
 extern const std::vector<Column> k_suspend_d_columns;   // ts_code, trade_date, suspend_timing, suspend_type
+extern const std::vector<Column> k_bse_mapping_columns; // name, o_code, n_code, list_date
 
 // Rows grouped by trade_date (YYYYMMDD), each day's rows sorted by ts_code (column 0).
 using RowsByDay = std::map<std::string, std::vector<Row>>;
@@ -38,6 +39,7 @@ struct Market {
   std::vector<Row> trade_cal;   // ascending cal_date, every calendar day
   std::vector<Row> stock_basic; // sorted by ts_code
   std::vector<Row> suspend_d;   // sorted by trade_date, then ts_code
+  std::vector<Row> bse_mapping; // as the file lists them
 };
 
 // Load the market from `dir`: daily/*.csv and daily_synthetic.csv (Tushare `daily` columns),

@@ -169,7 +169,7 @@ TushareApi::Answer TushareApi::dispatch(const Query& query) {
     answer.msg = "您的token不对，请确认。";
   } else if (query.api_name != "daily" && query.api_name != "adj_factor"
              && query.api_name != "trade_cal" && query.api_name != "stock_basic"
-             && query.api_name != "suspend_d") {
+             && query.api_name != "suspend_d" && query.api_name != "bse_mapping") {
     answer.code = 40101;
     answer.msg = "请指定正确的接口名";
   } else if (m_faults.is_forbidden(query.api_name)) {
@@ -185,6 +185,17 @@ TushareApi::Answer TushareApi::dispatch(const Query& query) {
       }
       if (query.api_name == "stock_basic") {
         return answer_stock_basic(query);
+      }
+      if (query.api_name == "bse_mapping") {
+        Answer mapping;
+        mapping.columns = &k_bse_mapping_columns;
+        for (const auto& row : m_market.bse_mapping) {
+          if (query.param("o_code").value_or(row[1]) == row[1] && query.param("n_code").value_or(row[2]) == row[2]) {
+            mapping.rows.push_back(&row);
+          }
+        }
+        mapping.page(query.int_param("offset").value_or(0), query.int_param("limit"));
+        return mapping;
       }
       return answer_suspend_d(query);
     } catch (const std::exception&) { // a non-numeric offset or limit

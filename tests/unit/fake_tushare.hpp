@@ -45,6 +45,8 @@ public:
   std::vector<std::string> header;
   std::map<std::string, std::vector<Row>> by_day; // trade_date -> rows, by ts_code
   std::set<std::string> refused_apis;             // answered with code -2002
+  // bse_mapping's rows (o_code, n_code): one of the real 248 unless a case says otherwise.
+  std::vector<std::pair<std::string, std::string>> bse_mapping{{"838163.BJ", "920163.BJ"}};
   std::function<std::optional<std::string>(const nlohmann::json&)> override_reply;
   std::vector<nlohmann::json> calls; // every request, parsed
   int page_rows_cap = 6000;
@@ -67,6 +69,13 @@ public:
     }
     if (api == "stock_basic") {
       return listings(params);
+    }
+    if (api == "bse_mapping") {
+      std::vector<std::vector<std::string>> items;
+      for (const auto& [old_code, new_code] : bse_mapping) {
+        items.push_back({old_code, new_code});
+      }
+      return fetch::Answer{200, envelope({"o_code", "n_code"}, items, false)};
     }
     if (api == "suspend_d") {
       return fetch::Answer{200, envelope({"ts_code", "trade_date", "suspend_type"}, {}, false)};

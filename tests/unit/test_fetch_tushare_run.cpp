@@ -259,7 +259,7 @@ TEST_CASE("fetch tushare: --dry-run plans and touches nothing") {
   const auto report = rig.fetch(options);
   CHECK(report.end == FetchEnd::planned);
   CHECK(report.plan->days.size() == 6);
-  CHECK(report.estimated_requests == 22);
+  CHECK(report.estimated_requests == 23);
   CHECK(rig.source.calls.empty());
   CHECK(rig.store.load_symbols().empty());
 }
@@ -297,4 +297,51 @@ TEST_CASE("fetch tushare: a fetch naming symbols records them in the ledger, not
   REQUIRE(ledger.size() == 6);
   CHECK(ledger.front().symbol == "600276.SH");
   CHECK_FALSE(report.ledger_end.has_value());
+}
+
+TEST_CASE("fetch tushare: bse_mapping refreshes the Beijing code aliases (D19)") {
+  Rig rig;
+  rig.source.refused_apis = {"trade_cal"};
+  const auto shipped = rig.store.load_aliases();
+  REQUIRE(shipped.size() == 248);
+  SUBCASE("a mapping that changed is written, and the generation moves") {
+    rig.source.bse_mapping = {{"838163.BJ", "920163.BJ"}, {"837023.BJ", "920999.BJ"}};
+    const auto before = rig.store.load_generation();
+    const auto report = rig.fetch(window("2021-06-28", at("2021-07-01", 16)));
+    REQUIRE(report.end == FetchEnd::done);
+    CHECK(rig.source.count_calls("bse_mapping") == 1);
+    const auto aliases = rig.store.load_aliases();
+    CHECK(aliases.size() == 248);
+    CHECK(std::find(aliases.begin(), aliases.end(), store::CodeAlias{"837023.BJ", "920999.BJ"}) != aliases.end());
+    CHECK(rig.store.load_generation() > before);
+    CHECK(std::any_of(report.warnings.begin(), report.warnings.end(), [](const std::string& warning) {
+      return warning == "the Beijing code aliases changed for 1 code (Tushare `bse_mapping`)";
+    }));
+  }
+  SUBCASE("the same mapping changes nothing and says nothing") {
+    const auto report = rig.fetch(window("2021-06-28", at("2021-07-01", 16)));
+    REQUIRE(report.end == FetchEnd::done);
+    CHECK(rig.store.load_aliases() == shipped);
+    CHECK(std::none_of(report.warnings.begin(), report.warnings.end(), [](const std::string& warning) {
+      return warning.find("alias") != std::string::npos || warning.find("bse_mapping") != std::string::npos;
+    }));
+  }
+  SUBCASE("a token without the points keeps the stored table, said once") {
+    rig.source.refused_apis.insert("bse_mapping");
+    const auto report = rig.fetch(window("2021-06-28", at("2021-07-01", 16)));
+    REQUIRE(report.end == FetchEnd::done);
+    CHECK(rig.store.load_aliases() == shipped);
+    CHECK(std::count_if(report.warnings.begin(), report.warnings.end(), [](const std::string& warning) {
+            return warning.find("bse_mapping") != std::string::npos;
+          }) == 1);
+  }
+  SUBCASE("a row that maps no Beijing code is refused, the stored table kept") {
+    rig.source.bse_mapping = {{"600519.SH", "920519.BJ"}};
+    const auto report = rig.fetch(window("2021-06-28", at("2021-07-01", 16)));
+    REQUIRE(report.end == FetchEnd::done);
+    CHECK(rig.store.load_aliases() == shipped);
+    CHECK(std::any_of(report.warnings.begin(), report.warnings.end(), [](const std::string& warning) {
+      return warning.find("the code aliases were not refreshed") != std::string::npos;
+    }));
+  }
 }

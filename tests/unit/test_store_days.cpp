@@ -210,7 +210,7 @@ TEST_CASE("D18: as_of is the latest whole-market ledger day, else the latest bar
   }
 }
 
-TEST_CASE("D19: copy_bars carries the calendar, listings, suspensions, absences and ledger") {
+TEST_CASE("D19: copy_bars carries the calendar, listings, suspensions, absences, ledger and aliases") {
   test::StoreBackend from_backend;
   test::StoreBackend to_backend;
   const auto from = from_backend.open_bars();
@@ -224,9 +224,12 @@ TEST_CASE("D19: copy_bars carries the calendar, listings, suspensions, absences 
     from->save_listing({"600519.SH", "贵州茅台", date("2001-08-27"), std::nullopt, 'L'});
     from->save_suspension("600519.SH", date("2006-02-23"));
     from->save_absence({"600519.SH", date("2024-01-04"), "tdx"});
+    from->save_alias({"837023.BJ", "920999.BJ"}); // refreshed after the shipped table
     transaction.commit();
   }
   REQUIRE(store::copy_bars(*from, *to));
+  CHECK(to->load_aliases() == from->load_aliases());
+  CHECK(to->load_aliases().size() == 248);
   CHECK(to->load_calendar_span() == from->load_calendar_span());
   const auto span = *from->load_calendar_span();
   CHECK(to->load_open_days(span.first, span.second) == from->load_open_days(span.first, span.second));

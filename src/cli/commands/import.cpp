@@ -7,6 +7,7 @@
 #include "core/domain/text.hpp"
 #include "core/import/importer.hpp"
 #include "core/import/non_bar_files.hpp"
+#include "core/query/series.hpp"
 #include "core/store/bar_store.hpp"
 
 #include <CLI/CLI.hpp>
@@ -14,6 +15,7 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <set>
 
 namespace ashare::cli {
 namespace {
@@ -115,6 +117,18 @@ bool import_one(store::BarStore& store,
   }
   for (const auto& note : report->notes) {
     std::cerr << domain::printable(file + ": note: " + note) << "\n";
+  }
+  // D19: old-code rows dated on or after the new code's first bar are hidden behind its bars.
+  const query::Aliases aliases(store.load_aliases());
+  std::set<std::string> told;
+  for (const auto& symbol : report->symbols) {
+    const auto hidden = query::find_hidden_bars(store, aliases, symbol);
+    if (hidden && told.insert(hidden->old_symbol).second) {
+      warn(file + ": " + std::to_string(hidden->count) + (hidden->count == 1 ? " row of " : " rows of ")
+           + hidden->old_symbol + " dated on or after " + hidden->new_first.iso() + ", the first bar of "
+           + hidden->new_symbol + ", are hidden: either code answers " + hidden->new_symbol
+           + "'s bars from that day (the code changed)");
+    }
   }
   print_report(file, *report);
   return true;

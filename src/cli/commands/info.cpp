@@ -124,6 +124,13 @@ void print_ledger(store::BarStore& store) {
   if (status.providers.empty()) {
     std::cout << "ledger: none (nothing fetched; `ashare fetch tushare` or `ashare fetch tdx` keeps the store current)\n";
   }
+  // D19: codes that changed answer as one series with the code they became.
+  const auto aliases = store.load_aliases();
+  std::int64_t joined = 0;
+  for (const auto& alias : aliases) {
+    joined += store.find_symbol(alias.old_symbol) && store.find_symbol(alias.new_symbol) ? 1 : 0;
+  }
+  std::cout << "aliases: " << aliases.size() << " (" << joined << " with bars under both codes)\n";
   std::cout << "listings: " << status.listings << " (" << status.delisted << " delisted)\n"
             << "bars after as_of: " << status.bars_after_as_of << "\n";
   if (status.survivorship_biased) {

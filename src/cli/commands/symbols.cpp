@@ -2,6 +2,7 @@
 // with the hidden --names, only the names, for shell completion (also in remote mode, from the
 // cache).
 #include "cli/commands/query_run.hpp"
+#include "core/query/series.hpp"
 #include "core/store/bar_store.hpp"
 #include "core/store/cache_store.hpp"
 #include "core/store/locator.hpp"
@@ -9,6 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -67,28 +69,39 @@ int run_symbols(const SymbolsArgs& args, const Config& config) {
   if (!format) {
     return fail(format.error().message, k_exit_usage);
   }
-  const auto symbols = store::open_bar_store(config.db.string())->load_symbols();
+  const auto store = store::open_bar_store(config.db.string());
+  const auto symbols = store->load_symbols();
+  // D19: the other code of a code that changed (its bars answer as one series with it).
+  const query::Aliases aliases(store->load_aliases());
+  const auto alias_of = [&aliases](const std::string& symbol) { return aliases.partner(symbol).value_or(""); };
   switch (*format) {
   case Format::table: {
+    const bool any_alias = std::any_of(symbols.begin(), symbols.end(),
+                                       [&](const auto& info) { return !alias_of(info.symbol).empty(); });
     std::vector<std::vector<std::string>> rows;
     for (const auto& info : symbols) {
       rows.push_back({info.symbol, info.first_date.iso(), info.last_date.iso(),
                       with_thousands(std::to_string(info.bar_count)), info.source,
                       factors_text(info)});
+      if (any_alias) {
+        rows.back().push_back(alias_of(info.symbol));
+      }
     }
-    print_table(std::cout,
-                {{"SYMBOL"}, {"FIRST"}, {"LAST"}, {"BARS", Align::right}, {"SOURCE"}, {"FACTORS"}},
-                rows);
+    std::vector<TableColumn> columns{{"SYMBOL"}, {"FIRST"}, {"LAST"}, {"BARS", Align::right}, {"SOURCE"}, {"FACTORS"}};
+    if (any_alias) {
+      columns.push_back({"ALIAS"});
+    }
+    print_table(std::cout, columns, rows);
     break;
   }
   case Format::csv:
     if (!args.output.no_header) {
-      std::cout << "symbol,first_date,last_date,bars,source,factor_origin,adjusted_input\n";
+      std::cout << "symbol,first_date,last_date,bars,source,factor_origin,adjusted_input,alias\n";
     }
     for (const auto& info : symbols) {
       std::cout << info.symbol << ',' << info.first_date.iso() << ',' << info.last_date.iso() << ','
                 << info.bar_count << ',' << csv_field(info.source) << ',' << info.factor_origin
-                << ',' << (info.adjusted ? "true" : "false") << "\n";
+                << ',' << (info.adjusted ? "true" : "false") << ',' << alias_of(info.symbol) << "\n";
     }
     break;
   case Format::json:
@@ -102,6 +115,8 @@ int run_symbols(const SymbolsArgs& args, const Config& config) {
                           {"source", info.source},
                           {"factor_origin", info.factor_origin},
                           {"adjusted_input", info.adjusted}};
+      const auto alias = alias_of(info.symbol);
+      item["alias"] = alias.empty() ? nlohmann::json() : nlohmann::json(alias);
       if (*format == Format::ndjson) {
         std::cout << item.dump() << "\n";
       }

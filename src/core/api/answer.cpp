@@ -47,6 +47,9 @@ admit(Result<TypedRequest> parsed, const Caller& caller, Source& source) {
   if (auto status = check_single_symbol_known(symbols_of(*parsed), *known); !status) {
     return status.error();
   }
+  if (auto status = check_no_alias_pair(symbols_of(*parsed), *known); !status) {
+    return status.error(); // D19: 400
+  }
   if (auto status = apply_plan(*parsed, caller, known->dataset.as_of); !status) {
     return status.error(); // 403
   }

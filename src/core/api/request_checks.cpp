@@ -14,6 +14,23 @@ Status check_single_symbol_known(const std::vector<domain::Symbol>& symbols,
   return Ok{};
 }
 
+Status check_no_alias_pair(const std::vector<domain::Symbol>& symbols, const query::Catalog& catalog) {
+  for (std::size_t i = 0; i < symbols.size(); ++i) {
+    const auto partner = catalog.aliases.partner(symbols[i].str());
+    if (!partner) {
+      continue;
+    }
+    for (std::size_t j = i + 1; j < symbols.size(); ++j) {
+      if (symbols[j].str() == *partner) {
+        return make_error(ErrorCode::invalid_parameter,
+                          "symbol: " + symbols[i].str() + " and " + *partner
+                            + " are one series (the code changed): name one of them");
+      }
+    }
+  }
+  return Ok{};
+}
+
 std::int64_t credit_cost(const std::vector<domain::Symbol>& symbols, const query::Catalog& catalog) {
   std::int64_t cost = 0;
   for (const auto& symbol : symbols) {

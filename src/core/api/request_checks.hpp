@@ -23,6 +23,10 @@ Error unknown_symbol(const std::string& symbol);
 Status check_single_symbol_known(const std::vector<domain::Symbol>& symbols,
                                  const query::Catalog& catalog);
 
+// D19: INVALID_PARAMETER when `symbols` names both codes of one alias pair of `catalog` (either
+// answers the one series).
+Status check_no_alias_pair(const std::vector<domain::Symbol>& symbols, const query::Catalog& catalog);
+
 // D6: PLAN_LIMIT when `symbol_count` or an explicit `limit` is above the maxima of `plan`.
 Status check_plan_maxima(auth::Plan plan, std::size_t symbol_count, std::optional<std::int64_t> limit);
 

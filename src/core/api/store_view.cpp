@@ -92,7 +92,7 @@ Read<WindowBars> StoreView::window(const store::SymbolInfo& info, const query::B
   auto& store = connection();
   const auto read = [&](domain::Date from, domain::Date to, domain::SortOrder order,
                         std::int64_t limit) {
-    return store.load_bars(info.symbol, from, to, order, limit);
+    return query::load_series_window(store, m_catalog->aliases, info.symbol, from, to, order, limit);
   };
   return WindowBars{query::read_window(info.symbol, read, query, info.latest_factor), {}, {}, nullptr};
 }
@@ -126,7 +126,7 @@ Read<query::SymbolValues> StoreView::values(const store::SymbolInfo& info,
   // A one-shot command, or a symbol's first miss: read just its series.
   std::vector<store::PriceSeries> series;
   for (const auto field : fields) {
-    series.push_back(connection().load_price_series(info.symbol, field));
+    series.push_back(query::load_series_prices(connection(), m_catalog->aliases, info.symbol, field));
   }
   return query::values_from_series(info.symbol, series, query, info.latest_factor);
 }

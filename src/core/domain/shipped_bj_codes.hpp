@@ -17,6 +17,9 @@ struct BjCodeChange {
   std::int32_t new_code = 0;
 };
 
+// Return the canonical symbol of the 6-digit Beijing `code` ("838163.BJ").
+std::string bj_symbol(std::int32_t code);
+
 // Return the shipped rows, ordered by old code.
 std::span<const BjCodeChange> shipped_bj_code_changes();
 

@@ -3,12 +3,14 @@
 #include "core/fnv1a.hpp"
 #include "core/qlib/export_state.hpp"
 #include "core/qlib/layout.hpp"
+#include "core/query/series.hpp"
 
 #include <algorithm>
 #include <bit>
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <set>
 #include <stdexcept>
 
 namespace ashare::qlib {
@@ -101,26 +103,31 @@ private:
   std::vector<Date> m_days;
 };
 
+// Return the bars of the series `symbol` answers (D19: a new code's includes the old code's)
+// in the request's window.
 std::vector<domain::Bar> window_bars(store::BarStore& store,
+                                     const query::Aliases& aliases,
                                      const std::string& symbol,
                                      const ExportRequest& request) {
-  return store.load_bars(symbol, request.from.value_or(k_earliest), request.to.value_or(k_latest),
-                         domain::SortOrder::asc, std::numeric_limits<std::int64_t>::max());
+  return query::load_series_window(store, aliases, symbol, request.from.value_or(k_earliest),
+                                   request.to.value_or(k_latest), domain::SortOrder::asc,
+                                   std::numeric_limits<std::int64_t>::max());
 }
 
 // Return the plan of `symbol` and mark its dates on `calendar`; nullopt when it has no bar in
 // the window. `previous` is its entry in the earlier export's state, if any.
 std::optional<SymbolPlan> plan_symbol(store::BarStore& store,
+                                      const query::Aliases& aliases,
                                       const domain::Symbol& symbol,
                                       const ExportRequest& request,
                                       const ExportedSymbol* previous,
                                       Calendar& calendar) {
-  const auto bars = window_bars(store, symbol.str(), request);
+  const auto bars = window_bars(store, aliases, symbol.str(), request);
   if (bars.empty()) {
     return std::nullopt;
   }
   const auto first_bar =
-    store.load_bars(symbol.str(), k_earliest, k_latest, domain::SortOrder::asc, 1);
+    query::load_series_window(store, aliases, symbol.str(), k_earliest, k_latest, domain::SortOrder::asc, 1);
   SymbolPlan plan{symbol, bars.front().trade_date, bars.back().trade_date,
                   static_cast<std::int64_t>(bars.size()), first_bar.front().factor};
   Fingerprint fingerprint(plan.first_factor);
@@ -297,20 +304,32 @@ void write_calendar_and_instruments(const fs::path& root,
   write_text(root / "instruments" / "all.txt", instruments);
 }
 
+// Return the symbols to export: those asked (each known), else every stored one. D19: the series
+// of a code that changed is written once, under the new code, whichever code holds its bars.
 Result<std::vector<domain::Symbol>> resolve_symbols(store::BarStore& store,
+                                                    const query::Aliases& aliases,
                                                     const std::vector<domain::Symbol>& asked) {
-  std::vector<domain::Symbol> out;
-  if (!asked.empty()) {
-    for (const auto& symbol : asked) {
-      if (!store.find_symbol(symbol.str())) {
-        return make_error(ErrorCode::invalid_symbol, "unknown symbol \"" + symbol.str() + "\"");
-      }
+  std::vector<std::string> names;
+  for (const auto& symbol : asked) {
+    const auto partner = aliases.partner(symbol.str());
+    if (!store.find_symbol(symbol.str()) && !(partner && store.find_symbol(*partner))) {
+      return make_error(ErrorCode::invalid_symbol, "unknown symbol \"" + symbol.str() + "\"");
     }
-    return asked;
+    names.push_back(symbol.str());
   }
-  for (const auto& info : store.load_symbols()) {
-    auto symbol = domain::parse_symbol(info.symbol);
-    if (symbol) {
+  if (asked.empty()) {
+    for (const auto& info : store.load_symbols()) {
+      names.push_back(info.symbol);
+    }
+  }
+  std::vector<domain::Symbol> out;
+  std::set<std::string> seen;
+  for (auto& name : names) {
+    if (const auto* pair = aliases.find(name)) {
+      name = pair->new_symbol;
+    }
+    auto symbol = domain::parse_symbol(name);
+    if (symbol && seen.insert(name).second) {
       out.push_back(std::move(*symbol));
     }
   }
@@ -362,6 +381,7 @@ Status check_request(const ExportRequest& request) {
 // First pass: return the plans of those of `symbols` with bars in the window, their dates marked
 // on `calendar`, which is closed once all are.
 std::vector<SymbolPlan> plan_symbols(store::BarStore& store,
+                                     const query::Aliases& aliases,
                                      const std::vector<domain::Symbol>& symbols,
                                      const ExportRequest& request,
                                      const std::optional<ExportState>& state,
@@ -370,7 +390,7 @@ std::vector<SymbolPlan> plan_symbols(store::BarStore& store,
   std::vector<SymbolPlan> plans;
   for (const auto& symbol : symbols) {
     const auto* previous = find_previous(state, symbol.str());
-    if (auto plan = plan_symbol(store, symbol, request, previous, calendar)) {
+    if (auto plan = plan_symbol(store, aliases, symbol, request, previous, calendar)) {
       plans.push_back(std::move(*plan));
     }
     steps.step();
@@ -400,11 +420,12 @@ void prepare_directory(const ExportRequest& request,
 
 // Append to the files of `plan`'s symbol its days after `previous_last`.
 void append_symbol(store::BarStore& store,
+                   const query::Aliases& aliases,
                    const ExportRequest& request,
                    const SymbolPlan& plan,
                    Date previous_last,
                    const Calendar& calendar) {
-  const auto bars = window_bars(store, plan.symbol.str(), request);
+  const auto bars = window_bars(store, aliases, plan.symbol.str(), request);
   const auto bytes = field_bytes(plan, bars, calendar, previous_last);
   const auto dir = features_dir(request.dir, plan.symbol);
   for (std::size_t f = 0; f < k_fields.size(); ++f) {
@@ -415,6 +436,7 @@ void append_symbol(store::BarStore& store,
 // Second pass, one symbol: bring the files of `plan` up to date from its `previous` export (when
 // its history up to then is unchanged), else write them whole; note which on `report`.
 void export_symbol(store::BarStore& store,
+                   const query::Aliases& aliases,
                    const ExportRequest& request,
                    const SymbolPlan& plan,
                    const ExportedSymbol* previous,
@@ -426,10 +448,10 @@ void export_symbol(store::BarStore& store,
                                 && previous->last <= plan.last
                                 && files_end_at(request.dir, plan, previous->last, calendar);
   if (!unchanged_before) {
-    write_symbol(request.dir, plan, window_bars(store, name, request), calendar);
+    write_symbol(request.dir, plan, window_bars(store, aliases, name, request), calendar);
     (previous != nullptr ? report.rewritten : report.written).push_back(name);
   } else if (plan.last > previous->last) {
-    append_symbol(store, request, plan, previous->last, calendar);
+    append_symbol(store, aliases, request, plan, previous->last, calendar);
     report.appended.push_back(name);
   }
 }
@@ -458,7 +480,8 @@ Result<ExportReport> export_qlib(store::BarStore& store,
     return status.error();
   }
   store::ReadTransaction snapshot(store);
-  auto symbols = resolve_symbols(store, request.symbols);
+  const auto aliases = query::load_aliases(store);
+  auto symbols = resolve_symbols(store, aliases, request.symbols);
   if (!symbols) {
     return symbols.error();
   }
@@ -466,7 +489,7 @@ Result<ExportReport> export_qlib(store::BarStore& store,
   const auto state = load_export_state(state_path);
   StepCounter steps(progress, symbols->size());
   Calendar calendar;
-  const auto plans = plan_symbols(store, *symbols, request, state, calendar, steps);
+  const auto plans = plan_symbols(store, aliases, *symbols, request, state, calendar, steps);
 
   ExportReport report;
   report.fresh_reason = fresh_reason(request.dir, state, request, calendar);
@@ -476,7 +499,7 @@ Result<ExportReport> export_qlib(store::BarStore& store,
   std::vector<const SymbolPlan*> exported;
   for (const auto& plan : plans) {
     const auto* previous = fresh ? nullptr : find_previous(state, plan.symbol.str());
-    export_symbol(store, request, plan, previous, calendar, report);
+    export_symbol(store, aliases, request, plan, previous, calendar, report);
     next.symbols[plan.symbol.str()] = ExportedSymbol{plan.first, plan.last, plan.fingerprint};
     exported.push_back(&plan);
     report.bars += plan.bars;

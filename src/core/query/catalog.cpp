@@ -45,6 +45,23 @@ std::shared_ptr<const Catalog> load_catalog(store::BarStore& store) {
     std::string key = info.symbol;
     catalog->symbols.emplace(std::move(key), std::move(info));
   }
+  // D19: both codes of a pair answer the joined series when either has bars.
+  catalog->aliases = load_aliases(store);
+  const auto stored = [&catalog](const std::string& symbol) -> std::optional<store::SymbolInfo> {
+    const auto it = catalog->symbols.find(symbol);
+    return it == catalog->symbols.end() ? std::nullopt : std::optional(it->second);
+  };
+  for (const auto& pair : catalog->aliases.pairs()) {
+    const auto old_info = stored(pair.old_symbol);
+    const auto new_info = stored(pair.new_symbol);
+    if (!old_info && !new_info) {
+      continue;
+    }
+    auto as_old = series_info(store, catalog->aliases, pair.old_symbol, old_info, new_info);
+    auto as_new = series_info(store, catalog->aliases, pair.new_symbol, new_info, old_info);
+    catalog->symbols.insert_or_assign(pair.old_symbol, std::move(*as_old));
+    catalog->symbols.insert_or_assign(pair.new_symbol, std::move(*as_new));
+  }
   return catalog;
 }
 
@@ -52,8 +69,12 @@ std::shared_ptr<const Catalog> load_catalog(store::BarStore& store,
                                             std::span<const domain::Symbol> symbols) {
   auto catalog = std::make_shared<Catalog>();
   catalog->dataset = store.load_dataset_info();
+  catalog->aliases = load_aliases(store);
   for (const auto& symbol : symbols) {
-    if (auto info = store.find_symbol(symbol.str())) {
+    auto own = store.find_symbol(symbol.str());
+    const auto partner_code = catalog->aliases.partner(symbol.str());
+    const auto partner = partner_code ? store.find_symbol(*partner_code) : std::nullopt;
+    if (auto info = series_info(store, catalog->aliases, symbol.str(), own, partner)) {
       catalog->symbols.emplace(symbol.str(), std::move(*info));
     }
   }

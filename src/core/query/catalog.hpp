@@ -3,6 +3,7 @@
 // between checks of the generation, the store's change counter says whether it may have.
 #pragma once
 
+#include "core/query/series.hpp"
 #include "core/store/bar_store.hpp"
 #include "core/store/change_counter.hpp"
 
@@ -17,7 +18,9 @@ namespace ashare::query {
 
 struct Catalog {
   store::DatasetInfo dataset;
+  // Each known code's series (D19: an aliased code's info is the joined series', under its own name).
   std::unordered_map<std::string, store::SymbolInfo> symbols;
+  Aliases aliases;
 
   // Return the known symbol `symbol` (canonical form), or nullptr.
   const store::SymbolInfo* find(const std::string& symbol) const;

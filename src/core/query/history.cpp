@@ -1,5 +1,7 @@
 #include "core/query/history.hpp"
 
+#include "core/query/series.hpp"
+
 #include "core/query/adjustment.hpp"
 
 #include <cstdint>
@@ -38,9 +40,7 @@ History load_history(store::BarStore& store, const std::string& symbol, double l
 }
 
 std::vector<domain::Bar> load_all_bars(store::BarStore& store, const std::string& symbol) {
-  return store.load_bars(symbol, domain::Date::from_ymd(1900, 1, 1).value(),
-                         domain::Date::from_ymd(2999, 12, 31).value(), domain::SortOrder::asc,
-                         INT64_MAX);
+  return load_series_bars(store, load_aliases(store), symbol); // D19: either code, one series
 }
 
 } // namespace ashare::query

@@ -36,7 +36,8 @@ History make_history(std::vector<domain::Bar> raw, double latest_factor);
 // Return the whole history of `symbol` read from `store`, adjusted against `latest_factor`.
 History load_history(store::BarStore& store, const std::string& symbol, double latest_factor);
 
-// Return every stored bar of `symbol`, ascending, raw.
+// Return every bar of the series `symbol` answers (D19: an aliased code's joins the other's),
+// ascending, raw.
 std::vector<domain::Bar> load_all_bars(store::BarStore& store, const std::string& symbol);
 
 // Return the `field` prices, dates and factors of `bars`, as BarStore::load_price_series reads

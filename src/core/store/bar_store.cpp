@@ -62,6 +62,9 @@ void copy_days(BarStore& from, BarStore& to) {
   for (const auto& day : from.load_ledger("")) {
     to.save_ledger_day(day);
   }
+  for (const auto& alias : from.load_aliases()) {
+    to.save_alias(alias);
+  }
 }
 
 } // namespace

@@ -72,6 +72,15 @@ struct Listing {
   char status = 'L'; // L listed, D delisted, P paused
 };
 
+// D19: a code that became another (the Beijing exchange's 43/83/87xxxx -> 920xxx): either answers
+// the one series.
+struct CodeAlias {
+  std::string old_symbol; // canonical
+  std::string new_symbol;
+
+  bool operator==(const CodeAlias&) const = default;
+};
+
 // D18: what a fetch stored: `provider`'s bars of `trade_date` for the whole market (`symbol`
 // empty) or for one named symbol.
 struct LedgerDay {
@@ -155,6 +164,9 @@ public:
   // Return the ledger rows of `provider` ("" for every provider), ascending by date then symbol.
   virtual std::vector<LedgerDay> load_ledger(const std::string& provider) = 0;
 
+  // Return the code aliases (D19), ordered by old symbol.
+  virtual std::vector<CodeAlias> load_aliases() = 0;
+
   // ---- Writes (each inside a WriteTransaction) ----
 
   // Replace the calendar over [`from`, `to`]: the days in `open_days` are open, every other day
@@ -177,6 +189,10 @@ public:
 
   // Insert or replace the ledger row of (`day.provider`, `day.trade_date`, `day.symbol`).
   virtual void save_ledger_day(const LedgerDay& day) = 0;
+
+  // Record that `alias.old_symbol` became `alias.new_symbol`, replacing any alias of either. Call
+  // inside a change (finish_change bumps the generation: what either code answers changed).
+  virtual void save_alias(const CodeAlias& alias) = 0;
 
   // Delete the ledger rows of `provider` on `date` that name a symbol: a provider that stages per
   // symbol (TDX) replaces them by the whole-market row once every symbol is stored through `date`.

@@ -1,5 +1,6 @@
 #include "core/store/schema.hpp"
 
+#include "core/domain/shipped_bj_codes.hpp"
 #include "core/store/calendar_days.hpp"
 #include "core/store/private_files.hpp"
 #include "core/store/stored_number.hpp"
@@ -56,6 +57,20 @@ void seed_shipped_calendar(SQLite::Database& db) {
     insert.reset();
     insert.bind(1, day.yyyymmdd);
     insert.bind(2, day.is_open ? 1 : 0);
+    insert.exec();
+  }
+}
+
+// D19: give a store without aliases the shipped Beijing code change (old code -> 920xxx code).
+void seed_shipped_aliases(SQLite::Database& db) {
+  if (db.execAndGet("SELECT count(*) FROM code_aliases").getInt64() != 0) {
+    return;
+  }
+  SQLite::Statement insert(db, "INSERT INTO code_aliases(old_symbol, new_symbol) VALUES (?1, ?2)");
+  for (const auto& change : domain::shipped_bj_code_changes()) {
+    insert.reset();
+    insert.bind(1, domain::bj_symbol(change.old_code));
+    insert.bind(2, domain::bj_symbol(change.new_code));
     insert.exec();
   }
 }
@@ -162,6 +177,15 @@ constexpr Migration k_data_migrations[] = {
       PRIMARY KEY(provider, trade_date, symbol)
     ) WITHOUT ROWID;
   )sql", seed_shipped_calendar},
+  // D19 (issue 33): codes that became others (the Beijing exchange's 43/83/87xxxx -> 920xxx), so
+  // that either code answers one series; starts as the shipped table, refreshed by fetch tushare
+  // (bse_mapping).
+  {R"sql(
+    CREATE TABLE code_aliases(
+      old_symbol TEXT PRIMARY KEY,     -- canonical, e.g. 838163.BJ
+      new_symbol TEXT NOT NULL UNIQUE  -- the code it became, e.g. 920163.BJ
+    ) WITHOUT ROWID;
+  )sql", seed_shipped_aliases},
 };
 
 constexpr Migration k_keys_migrations[] = {

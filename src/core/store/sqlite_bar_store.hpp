@@ -43,6 +43,7 @@ public:
   std::vector<std::pair<std::string, domain::Date>> load_suspensions() override;
   std::vector<Absence> load_absences(const std::string& symbol) override;
   std::vector<LedgerDay> load_ledger(const std::string& provider) override;
+  std::vector<CodeAlias> load_aliases() override;
   void save_calendar(domain::Date from,
                      domain::Date to,
                      const std::vector<domain::Date>& open_days) override;
@@ -52,6 +53,7 @@ public:
   void delete_absence(const std::string& symbol, domain::Date date) override;
   void save_ledger_day(const LedgerDay& day) override;
   void forget_symbol_ledger_days(const std::string& provider, domain::Date date) override;
+  void save_alias(const CodeAlias& alias) override;
 
   void upsert_bar(const std::string& symbol, const domain::Bar& bar, bool change_pct_derived) override;
   // Throws SQLite::Exception when the bar is already stored.

@@ -182,4 +182,24 @@ void SqliteBarStore::forget_symbol_ledger_days(const std::string& provider, Date
   remove.exec();
 }
 
+std::vector<CodeAlias> SqliteBarStore::load_aliases() {
+  SQLite::Statement select(m_db, "SELECT old_symbol, new_symbol FROM code_aliases ORDER BY old_symbol");
+  std::vector<CodeAlias> out;
+  while (select.executeStep()) {
+    out.push_back({select.getColumn(0).getString(), select.getColumn(1).getString()});
+  }
+  return out;
+}
+
+void SqliteBarStore::save_alias(const CodeAlias& alias) {
+  SQLite::Statement remove(m_db, "DELETE FROM code_aliases WHERE old_symbol = ?1 OR new_symbol = ?2");
+  remove.bind(1, alias.old_symbol);
+  remove.bind(2, alias.new_symbol);
+  remove.exec();
+  SQLite::Statement insert(m_db, "INSERT INTO code_aliases(old_symbol, new_symbol) VALUES (?1, ?2)");
+  insert.bind(1, alias.old_symbol);
+  insert.bind(2, alias.new_symbol);
+  insert.exec();
+}
+
 } // namespace ashare::store

@@ -166,6 +166,7 @@ private:
 
   bool refresh_calendar();
   bool refresh_listings();
+  bool refresh_aliases();
   bool seed_previous_adj(domain::Date first_day);
   bool prepare_backward(const Plan& plan);
   bool prepare_backward_symbol(const store::SymbolInfo& symbol, domain::Date first_day);
@@ -309,6 +310,43 @@ bool TushareFetch::refresh_listings() {
     }
   }
   transaction.commit();
+  return true;
+}
+
+bool TushareFetch::refresh_aliases() {
+  // D19: the Beijing code change, shipped and refreshed from bse_mapping; a change is written as
+  // a change of the store (the generation moves: what either code answers moved).
+  bool permitted = true;
+  auto table = call_optional("bse_mapping", json::object(), permitted);
+  if (m_report.end != FetchEnd::done) {
+    return false;
+  }
+  if (!table) {
+    return true; // warned: the aliases stay as stored
+  }
+  auto read = read_bse_mapping(*table);
+  if (!read) {
+    warn("the code aliases were not refreshed: " + read.error().message);
+    return true;
+  }
+  const auto stored = m_store.load_aliases();
+  std::vector<store::CodeAlias> changed;
+  for (const auto& alias : *read) {
+    if (std::find(stored.begin(), stored.end(), alias) == stored.end()) {
+      changed.push_back(alias);
+    }
+  }
+  if (changed.empty()) {
+    return true;
+  }
+  store::WriteTransaction transaction(m_store);
+  for (const auto& alias : changed) {
+    m_store.save_alias(alias);
+  }
+  m_store.finish_change("");
+  transaction.commit();
+  warn("the Beijing code aliases changed for " + std::to_string(changed.size())
+       + (changed.size() == 1 ? " code" : " codes") + " (Tushare `bse_mapping`)");
   return true;
 }
 
@@ -694,8 +732,8 @@ FetchReport TushareFetch::run() {
       m_report.end = FetchEnd::up_to_date;
     }
   } else if (m_options.dry_run) {
-    // daily, adj_factor and suspend_d a day; the calendar and three listings first.
-    m_report.estimated_requests = static_cast<std::int64_t>(plan->days.size()) * 3 + 4;
+    // daily, adj_factor and suspend_d a day; the calendar, three listings and the aliases first.
+    m_report.estimated_requests = static_cast<std::int64_t>(plan->days.size()) * 3 + 5;
     m_report.end = FetchEnd::planned;
   } else if (plan->days.empty()) {
     m_report.end = FetchEnd::up_to_date;
@@ -703,7 +741,7 @@ FetchReport TushareFetch::run() {
     for (const auto day : m_store.load_open_days(plan->start.plus_days(-30), plan->end)) {
       m_open_days.insert(day);
     }
-    (void)(refresh_listings() && seed_previous_adj(plan->days.front()) && prepare_backward(*plan)
+    (void)(refresh_listings() && refresh_aliases() && seed_previous_adj(plan->days.front()) && prepare_backward(*plan)
            && fetch_days(*plan));
   }
   m_report.requests = m_client.requests();

@@ -159,6 +159,31 @@ Result<std::vector<store::Listing>> read_listings(const Table& table) {
   return listings;
 }
 
+Result<std::vector<store::CodeAlias>> read_bse_mapping(const Table& table) {
+  const char* const names[] = {"o_code", "n_code"};
+  const auto index = columns_of(table, names, "bse_mapping");
+  if (!index) {
+    return index.error();
+  }
+  std::vector<store::CodeAlias> aliases;
+  for (const auto& item : table.items) {
+    const auto old_symbol = domain::parse_symbol(cell(item, (*index)[0]));
+    const auto new_symbol = domain::parse_symbol(cell(item, (*index)[1]));
+    const auto beijing = [](const Result<domain::Symbol>& symbol) {
+      return symbol && symbol->str().ends_with(".BJ");
+    };
+    if (!beijing(old_symbol) || !beijing(new_symbol) || !new_symbol->str().starts_with("920")
+        || old_symbol->str() == new_symbol->str()) {
+      return make_error(ErrorCode::invalid_input,
+                        "Tushare `bse_mapping` answered a row that maps no old Beijing code to a 920xxx one: "
+                            + import::quoted(cell(item, (*index)[0])) + " -> "
+                            + import::quoted(cell(item, (*index)[1])));
+    }
+    aliases.push_back({old_symbol->str(), new_symbol->str()});
+  }
+  return aliases;
+}
+
 Result<CalendarAnswer> read_calendar(const Table& table) {
   const char* const names[] = {"cal_date", "is_open"};
   const auto index = columns_of(table, names, "trade_cal");

@@ -50,6 +50,11 @@ Result<std::vector<std::pair<std::string, domain::Date>>> read_suspensions(const
 // Read a `stock_basic` table (ts_code, name, list_date, delist_date, list_status).
 Result<std::vector<store::Listing>> read_listings(const Table& table);
 
+// Read a `bse_mapping` table (o_code, n_code: the Beijing exchange's old and new codes, D19) into
+// aliases; a row whose codes are no Beijing symbols, or whose new code is no 920xxx, is an
+// INVALID_INPUT error.
+Result<std::vector<store::CodeAlias>> read_bse_mapping(const Table& table);
+
 // Read a `trade_cal` table (cal_date, is_open) into its open days, ascending; `span` is the first
 // and last day it answers for.
 struct CalendarAnswer {

@@ -182,4 +182,23 @@ void PostgresBarStore::forget_symbol_ledger_days(const std::string& provider, Da
                    {provider, date_param(date)});
 }
 
+std::vector<CodeAlias> PostgresBarStore::load_aliases() {
+  flush();
+  const auto rows = m_connection.run(
+    "aliases", "SELECT old_symbol, new_symbol FROM code_aliases ORDER BY old_symbol COLLATE \"C\"", {});
+  std::vector<CodeAlias> out;
+  for (int row = 0; row < rows.rows(); ++row) {
+    out.push_back({std::string(rows.text(row, 0)), std::string(rows.text(row, 1))});
+  }
+  return out;
+}
+
+void PostgresBarStore::save_alias(const CodeAlias& alias) {
+  flush();
+  m_connection.run("alias_forget", "DELETE FROM code_aliases WHERE old_symbol = $1 OR new_symbol = $2",
+                   {alias.old_symbol, alias.new_symbol});
+  m_connection.run("alias_write", "INSERT INTO code_aliases(old_symbol, new_symbol) VALUES ($1, $2)",
+                   {alias.old_symbol, alias.new_symbol});
+}
+
 } // namespace ashare::store::postgres

@@ -1,5 +1,6 @@
 #include "core/store/postgres/schema.hpp"
 
+#include "core/domain/shipped_bj_codes.hpp"
 #include "core/store/calendar_days.hpp"
 
 #include <span>
@@ -28,6 +29,20 @@ void seed_shipped_calendar(Connection& connection) {
                   "SELECT * FROM unnest($1::integer[], $2::boolean[]) "
                   "WHERE NOT EXISTS (SELECT 1 FROM calendar)",
                   {dates + "}", open + "}"});
+}
+
+// D19: give a store without aliases the shipped Beijing code change, in one statement.
+void seed_shipped_aliases(Connection& connection) {
+  std::string olds = "{";
+  std::string news = "{";
+  for (const auto& change : domain::shipped_bj_code_changes()) {
+    olds += (olds.size() > 1 ? "," : "") + domain::bj_symbol(change.old_code);
+    news += (news.size() > 1 ? "," : "") + domain::bj_symbol(change.new_code);
+  }
+  connection.exec("INSERT INTO code_aliases(old_symbol, new_symbol) "
+                  "SELECT * FROM unnest($1::text[], $2::text[]) "
+                  "WHERE NOT EXISTS (SELECT 1 FROM code_aliases)",
+                  {olds + "}", news + "}"});
 }
 
 // Migration i (1-based) brings a store from version i-1 to i. Append, never edit.
@@ -179,6 +194,13 @@ constexpr Migration k_data_migrations[] = {
       PRIMARY KEY(provider, trade_date, symbol)
     );
   )sql", seed_shipped_calendar},
+  // D19 (issue 33): as the SQLite store's code_aliases (store/schema.cpp).
+  {R"sql(
+    CREATE TABLE code_aliases(
+      old_symbol text PRIMARY KEY,
+      new_symbol text NOT NULL UNIQUE
+    );
+  )sql", seed_shipped_aliases},
 };
 
 std::span<const Migration> migrations(SchemaKind kind) {
