@@ -108,7 +108,7 @@ _ashare() {
       case "$sub" in
         "") COMPREPLY=($(compgen -W "tushare tdx" -- "$cur")); return ;;
         tushare) options="--from --to --token-file --source-url --refetch --repair --skip-invalid --dry-run --quiet --max-lag --pace" ;;
-        tdx) options="--from --to --hosts --refetch --skip-invalid --dry-run --quiet --max-lag --pace" ;;
+        tdx) options="--from --to --hosts --refetch --repair --skip-invalid --dry-run --quiet --max-lag --pace" ;;
       esac
       ;;
     sync) options="--symbols-file --from --to --plan" ;;

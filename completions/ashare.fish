@@ -143,6 +143,7 @@ complete -c ashare -n '__fish_seen_subcommand_from tdx' -l from -x -d 'First day
 complete -c ashare -n '__fish_seen_subcommand_from tdx' -l to -x -d 'Last day (YYYY-MM-DD)'
 complete -c ashare -n '__fish_seen_subcommand_from tdx' -l hosts -x -d 'TDX servers to ask in turn'
 complete -c ashare -n '__fish_seen_subcommand_from tdx' -l refetch -d 'Ask again for days the ledger holds'
+complete -c ashare -n '__fish_seen_subcommand_from tdx' -l repair -d 'Ask again for the missing bars'
 complete -c ashare -n '__fish_seen_subcommand_from tdx' -l skip-invalid -d 'Write the rest of a symbol whose bar fails a check'
 complete -c ashare -n '__fish_seen_subcommand_from tdx' -l dry-run -d 'Print the plan and touch nothing'
 complete -c ashare -n '__fish_seen_subcommand_from tdx' -l quiet -d 'Print nothing on success'

@@ -87,6 +87,16 @@ TEST_CASE("D19: either code of a changed Beijing code answers one continuous ser
   CHECK(mixed.json()["results"][0]["symbol"] == k_old);
   CHECK(mixed.json()["results"][0]["resultsCount"] == 8);
 
+  // D6 and D7 count the codes asked: one credit for either code (600519.SH, not stored, is free).
+  const auto metered = store.create_key("pro", 10);
+  const auto one = request(server.port(), bars_target("2025-09-25", "2025-10-14", "symbol=" + k_old), metered.plaintext);
+  REQUIRE(one.status == 200);
+  CHECK(one.header("X-Credits-Remaining") == "9");
+  const auto two = request(server.port(), bars_target("2025-09-25", "2025-10-14", "symbol=" + k_new + ",600519.SH"),
+                           metered.plaintext);
+  REQUIRE(two.status == 200);
+  CHECK(two.header("X-Credits-Remaining") == "8");
+
   // The command line answers the same, as a one-shot reader.
   const auto cli = store.cli({"bars", k_old, "2025-09-29", "2025-10-10", "--format", "csv"});
   REQUIRE_MESSAGE(cli.status == 0, cli.err);

@@ -394,3 +394,38 @@ TEST_CASE("verify: a source that keeps failing is exit 3; remote mode and no --a
   CHECK(store.cli({"verify"}).status == 2);
   CHECK(store.cli({"verify", "--against", "sina"}).status == 2);
 }
+
+TEST_CASE("fetch tdx --repair: a bar the servers lacked at the first fetch is asked again") {
+  // A TDX that lacked 600519.SH's 2024-02-27 at first, then the whole stand-in.
+  TestStore store;
+  const auto data = store.dir() / "tdx_data";
+  std::filesystem::create_directories(data);
+  const auto original = std::filesystem::path(ASHARE_TEST_DATA_DIR) / "tdx_standin";
+  for (const auto* name : {"000001.SZ.csv", "600000.SH.csv", "xdxr_600519.csv", "xdxr_000001.csv"}) {
+    std::filesystem::copy_file(original / name, data / name);
+  }
+  {
+    std::ifstream in(original / "600519.SH.csv");
+    std::ofstream out(data / "600519.SH.csv");
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind("600519.SH,20240227,", 0) != 0) {
+        out << line << "\n";
+      }
+    }
+  }
+  {
+    TdxStandIn lacking({"--data", data.string()});
+    REQUIRE(fetch_tdx(store, lacking.host(), {"--from", "2024-02-19"}).status == 0);
+  }
+  const auto gaps = store.cli({"gaps", "600519.SH", "--format", "csv"});
+  CHECK(gaps.status == 1);
+  CHECK(gaps.out.find("600519.SH,2024-02-27,missing") != std::string::npos);
+  TdxStandIn tdx;
+  const auto repaired = fetch_tdx(store, tdx.host(), {"--repair"});
+  CHECK_MESSAGE(repaired.status == 0, repaired.err);
+  CHECK_MESSAGE(repaired.out.find("fetched 1 day (2024-02-27), 1 bars, 0 absent") == std::string::npos, repaired.out);
+  CHECK_MESSAGE(repaired.out.find("fetched 1 day (2024-02-27), 1 bars, 1 symbol,") != std::string::npos, repaired.out);
+  const auto after = store.cli({"gaps", "600519.SH", "--format", "csv"});
+  CHECK_MESSAGE(after.status == 0, after.out);
+  CHECK(stored(store, "600519.SH", "2024-02-27", "2024-02-27").size() == 1);
+}

@@ -1,6 +1,7 @@
 #include "fake_tdx.hpp"
 #include "testutil.hpp"
 
+#include "core/fetch/gaps.hpp"
 #include "core/fetch/tdx/fetch_run.hpp"
 #include "core/import/importer.hpp"
 #include "core/store/sqlite_bar_store.hpp"
@@ -351,4 +352,54 @@ TEST_CASE("fetch tdx: the calendar is refreshed from SZSE's monthList, a failure
   CHECK(report.warnings[0].find("HTTP 503") != std::string::npos);
   CHECK(rig.store.load_open_days(date("2021-06-30"), date("2021-06-30")).empty());
   CHECK(report.days_stored == 21); // 2021-06-30 is closed now (a bar there would be refused)
+}
+
+TEST_CASE("fetch tdx: --repair asks again for the missing bars, and marks what TDX lacks too") {
+  Rig rig;
+  auto& bars = rig.tdx.bars["600276"];
+  const auto full = bars;
+  // 600276.SH's 2021-06-15 is garbage and 06-16 absent at the first fetch.
+  std::find_if(bars.begin(), bars.end(), [](const RawBar& bar) { return bar.day == date("2021-06-15"); })->volume = 5.9e-39F;
+  std::erase_if(bars, [](const RawBar& bar) { return bar.day == date("2021-06-16"); });
+  auto options = window("2021-06-01", at("2021-07-01", 16));
+  options.skip_invalid = true;
+  REQUIRE(rig.fetch(options).end == FetchEnd::done);
+  auto gaps = find_gaps(rig.store, {{"600276.SH"}, std::nullopt, std::nullopt});
+  REQUIRE(gaps);
+  CHECK(gaps->count(GapReason::missing) == 2);
+
+  // TDX now has 06-15 right, and still no 06-16.
+  bars = full;
+  std::erase_if(bars, [](const RawBar& bar) { return bar.day == date("2021-06-16"); });
+  rig.tdx.asked_codes.clear();
+  auto repair = window("2021-06-01", at("2021-07-01", 17));
+  repair.repair = true;
+  const auto report = rig.fetch(repair);
+  REQUIRE(report.end == FetchEnd::done);
+  CHECK(report.rows == 1);
+  CHECK(report.absent_marked == 1);
+  CHECK(report.days_stored == 2); // 06-15 and 06-16 asked again
+  CHECK(rig.tdx.asked_codes == std::vector<std::string>{"600276"});
+  gaps = find_gaps(rig.store, {{"600276.SH"}, std::nullopt, std::nullopt});
+  REQUIRE(gaps);
+  CHECK(gaps->count(GapReason::missing) == 0);
+  CHECK(gaps->count(GapReason::absent_at_source) == 1);
+  const auto stored = bars_of(rig.store, "600276.SH");
+  CHECK(std::any_of(stored.begin(), stored.end(), [](const auto& bar) { return bar.trade_date == date("2021-06-15"); }));
+  // The repaired bar joins the chain: the store is what a fetch of the whole answer stores.
+  Rig clean;
+  std::erase_if(clean.tdx.bars["600276"], [](const RawBar& bar) { return bar.day == date("2021-06-16"); });
+  REQUIRE(clean.fetch(window("2021-06-01", at("2021-07-01", 16))).end == FetchEnd::done);
+  const auto expected = bars_of(clean.store, "600276.SH");
+  REQUIRE(stored.size() == expected.size());
+  for (std::size_t i = 0; i < stored.size(); ++i) {
+    CHECK(stored[i].trade_date == expected[i].trade_date);
+    CHECK(stored[i].close == expected[i].close);
+    CHECK(stored[i].factor == expected[i].factor);
+  }
+
+  SUBCASE("a second repair has nothing to do") {
+    const auto again = rig.fetch(repair);
+    CHECK(again.end == FetchEnd::up_to_date);
+  }
 }

@@ -104,6 +104,7 @@ void add_fetch_tdx(CLI::App& fetch, Action& action) {
   add_common_fetch_options(*tdx, *args);
   tdx->add_option("--hosts", args->hosts, "Servers to ask in turn, HOST[:PORT],... (default ASHARE_TDX_HOSTS, tdx_hosts, a compiled-in public list)")
       ->type_name("LIST");
+  tdx->add_flag("--repair", args->repair, "Ask again for the missing bars that `ashare gaps` lists, and mark what TDX lacks absent_at_source");
   tdx->add_option("--pace", args->pace, "Calls a minute at most (0: no pace, for a stand-in)")
       ->type_name("N")->check(CLI::Range(0, 100000))->default_val(1200);
   tdx->footer(

@@ -3,6 +3,7 @@
 #include "core/domain/symbol.hpp"
 #include "core/fetch/day_batch.hpp"
 #include "core/fetch/factor_chain.hpp"
+#include "core/fetch/gaps.hpp"
 #include "core/fetch/szse_calendar.hpp"
 #include "core/fetch/tdx/bars.hpp"
 #include "core/fetch/tdx/universe.hpp"
@@ -74,6 +75,9 @@ private:
   // reach before it.
   void prepare_backward(const std::string& symbol, const import::ParsedFile& file, domain::Date first_kept);
   bool commit_symbols();
+  // D19: ask again for each `missing` bar, a symbol at a time; mark what TDX lacks too
+  // absent_at_source.
+  bool repair_gaps();
   // Replace the staged rows of each plan day by its whole-market row, once every symbol is
   // stored through it; the last completed day only when published (D18's 90%).
   void record_whole_market(const Plan& plan);
@@ -294,6 +298,85 @@ bool TdxFetch::fetch_symbols(const Plan& plan, std::vector<SymbolTask>& tasks) {
   return true;
 }
 
+bool TdxFetch::repair_gaps() {
+  const auto gaps = find_gaps(m_store, {m_options.symbols, m_options.from, m_options.to});
+  if (!gaps) {
+    return stop(FetchEnd::refused, gaps.error().message);
+  }
+  std::map<std::string, std::vector<domain::Date>> by_symbol;
+  std::set<domain::Date> days_asked; // what the report calls the days fetched, as Tushare's repair
+  for (const auto& gap : gaps->gaps) {
+    if (gap.reason == GapReason::missing) {
+      by_symbol[gap.symbol].push_back(gap.day);
+      days_asked.insert(gap.day);
+    }
+  }
+  m_report.plan->days.assign(days_asked.begin(), days_asked.end());
+  std::set<std::pair<std::string, domain::Date>> marked;
+  for (const auto& absence : m_store.load_absences("")) {
+    marked.emplace(absence.symbol, absence.trade_date);
+  }
+  m_symbols_total = by_symbol.size();
+  for (const auto& [symbol, days] : by_symbol) {
+    tell(symbol);
+    const auto market = market_of(symbol);
+    if (!market) {
+      ++m_symbols_done;
+      continue; // no TDX market: nothing to ask
+    }
+    auto bars = m_client.daily_bars(*market, symbol.substr(0, symbol.rfind('.')), days.front().plus_days(-k_lookback_days));
+    if (!bars) {
+      (void)commit_symbols();
+      return stop(end_of(bars.error()), "tdx: " + symbol + ": " + bars.error().message);
+    }
+    auto events = m_client.ex_rights(*market, symbol.substr(0, symbol.rfind('.')));
+    if (!events) {
+      (void)commit_symbols();
+      return stop(end_of(events.error()), "tdx: " + symbol + ": " + events.error().message);
+    }
+    const auto file = rows_of_bars(symbol, *bars, *events, std::nullopt, utc8_day(m_options.now).date);
+    const std::set<domain::Date> wanted(days.begin(), days.end());
+    for (const auto& problem : file.problems) {
+      const auto day = (*bars)[static_cast<std::size_t>(problem.line - 1)].day;
+      if (wanted.count(day) != 0) {
+        // A bar TDX has but that fails a check is no absence: the day stays missing.
+        marked.emplace(symbol, day);
+        warn("tdx (" + m_client.host() + "): " + symbol + " on " + day.iso() + ": " + problem.column + ": "
+             + problem.message + " (left out, the day's bar stays missing)");
+      }
+    }
+    std::vector<import::ParsedRow> found;
+    for (const auto& row : file.rows) {
+      if (wanted.count(row.bar.trade_date) != 0) {
+        found.push_back(row);
+      }
+    }
+    std::vector<domain::Date> absent;
+    for (const auto day : days) {
+      const bool answered = std::any_of(found.begin(), found.end(), [day](const auto& row) { return row.bar.trade_date == day; });
+      if (!answered && marked.emplace(symbol, day).second) {
+        absent.push_back(day);
+      }
+    }
+    const auto origins = m_chain.settle(found, {});
+    m_report.rows += static_cast<std::int64_t>(found.size());
+    m_report.absent_marked += static_cast<std::int64_t>(absent.size());
+    m_batch.add(std::move(found), origins, [symbol = symbol, absent = std::move(absent)](store::BarStore& store) {
+      for (const auto day : absent) {
+        store.save_absence({symbol, day, k_provider}); // asked again, and TDX has no bar either
+      }
+    });
+    ++m_pending_symbols;
+    ++m_symbols_done;
+    if (!commit_symbols()) {
+      return false;
+    }
+  }
+  m_report.days_stored = days_asked.size();
+  tell("");
+  return true;
+}
+
 void TdxFetch::record_whole_market(const Plan& plan) {
   std::map<domain::Date, std::int64_t> bars_on;
   for (const auto& row : m_store.load_ledger(k_provider)) {
@@ -347,9 +430,15 @@ FetchReport TdxFetch::run() {
     return m_report;
   }
   m_report.plan = *plan;
-  if (m_options.repair) {
-    stop(FetchEnd::refused, "--repair is Tushare's: TDX has no suspension list to tell a gap from a "
-                            "suspension; use `ashare fetch tdx --refetch --from DAY SYMBOL...`");
+  if (m_options.repair && !m_options.dry_run) {
+    for (auto& info : m_store.load_symbols()) {
+      auto symbol = info.symbol;
+      m_stored.emplace(std::move(symbol), std::move(info));
+    }
+    (void)repair_gaps();
+    if (m_report.end == FetchEnd::done && m_report.rows == 0 && m_report.absent_marked == 0) {
+      m_report.end = FetchEnd::up_to_date;
+    }
   } else if (m_options.dry_run) {
     // A symbol's bars and its ex-rights events; the three markets' lists first (a page at least).
     const auto symbols = m_options.symbols.empty() ? m_store.load_symbols().size() : m_options.symbols.size();
