@@ -112,6 +112,19 @@ Error config_error(const std::string& path, int line, const std::string& message
 
 } // namespace
 
+std::vector<std::string> split_comma_list(std::string_view text) {
+  std::vector<std::string> items;
+  std::stringstream split{std::string(text)};
+  for (std::string item; std::getline(split, item, ',');) {
+    item.erase(0, item.find_first_not_of(' '));
+    item.erase(item.find_last_not_of(' ') + 1);
+    if (!item.empty()) {
+      items.push_back(std::move(item));
+    }
+  }
+  return items;
+}
+
 Environment process_environment() {
   return [](std::string_view name) -> std::optional<std::string> {
     const char* value = std::getenv(std::string(name).c_str());
@@ -323,14 +336,7 @@ Config resolve_config(const GlobalFlags& flags, const Environment& environment, 
     config.sources.tushare_url = *url;
   }
   if (auto hosts = value(&GlobalFlags::tdx_hosts)) {
-    std::stringstream split(*hosts);
-    for (std::string host; std::getline(split, host, ',');) {
-      host.erase(0, host.find_first_not_of(' '));
-      host.erase(host.find_last_not_of(' ') + 1);
-      if (!host.empty()) {
-        config.sources.tdx_hosts.push_back(host);
-      }
-    }
+    config.sources.tdx_hosts = split_comma_list(*hosts);
   }
   if (auto url = value(&GlobalFlags::szse_url)) {
     config.sources.szse_url = *url;

@@ -112,6 +112,10 @@ struct Config {
 // Looks up an environment variable; nullopt when unset.
 using Environment = std::function<std::optional<std::string>(std::string_view name)>;
 
+// Return the items of the comma-separated `text`, each trimmed of spaces, empty ones left out
+// (tdx_hosts, --hosts).
+std::vector<std::string> split_comma_list(std::string_view text);
+
 // Return the process environment as an Environment.
 Environment process_environment();
 

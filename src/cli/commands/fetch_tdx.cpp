@@ -12,33 +12,14 @@
 #include "cli/output/table.hpp"
 #include "core/fetch/szse_calendar.hpp"
 #include "core/fetch/tdx/fetch_run.hpp"
-#include "core/fetch/tdx/hosts.hpp"
 #include "core/store/bar_store.hpp"
 
 #include <CLI/CLI.hpp>
 
 #include <memory>
-#include <sstream>
 
 namespace ashare::cli {
 namespace {
-
-std::vector<std::string> hosts_of(const FetchArgs& args, const Config& config) {
-  std::vector<std::string> hosts;
-  if (args.hosts) {
-    std::stringstream split(*args.hosts);
-    for (std::string host; std::getline(split, host, ',');) {
-      if (!host.empty()) {
-        hosts.push_back(host);
-      }
-    }
-    return hosts;
-  }
-  if (!config.sources.tdx_hosts.empty()) {
-    return config.sources.tdx_hosts;
-  }
-  return {fetch::tdx::k_default_hosts.begin(), fetch::tdx::k_default_hosts.end()};
-}
 
 int run_fetch_tdx(const FetchArgs& args, const Config& config) {
   if (config.base_url) {
@@ -48,7 +29,7 @@ int run_fetch_tdx(const FetchArgs& args, const Config& config) {
   if (!options) {
     return fail(options.error().message, k_exit_usage);
   }
-  const auto hosts = hosts_of(args, config);
+  const auto hosts = tdx_hosts(args.hosts, config);
   if (hosts.empty()) {
     return fail("no TDX host to ask: --hosts, ASHARE_TDX_HOSTS or tdx_hosts is empty", k_exit_usage);
   }

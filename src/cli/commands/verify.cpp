@@ -11,7 +11,6 @@
 #include "core/domain/text.hpp"
 #include "core/fetch/pacer.hpp"
 #include "core/fetch/plan.hpp"
-#include "core/fetch/tdx/hosts.hpp"
 #include "core/fetch/tdx/verify_source.hpp"
 #include "core/fetch/tushare/verify_source.hpp"
 #include "core/fetch/verify.hpp"
@@ -24,7 +23,6 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 namespace ashare::cli {
 namespace {
@@ -133,19 +131,7 @@ void print_report(const fetch::VerifyReport& report, Format format, bool no_head
 
 fetch::SourceAnswer ask_tdx(const VerifyArgs& args, const Config& config, const std::vector<std::string>& symbols,
                             std::pair<domain::Date, domain::Date> window, domain::Date latest) {
-  std::vector<std::string> hosts;
-  if (args.hosts) {
-    std::stringstream split(*args.hosts);
-    for (std::string host; std::getline(split, host, ',');) {
-      if (!host.empty()) {
-        hosts.push_back(host);
-      }
-    }
-  } else if (!config.sources.tdx_hosts.empty()) {
-    hosts = config.sources.tdx_hosts;
-  } else {
-    hosts.assign(fetch::tdx::k_default_hosts.begin(), fetch::tdx::k_default_hosts.end());
-  }
+  const auto hosts = tdx_hosts(args.hosts, config);
   TdxConnector connector(config.remote.timeout);
   fetch::SystemClock clock;
   fetch::Pacer pacer(clock, args.pace.value_or(1200), std::chrono::minutes(1));

@@ -5,6 +5,7 @@
 #include "core/domain/clock.hpp"
 #include "core/domain/symbol.hpp"
 #include "core/domain/text.hpp"
+#include "core/fetch/tdx/hosts.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -164,6 +165,16 @@ Result<std::string> read_token(const std::optional<std::string>& token_file, con
     return make_error(ErrorCode::invalid_input, *token_file + ": the token file is empty");
   }
   return token;
+}
+
+std::vector<std::string> tdx_hosts(const std::optional<std::string>& flag, const Config& config) {
+  if (flag) {
+    return split_comma_list(*flag);
+  }
+  if (!config.sources.tdx_hosts.empty()) {
+    return config.sources.tdx_hosts;
+  }
+  return {fetch::tdx::k_default_hosts.begin(), fetch::tdx::k_default_hosts.end()};
 }
 
 } // namespace ashare::cli

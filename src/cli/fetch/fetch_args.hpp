@@ -45,6 +45,10 @@ Result<fetch::FetchOptions> fetch_options(const FetchArgs& args);
 // config file's tushare_token, never a flag's value; a usage error says where to put one.
 Result<std::string> read_token(const std::optional<std::string>& token_file, const Config& config);
 
+// Return the TDX hosts to ask (D18): `flag` (--hosts) when given, else ASHARE_TDX_HOSTS or the
+// config file's tdx_hosts, else the compiled-in public list.
+std::vector<std::string> tdx_hosts(const std::optional<std::string>& flag, const Config& config);
+
 // Print `report` of a fetch from `source` (its name in messages, "Tushare" or "TDX") and return
 // the exit status.
 int report_fetch(const fetch::FetchReport& report, const FetchArgs& args, std::string_view source);

@@ -21,6 +21,10 @@ int exit_status(FetchEnd end) {
   return 1;
 }
 
+FetchEnd end_of(const Error& error) {
+  return error.code == ErrorCode::service_unavailable ? FetchEnd::source_failing : FetchEnd::refused;
+}
+
 void finish_report(store::BarStore& store,
                    const std::string& provider,
                    const FetchOptions& options,

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/domain/date.hpp"
+#include "core/error.hpp"
 #include "core/fetch/plan.hpp"
 #include "core/store/bar_store.hpp"
 
@@ -42,6 +43,10 @@ enum class FetchEnd {
 
 // Return the exit status of `end`.
 int exit_status(FetchEnd end);
+
+// Return how a fetch ends on a source's `error`: source_failing when the source could not be
+// reached or kept failing (SERVICE_UNAVAILABLE), else refused.
+FetchEnd end_of(const Error& error);
 
 struct FetchProgress {
   std::size_t days_done = 0; // or symbols, for a provider that answers per symbol (TDX)

@@ -40,10 +40,6 @@ domain::Date next_month(domain::Date first) {
   return *domain::Date::from_ymd(static_cast<int>(next.year()), static_cast<unsigned>(next.month()), 1);
 }
 
-FetchEnd end_of(const Error& error) {
-  return error.code == ErrorCode::service_unavailable ? FetchEnd::source_failing : FetchEnd::refused;
-}
-
 class TdxFetch {
 public:
   TdxFetch(store::BarStore& store,

@@ -10,7 +10,7 @@ namespace {
 constexpr int k_lookback_days = 400;
 
 SourceAnswer failed(SourceAnswer answer, const Error& error, const std::string& what) {
-  answer.end = error.code == ErrorCode::service_unavailable ? FetchEnd::source_failing : FetchEnd::refused;
+  answer.end = end_of(error);
   answer.message = "tdx: " + what + error.message;
   return answer;
 }

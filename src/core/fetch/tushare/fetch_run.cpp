@@ -32,18 +32,6 @@ std::string joined(const std::vector<std::string>& symbols) {
   return out;
 }
 
-FetchEnd end_of(const CallFailure& failure) {
-  switch (failure.kind) {
-  case CallFailure::Kind::quota:
-  case CallFailure::Kind::token:
-    return FetchEnd::quota_or_token;
-  case CallFailure::Kind::failing:
-    return FetchEnd::source_failing;
-  default:
-    return FetchEnd::refused;
-  }
-}
-
 using Suspensions = std::vector<std::pair<std::string, domain::Date>>;
 
 // A day's answer from the source, before it is written.
@@ -750,6 +738,18 @@ FetchReport TushareFetch::run() {
 }
 
 } // namespace
+
+FetchEnd end_of(const CallFailure& failure) {
+  switch (failure.kind) {
+  case CallFailure::Kind::quota:
+  case CallFailure::Kind::token:
+    return FetchEnd::quota_or_token;
+  case CallFailure::Kind::failing:
+    return FetchEnd::source_failing;
+  default:
+    return FetchEnd::refused;
+  }
+}
 
 FetchReport fetch_tushare(store::BarStore& store,
                           Client& client,

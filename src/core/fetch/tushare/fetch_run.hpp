@@ -22,6 +22,9 @@ namespace ashare::fetch::tushare {
 
 inline constexpr const char* k_provider = "tushare-pro";
 
+// Return how a fetch ends on `failure` (D18): quota or token 4, failing 3, else refused 1.
+FetchEnd end_of(const CallFailure& failure);
+
 // Run the fetch on `store` through `client`, calling `progress` as it goes.
 FetchReport fetch_tushare(store::BarStore& store,
                           Client& client,

@@ -1,6 +1,7 @@
 #include "core/fetch/tushare/verify_source.hpp"
 
 #include "core/domain/number.hpp"
+#include "core/fetch/tushare/fetch_run.hpp"
 #include "core/fetch/tushare/tables.hpp"
 
 #include <algorithm>
@@ -12,18 +13,6 @@ namespace {
 
 // Symbols a `daily` call names at most (its ts_code list).
 constexpr std::size_t k_codes_per_call = 100;
-
-FetchEnd end_of(const CallFailure& failure) {
-  switch (failure.kind) {
-  case CallFailure::Kind::quota:
-  case CallFailure::Kind::token:
-    return FetchEnd::quota_or_token;
-  case CallFailure::Kind::failing:
-    return FetchEnd::source_failing;
-  default:
-    return FetchEnd::refused;
-  }
-}
 
 // The `trade_date` (and `ts_code`) parameters of the calls of `day`.
 std::vector<nlohmann::json> params_of(domain::Date day, const std::vector<std::string>& symbols) {
