@@ -12,6 +12,8 @@ packages=(
   # (scripts/with-postgres.sh).
   libpq-dev postgresql-15
   sqlite3 openssl curl python3 nodejs npm zsh fish
+  # The store views' test reads them with pandas (tests/blackbox/test_store_views.cpp).
+  python3-pandas
   # The fuzz harnesses (tests/fuzz): clang and libFuzzer. The compiler runtime is only a
   # recommendation of clang, and the install runs without recommendations: name it.
   clang libfuzzer-14-dev libclang-rt-14-dev

@@ -75,6 +75,42 @@ void seed_shipped_aliases(SQLite::Database& db) {
   }
 }
 
+// Return an SQL expression reading the YYYYMMDD integer in `column` as ISO text (2024-01-02), or
+// NULL when it is NULL.
+std::string iso_date_sql(const std::string& column) {
+  return "(CASE WHEN " + column + " IS NULL THEN NULL ELSE printf('%04d-%02d-%02d', " + column
+         + " / 10000, " + column + " / 100 % 100, " + column + " % 100) END)";
+}
+
+// Issue 34: views that read the store without knowing its encoding (store/stored_number.hpp,
+// stored_date.hpp), for sqlite3, pandas and DuckDB. Each column is a CAST so that SQLite 3.41 and
+// later (DuckDB's own copy among them) report its type; `docs/store.md` documents them, and
+// store/postgres/schema.cpp defines the same views.
+void create_reading_views(SQLite::Database& db) {
+  const auto number = [](const std::string& column) {
+    return "CAST(" + decoded_sql("b." + column) + " AS REAL) AS " + column;
+  };
+  db.exec("CREATE VIEW bars_v AS SELECT i.symbol AS symbol, CAST(" + iso_date_sql("b.trade_date")
+          + " AS TEXT) AS trade_date, " + number("open") + ", " + number("high") + ", "
+          + number("low") + ", " + number("close") + ", CAST(b.volume AS INTEGER) AS volume, "
+          + number("turnover") + ", " + number("change_pct") + ", " + number("factor")
+          + " FROM bars b JOIN symbol_ids i ON i.id = b.symbol_id");
+  db.exec("CREATE VIEW symbols_v AS SELECT symbol, CAST(" + iso_date_sql("first_date")
+          + " AS TEXT) AS first_date, CAST(" + iso_date_sql("last_date")
+          + " AS TEXT) AS last_date, CAST(bar_count AS INTEGER) AS bar_count, "
+            "CAST(latest_factor AS REAL) AS latest_factor FROM symbols");
+  db.exec("CREATE VIEW calendar_v AS SELECT CAST(" + iso_date_sql("trade_date")
+          + " AS TEXT) AS trade_date, CAST(is_open AS INTEGER) AS is_open FROM calendar");
+  db.exec("CREATE VIEW listings_v AS SELECT symbol, name, CAST(" + iso_date_sql("list_date")
+          + " AS TEXT) AS list_date, CAST(" + iso_date_sql("delist_date")
+          + " AS TEXT) AS delist_date, status FROM listings");
+  db.exec("CREATE VIEW suspensions_v AS SELECT symbol, CAST(" + iso_date_sql("trade_date")
+          + " AS TEXT) AS trade_date FROM suspensions");
+  db.exec("CREATE VIEW ledger_v AS SELECT provider, CAST(" + iso_date_sql("trade_date")
+          + " AS TEXT) AS trade_date, CAST(NULLIF(symbol, '') AS TEXT) AS symbol, "
+            "CAST(rows AS INTEGER) AS rows FROM fetch_ledger");
+}
+
 // Migration i (1-based) brings a store from user_version i-1 to i. Append, never edit.
 constexpr Migration k_data_migrations[] = {
   {R"sql(
@@ -186,6 +222,8 @@ constexpr Migration k_data_migrations[] = {
       new_symbol TEXT NOT NULL UNIQUE  -- the code it became, e.g. 920163.BJ
     ) WITHOUT ROWID;
   )sql", seed_shipped_aliases},
+  // Issue 34: the reading views (create_reading_views).
+  {"", create_reading_views},
 };
 
 constexpr Migration k_keys_migrations[] = {

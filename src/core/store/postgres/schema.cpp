@@ -201,6 +201,35 @@ constexpr Migration k_data_migrations[] = {
       new_symbol text NOT NULL UNIQUE
     );
   )sql", seed_shipped_aliases},
+  // Issue 34: the reading views of the SQLite store (store/schema.cpp create_reading_views), with
+  // the same names, columns and values; documented in docs/store.md.
+  {R"sql(
+    CREATE FUNCTION ashare_iso_date(yyyymmdd integer) RETURNS text
+      LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+        SELECT to_char(make_date(yyyymmdd / 10000, yyyymmdd / 100 % 100, yyyymmdd % 100),
+                       'YYYY-MM-DD')
+      $$;
+    CREATE VIEW bars_v AS
+      SELECT symbol, ashare_iso_date(trade_date) AS trade_date, open, high, low, close, volume,
+             turnover, change_pct, factor
+        FROM bars;
+    CREATE VIEW symbols_v AS
+      SELECT symbol, ashare_iso_date(first_date) AS first_date,
+             ashare_iso_date(last_date) AS last_date, bar_count, latest_factor
+        FROM bar_symbols;
+    CREATE VIEW calendar_v AS
+      SELECT ashare_iso_date(trade_date) AS trade_date, is_open::integer AS is_open FROM calendar;
+    CREATE VIEW listings_v AS
+      SELECT symbol, name, ashare_iso_date(list_date) AS list_date,
+             ashare_iso_date(delist_date) AS delist_date, status::text AS status
+        FROM listings;
+    CREATE VIEW suspensions_v AS
+      SELECT symbol, ashare_iso_date(trade_date) AS trade_date FROM suspensions;
+    CREATE VIEW ledger_v AS
+      SELECT provider, ashare_iso_date(trade_date) AS trade_date, NULLIF(symbol, '') AS symbol,
+             rows
+        FROM fetch_ledger;
+  )sql"},
 };
 
 std::span<const Migration> migrations(SchemaKind kind) {
