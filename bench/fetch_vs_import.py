@@ -4,8 +4,8 @@
 alternating rounds of the same run. Pacing is off (`fetch --pace 0`, documented for benchmarks
 against a stand-in). Prints the median wall times, their ratio (target <= 1.2), the cost per
 whole-market day, each side's peak RSS (target for fetch: < 64 MB), the CPU time of the fetch
-process per day, and the load average before and after (a run that starts above 0.5 is marked
-busy: its ratio drifts toward 1 and is not a figure).
+process per day, and whether the machine was quiet enough for the figures to count
+(bench/quiet.py).
 
 Usage: fetch_vs_import.py ASHARE STANDIN [--symbols N] [--from YYYYMMDD] [--to YYYYMMDD] [--rounds N]
 """
@@ -18,6 +18,8 @@ import sys
 import tempfile
 import time
 import urllib.request
+
+from quiet import Quiet
 
 TOKEN = "standin-token"
 
@@ -80,8 +82,8 @@ def main():
     parser.add_argument("--to", dest="last", default="20240131")
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds")
     args = parser.parse_args()
+    quiet = Quiet()
 
-    load_before = os.getloadavg()[0]
     standin = subprocess.Popen([args.standin, "--port", "0", "--generate", str(args.symbols),
                                 "--generate-from", args.first, "--generate-to", args.last],
                                stdout=subprocess.PIPE, text=True)
@@ -97,16 +99,16 @@ def main():
                        ASHARE_NOW=f"{days[-1][:4]}-{days[-1][4:6]}-{days[-1][6:]}T16:00:00+08:00")
             first = f"{days[0][:4]}-{days[0][4:6]}-{days[0][6:]}"
             print(f"{os.cpu_count()} cores; {len(days)} whole-market days of {args.symbols} symbols "
-                  f"({rows:,} rows); {args.rounds} alternating rounds; load average {load_before:.2f}"
-                  + ("" if load_before < 0.5 else " (BUSY: not a figure)"))
+                  f"({rows:,} rows); {args.rounds} alternating rounds")
             fetches, imports = [], []
-            for _ in range(args.rounds):
-                store = fresh(work, "fetch.db")
-                fetches.append(run([args.ashare, "--db", store, "fetch", "tushare", "--from", first,
-                                    "--pace", "0", "--quiet"], env, work))
-                store = fresh(work, "import.db")
-                imports.append(run([args.ashare, "--db", store, "import", "--format", "tushare",
-                                    "--adj-factor", adj, daily], env, work))
+            with quiet.round([standin.pid]):
+                for _ in range(args.rounds):
+                    store = fresh(work, "fetch.db")
+                    fetches.append(run([args.ashare, "--db", store, "fetch", "tushare",
+                                        "--from", first, "--pace", "0", "--quiet"], env, work))
+                    store = fresh(work, "import.db")
+                    imports.append(run([args.ashare, "--db", store, "import", "--format",
+                                        "tushare", "--adj-factor", adj, daily], env, work))
     finally:
         standin.terminate()
         standin.wait()
@@ -122,7 +124,7 @@ def main():
     print(f"per whole-market day: fetch {ours / len(days) * 1000:.0f} ms wall, "
           f"{cpu / len(days) * 1000:.0f} ms CPU of the ashare process; import "
           f"{theirs / len(days) * 1000:.0f} ms wall")
-    print(f"load average: {load_before:.2f} before, {os.getloadavg()[0]:.2f} after")
+    print(quiet.summary())
 
 
 if __name__ == "__main__":

@@ -20,6 +20,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 import market_data  # noqa: E402
 
+from quiet import Quiet
+
 TABLES = os.path.join(ROOT, "bench", "sql", "p3_tables.sql")
 
 
@@ -76,6 +78,7 @@ def main():
     parser.add_argument("--days", type=int, default=3000)
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds")
     args = parser.parse_args()
+    quiet = Quiet()
 
     with tempfile.TemporaryDirectory(prefix="ashare-p3-") as work:
         canonical = os.path.join(work, "market.csv")
@@ -87,22 +90,23 @@ def main():
               f"days; canonical {os.path.getsize(canonical) / 1e6:.0f} MB, Tushare "
               f"{os.path.getsize(tushare) / 1e6:.0f} MB); {args.rounds} alternating rounds")
         figures = {}
-        for _ in range(args.rounds):
-            for name, path, table in (("canonical", canonical, "canonical"),
-                                      ("tushare", tushare, "tushare_daily")):
-                store = os.path.join(work, "ashare.db")
-                baseline = os.path.join(work, "sqlite3.db")
-                for leftover in os.listdir(work):
-                    if leftover.startswith(("ashare.db", "sqlite3.db")):
-                        os.remove(os.path.join(work, leftover))
-                ours = run([args.ashare, "--db", store, "import", path, "--source", "bench"], work)
-                if name == "canonical":  # P5's bytes per bar, on the store just written
-                    subprocess.run(["sqlite3", store, "PRAGMA wal_checkpoint(TRUNCATE)"],
-                                   check=True, capture_output=True)
-                    bytes_per_bar = os.path.getsize(store) / rows
-                theirs = run(["sqlite3", baseline, f".read {TABLES}",
-                              f".import --csv --skip 1 {path} {table}"], work)
-                figures.setdefault(name, []).append((ours, theirs))
+        with quiet.round():
+            for _ in range(args.rounds):
+                for name, path, table in (("canonical", canonical, "canonical"),
+                                          ("tushare", tushare, "tushare_daily")):
+                    store = os.path.join(work, "ashare.db")
+                    baseline = os.path.join(work, "sqlite3.db")
+                    for leftover in os.listdir(work):
+                        if leftover.startswith(("ashare.db", "sqlite3.db")):
+                            os.remove(os.path.join(work, leftover))
+                    ours = run([args.ashare, "--db", store, "import", path, "--source", "bench"], work)
+                    if name == "canonical":  # P5's bytes per bar, on the store just written
+                        subprocess.run(["sqlite3", store, "PRAGMA wal_checkpoint(TRUNCATE)"],
+                                       check=True, capture_output=True)
+                        bytes_per_bar = os.path.getsize(store) / rows
+                    theirs = run(["sqlite3", baseline, f".read {TABLES}",
+                                  f".import --csv --skip 1 {path} {table}"], work)
+                    figures.setdefault(name, []).append((ours, theirs))
         print(f"{'figure':<14} {'ashare s':>9} {'sqlite3 s':>10} {'ratio':>6} {'target':>7} "
               f"{'ashare MB':>10} {'sqlite3 MB':>11}")
         for name, runs in figures.items():
@@ -112,6 +116,7 @@ def main():
                   f"{1.0:>7.2f} {max(r[0][1] for r in runs):>10.1f} "
                   f"{max(r[1][1] for r in runs):>11.1f}")
         print(f"P5 store: {bytes_per_bar:.1f} bytes per bar (file size / bars; target <= 64)")
+    print(quiet.summary())
 
 
 if __name__ == "__main__":

@@ -28,6 +28,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 import market_data  # noqa: E402
 
+from quiet import Quiet
+
 
 class Server:
     """`ashare serve` on 127.0.0.1 over `store`, with a pro key, and a keep-alive client."""
@@ -126,6 +128,7 @@ def main():
     parser.add_argument("--work", help="keep the generated stores in this directory and reuse "
                         "them in later runs (default: a temporary one)")
     args = parser.parse_args()
+    quiet = Quiet()
 
     with tempfile.TemporaryDirectory(prefix="ashare-p5-") as scratch:
         work = args.work or scratch
@@ -164,10 +167,11 @@ def main():
         warm_small, warm_market = [], []
         cpu_small = -small_server.cpu_seconds()  # the servers' CPU seconds over the warm loads
         cpu_market = -server.cpu_seconds()
-        for _ in range(args.requests):
-            warm_small.append(small_server.get(rng.choice(names[:args.small_symbols]),
-                                               rng.choice(ends)))
-            warm_market.append(server.get(rng.choice(names), rng.choice(ends)))
+        with quiet.round([small_server.process.pid, server.process.pid]):
+            for _ in range(args.requests):
+                warm_small.append(small_server.get(rng.choice(names[:args.small_symbols]),
+                                                   rng.choice(ends)))
+                warm_market.append(server.get(rng.choice(names), rng.choice(ends)))
         cpu_small += small_server.cpu_seconds()
         cpu_market += server.cpu_seconds()
         rss, peak = server.rss_mb()
@@ -194,6 +198,7 @@ def main():
         print(f"P5 RSS after {asked:,} requests over every symbol: {rss:.0f} MB "
               f"(peak {peak:.0f} MB); target <= {args.cache_budget + 64} MB "
               f"(--cache-budget {args.cache_budget} MiB + 64 MB)")
+    print(quiet.summary())
 
 
 if __name__ == "__main__":

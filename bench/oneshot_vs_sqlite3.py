@@ -27,6 +27,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 import market_data  # noqa: E402
 
+from quiet import Quiet
+
 SQL = os.path.join(ROOT, "bench", "sql", "p2_bars.sql")
 
 
@@ -91,6 +93,7 @@ def main():
     parser.add_argument("--loop", type=int, default=5000,
                         help="processes of the shell-loop figure per side (0: skip it)")
     args = parser.parse_args()
+    quiet = Quiet()
 
     with tempfile.TemporaryDirectory(prefix="ashare-p2-") as work:
         store = market_data.make_store(args.ashare, work, args, "ashare.db")
@@ -106,16 +109,17 @@ def main():
             sys.exit(f"the two sides disagree on {sample}")
 
         figures = {"ashare": [], "sqlite3": [], "ashare --version": [], "sqlite3 -version": []}
-        for round_number in range(args.rounds):
-            batch = queries(rng, args.symbols, calendar, args.processes)
-            sides = [("ashare", [ashare_command(args.ashare, store, q) for q in batch]),
-                     ("sqlite3", [sqlite_command(store, q) for q in batch]),
-                     ("ashare --version", [[args.ashare, "--version"]] * args.processes),
-                     ("sqlite3 -version", [["sqlite3", "-version"]] * args.processes)]
-            if round_number % 2:
-                sides.reverse()
-            for name, commands in sides:
-                figures[name].append(time_processes(commands))
+        with quiet.round():
+            for round_number in range(args.rounds):
+                batch = queries(rng, args.symbols, calendar, args.processes)
+                sides = [("ashare", [ashare_command(args.ashare, store, q) for q in batch]),
+                         ("sqlite3", [sqlite_command(store, q) for q in batch]),
+                         ("ashare --version", [[args.ashare, "--version"]] * args.processes),
+                         ("sqlite3 -version", [["sqlite3", "-version"]] * args.processes)]
+                if round_number % 2:
+                    sides.reverse()
+                for name, commands in sides:
+                    figures[name].append(time_processes(commands))
 
         loop = {"ashare": [], "sqlite3": []}
         if args.loop:
@@ -139,6 +143,7 @@ def main():
             ours, theirs = min(loop["ashare"]) * 1000, min(loop["sqlite3"]) * 1000
             print(f"{'P2 loop':<6} {ours:>10.2f} {theirs:>11.2f} {ours / theirs:>6.2f} {1.3:>7.2f}"
                   f"   ({args.loop} processes a side from sh)")
+    print(quiet.summary())
 
 
 if __name__ == "__main__":

@@ -22,6 +22,8 @@ sys.path.insert(0, os.path.join(ROOT, "bench"))
 import market_data  # noqa: E402
 from oneshot_vs_sqlite3 import queries, time_processes  # noqa: E402
 
+from quiet import Quiet
+
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__,
@@ -29,6 +31,7 @@ def main():
     market_data.add_arguments(parser, processes=100)
     parser.add_argument("--distinct", type=int, default=40, help="distinct queries, cached first")
     args = parser.parse_args()
+    quiet = Quiet()
 
     with tempfile.TemporaryDirectory(prefix="ashare-p6-") as work:
         env = dict(os.environ, HOME=work, XDG_CONFIG_HOME=os.path.join(work, "config"),
@@ -62,14 +65,15 @@ def main():
 
             rng = random.Random(7)
             figures = {"remote, cached": [], "local": []}
-            for round_number in range(args.rounds):
-                batch = [rng.choice(pool) for _ in range(args.processes)]
-                sides = [("remote, cached", [remote + as_args(q) for q in batch]),
-                         ("local", [local + as_args(q) for q in batch])]
-                if round_number % 2:
-                    sides.reverse()
-                for name, commands in sides:
-                    figures[name].append(time_processes(commands))
+            with quiet.round([server.pid]):
+                for round_number in range(args.rounds):
+                    batch = [rng.choice(pool) for _ in range(args.processes)]
+                    sides = [("remote, cached", [remote + as_args(q) for q in batch]),
+                             ("local", [local + as_args(q) for q in batch])]
+                    if round_number % 2:
+                        sides.reverse()
+                    for name, commands in sides:
+                        figures[name].append(time_processes(commands))
             time.sleep(0.3)
             reached = len(open(log_path).read().splitlines()) - logged_before
         finally:
@@ -84,6 +88,7 @@ def main():
               f"{'requests to the server':>23}")
         print(f"{'P6':<6} {median['remote, cached']:>10.2f} {median['local']:>9.2f} "
               f"{median['remote, cached'] / median['local']:>6.2f} {1.1:>7.2f} {reached:>23}")
+    print(quiet.summary())
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from quiet import Quiet  # noqa: E402
 from serve_vs_nginx import (HTTP_DIR, ROOT, Ashare, cpu_seconds, free_port, run, targets,  # noqa: E402
                             wrk)
 
@@ -93,6 +94,7 @@ def main():
     parser.add_argument("--seconds", type=int, default=5)
     parser.add_argument("--connections", type=int, default=64)
     args = parser.parse_args()
+    quiet = Quiet()
 
     work = tempfile.mkdtemp(prefix="ashare-replicas-bench-")
     os.chmod(work, 0o755)
@@ -131,8 +133,9 @@ def main():
                         pids += postgres_pids()
                     before = cpu_seconds(pids)
                     env = dict(os.environ, BENCH_TARGETS=targets_file, BENCH_KEY=keys[name])
-                    requests, rate = wrk(f"http://127.0.0.1:{proxy.port}", args.seconds,
-                                         args.connections, 2, script, env)
+                    with quiet.round(pids):
+                        requests, rate = wrk(f"http://127.0.0.1:{proxy.port}", args.seconds,
+                                             args.connections, 2, script, env)
                     cpu = cpu_seconds([p for p in pids if os.path.exists(f"/proc/{p}")]) - before
                     results[name].append((rate, cpu / requests * 1e6))
                 finally:
@@ -145,6 +148,7 @@ def main():
             rate = statistics.median(r for r, _ in results[name])
             cpu = statistics.median(c for _, c in results[name])
             print(f"{count:>8} {name:>10} {rate:>9.0f} {cpu:>11.1f} {rate / sqlite_rate:>9.2f}x")
+    print(quiet.summary())
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@
 # bar), P4 (indicator against bars requests, in process), P5 (a full market against 10 symbols
 # under serve: latency and RSS) and P6 (remote mode from the cache against local mode), each with
 # its baseline measured in the same run.
+# Each part ends with bench/quiet.py's verdict: a run marked BUSY is not a figure.
 # --quick runs fewer and shorter rounds on less data (a smoke run; its figures are noisier).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -36,14 +37,14 @@ gzip_body="$(mktemp)"
 store="$(mktemp -d)"
 ASHARE_DB="$store/ashare.db" scripts/load-sample.sh "$ashare" >/dev/null
 "$ashare" --db "$store/ashare.db" bars 600519.SH 2024-01-01 2024-12-31 --format json >"$gzip_body"
-build/release/bench/ashare_bench_gzip "$gzip_body" "$([ "$quick" = 1 ] && echo 200 || echo 2000)"
+python3 bench/quiet.py build/release/bench/ashare_bench_gzip "$gzip_body" "$([ "$quick" = 1 ] && echo 200 || echo 2000)"
 rm -rf "$gzip_body" "$store"
 echo "== P2: a one-shot query against the sqlite3 CLI"
 python3 bench/oneshot_vs_sqlite3.py "$ashare" "${oneshot[@]}" "${loop[@]}"
 echo "== P3: import against sqlite3 .import (and P5's bytes per bar)"
 python3 bench/import_vs_sqlite3.py "$ashare" "${p3[@]}"
 echo "== P4: indicator requests against a bars request of the same 5,000 bars, in process"
-build/release/bench/ashare_bench_indicators "${p4[@]}"
+python3 bench/quiet.py build/release/bench/ashare_bench_indicators "${p4[@]}"
 echo "== P5: a full market against 10 symbols, under serve"
 python3 bench/market_vs_small.py "$ashare" "${p5[@]}"
 echo "== P6: remote mode from the cache against local mode"

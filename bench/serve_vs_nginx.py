@@ -6,7 +6,8 @@ bar requests over random symbols and windows (bench/http/requests.lua) with `wrk
 (keep-alive, loopback), against nginx serving a static file of the median response's size
 (bench/http/nginx.conf.in). Runs alternate between the two servers; each figure is the median of
 its rounds, with the CPU time per request of each server (user + system, from /proc), which
-stays comparable on a noisy machine. Prints ratios only: nothing here asserts a timing.
+stays comparable on a noisy machine. Prints ratios only: nothing here asserts a timing. The last
+line says whether the machine was quiet enough for the figures to count (bench/quiet.py).
 
   P1   unmetered key, HTTP     target >= 0.85 x nginx
   P1m  metered key (a charge per request), HTTP     target >= 0.7
@@ -33,6 +34,8 @@ import sys
 import tempfile
 import time
 import urllib.request
+
+from quiet import Quiet
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HTTP_DIR = os.path.join(ROOT, "bench", "http")
@@ -169,6 +172,7 @@ def main():
                         help="comma-separated figures to measure (default all)")
     args = parser.parse_args()
 
+    quiet = Quiet()
     cores = os.cpu_count() or 1
     work = tempfile.mkdtemp(prefix="ashare-bench-")
     os.chmod(work, 0o755)  # nginx's workers run as another user
@@ -233,15 +237,16 @@ def main():
                     order.reverse()
                 for label, measured in order:
                     before = cpu_seconds(measured.pids)
-                    if label == "ashare":
-                        url = f"{scheme}://127.0.0.1:{server.port}"
-                        wrk_env = dict(os.environ, BENCH_TARGETS=targets_file, BENCH_KEY=bearer,
-                                       BENCH_GZIP="1" if headers else "")
-                        requests, rate = wrk(url, args.seconds, args.connections,
-                                             args.wrk_threads, script, wrk_env)
-                    else:
-                        requests, rate = wrk(baseline_url, args.seconds, args.connections,
-                                             args.wrk_threads, headers=headers)
+                    with quiet.round([pid for each in servers for pid in each.pids]):
+                        if label == "ashare":
+                            url = f"{scheme}://127.0.0.1:{server.port}"
+                            wrk_env = dict(os.environ, BENCH_TARGETS=targets_file,
+                                           BENCH_KEY=bearer, BENCH_GZIP="1" if headers else "")
+                            requests, rate = wrk(url, args.seconds, args.connections,
+                                                 args.wrk_threads, script, wrk_env)
+                        else:
+                            requests, rate = wrk(baseline_url, args.seconds, args.connections,
+                                                 args.wrk_threads, headers=headers)
                     cpu = cpu_seconds(measured.pids) - before
                     (ours if label == "ashare" else theirs).append((rate, cpu / requests * 1e6))
             rate_ours = statistics.median(r for r, _ in ours)
@@ -259,6 +264,7 @@ def main():
             except Exception:  # noqa: BLE001 - best effort on the way out
                 pass
         shutil.rmtree(work, ignore_errors=True)
+    print(quiet.summary())
 
 
 if __name__ == "__main__":
