@@ -16,6 +16,9 @@ case "${1-}" in
   *) echo "$usage" >&2; exit 2 ;;
 esac
 
+# What the build and the tests need, installed when missing (a fresh machine works).
+scripts/install-deps.sh
+
 jobs="$(nproc 2>/dev/null || echo 2)"
 generator=()
 if command -v ninja >/dev/null; then
@@ -31,11 +34,13 @@ run_configuration() {
   local name="$1"
   shift
   local dir="build/test-$name"
+  local started=$SECONDS
   echo "==> $name: configure, build, test"
   cmake -S . -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=Debug \
     -DCMAKE_COMPILE_WARNING_AS_ERROR=ON "$@"
   cmake --build "$dir" -j "$jobs"
   ctest --test-dir "$dir" --output-on-failure --timeout 900 -j "$jobs"
+  echo "==> $name: passed in $((SECONDS - started)) s"
 }
 
 run_configuration normal
@@ -43,4 +48,4 @@ if $all; then
   run_configuration sanitize -DASHARE_SANITIZE="address;undefined"
   run_configuration fuzz -DCMAKE_CXX_COMPILER=clang++-14 -DASHARE_FUZZ=ON
 fi
-echo "==> all configurations passed"
+echo "==> all configurations passed in $SECONDS s"
