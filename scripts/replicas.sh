@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Several machines, on one (issue 14, README "Several machines"): a throwaway PostgreSQL on a
+# Several machines, on one (issue 14, docs/deployment.md): a throwaway PostgreSQL on a
 # Unix socket holds the bars, keys and credits, three `ashare serve` replicas on 127.0.0.1 share
 # it, nginx balances them with
 # deploy/nginx-replicas.conf's rules. Sends REQUESTS metered requests through nginx and prints

@@ -10,7 +10,7 @@
 
 namespace ashare::cli {
 
-// Exit statuses (documented in --help, the man page and README). An API error's comes from the
+// Exit statuses (documented in --help, the man page and docs/api.md). An API error's comes from the
 // error table: 1, or 4 for 401, 402 and 403.
 inline constexpr int k_exit_ok = 0;
 inline constexpr int k_exit_error = 1;   // data or API error
