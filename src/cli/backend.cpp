@@ -27,7 +27,7 @@ public:
 
   api::Answer answer(const api::TypedRequest& request) override {
     api::StoreView view(m_services.bars, m_services.catalog, m_services.histories,
-                        m_services.cache_histories, api::Waiting::allowed,
+                        m_services.filler, m_services.cache_histories, api::Waiting::allowed,
                         api::StoreView::Clock::now());
     return api::answer(request, k_local_caller, view, auth::generate_uuid(m_services.random));
   }

@@ -520,8 +520,8 @@ Outcome route_request(const Exchange& exchange, const Caller* trusted) {
     return std::move(*refused);
   }
   Services& services = exchange.services;
-  StoreView view(services.bars, services.catalog, services.histories, services.cache_histories,
-                 exchange.waiting, exchange.now);
+  StoreView view(services.bars, services.catalog, services.histories, services.filler,
+                 services.cache_histories, exchange.waiting, exchange.now);
   if (route->answer_public != nullptr) {
     auto response = route->answer_public(view, services);
     if (!response) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/api/history_cache.hpp"
+#include "core/api/history_filler.hpp"
 #include "core/api/key_cache.hpp"
 #include "core/auth/api_key.hpp"
 #include "core/auth/rate_limiter.hpp"
@@ -61,6 +62,9 @@ struct Services {
   // Whole histories with their bars' JSON and series: about 650 bytes a bar, so 256 MiB hold
   // about 400,000 bars.
   HistoryCache histories{256u << 20};
+  // Loads the histories requests ask for into `histories`, off their path (issue 35); stopped
+  // before `histories` and `bars` go (declared after them).
+  HistoryFiller filler{bars, histories};
   // Whether requests read through `histories` (a server, which answers many) or read just the
   // rows each needs (a one-shot command, which answers one: issue 11's bounded read).
   bool cache_histories = true;

@@ -38,29 +38,18 @@ CachedHistory StoreView::history(const store::SymbolInfo& info) {
   assert(m_catalog);
   const std::int64_t generation = m_catalog->dataset.generation;
   if (auto cached = m_histories.find(info.symbol, generation)) {
-    if (!cached.compact || !m_histories.worth_rendering(info.symbol, info.bar_count)
-        || m_unreachable) {
-      return cached;
+    if (cached.compact && !m_unreachable
+        && m_histories.worth_rendering(info.symbol, info.bar_count)) {
+      m_filler.request(info.symbol, info.latest_factor, HistoryForm::rendered, generation);
     }
-    if (m_waiting == Waiting::forbidden) {
-      return {}; // to a worker thread, which renders it
-    }
-    return {m_histories.find_or_load(connection(), info.symbol, info.latest_factor, generation),
-            nullptr};
+    return cached;
   }
-  if (m_waiting == Waiting::forbidden) {
+  if (m_waiting == Waiting::forbidden || m_unreachable) {
     return {};
   }
-  switch (m_histories.admit(info.symbol, info.bar_count)) {
-  case HistoryForm::rendered:
-    return {m_histories.find_or_load(connection(), info.symbol, info.latest_factor, generation),
-            nullptr};
-  case HistoryForm::compact:
-    return {nullptr, m_histories.find_or_load_compact(connection(), info.symbol, generation)};
-  case HistoryForm::none:
-    break;
-  }
-  return {}; // not worth loading whole: its rows alone this time
+  m_filler.request(info.symbol, info.latest_factor, m_histories.admit(info.symbol, info.bar_count),
+                   generation);
+  return {}; // its rows alone this time
 }
 
 CatalogRead StoreView::catalog(const TypedRequest& request) {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "core/api/history_cache.hpp"
+#include "core/api/history_filler.hpp"
 #include "core/api/source.hpp"
 #include "core/query/catalog.hpp"
 #include "core/store/bar_store.hpp"
@@ -27,16 +28,17 @@ class StoreView final : public Source {
 public:
   using Clock = std::chrono::steady_clock;
 
-  // Read through `pool`, remembering in `catalogs` and `histories`; `now` is the request's time.
-  // `cache_histories` false (a one-shot command): nothing is cached; each answer reads just its
-  // rows.
+  // Read through `pool`, remembering in `catalogs` and `histories`, which `filler` fills; `now`
+  // is the request's time. `cache_histories` false (a one-shot command): nothing is cached; each
+  // answer reads just its rows.
   StoreView(store::ConnectionPool<store::BarStore>& pool,
             query::CatalogCache& catalogs,
             HistoryCache& histories,
+            HistoryFiller& filler,
             bool cache_histories,
             Waiting waiting,
             Clock::time_point now)
-    : m_pool(pool), m_catalogs(catalogs), m_histories(histories),
+    : m_pool(pool), m_catalogs(catalogs), m_histories(histories), m_filler(filler),
       m_cache_histories(cache_histories), m_waiting(waiting), m_now(now) {}
 
   // Return the store's catalog, or nullptr when it must be read from the store and waiting is
@@ -65,9 +67,11 @@ public:
   bool may_wait() const { return m_waiting == Waiting::allowed; }
 
 private:
-  // Return the whole history of `info`, a symbol of catalog(), in the form it is cached in
-  // (HistoryCache::admit), or neither when it is not cached and either waiting is forbidden or it
-  // is not worth loading yet (its first miss): then its rows are read instead.
+  // Return the whole history of `info`, a symbol of catalog(), in the form it is cached in, or
+  // neither when it is not cached: then its rows are read instead, and, when waiting is allowed
+  // and it is worth caching (HistoryCache::admit), the filler loads it for the requests to come.
+  // A compact history worth rendering (HistoryCache::worth_rendering) is returned as it is, and
+  // the filler renders it. No request waits for a history to load (issue 35).
   CachedHistory history(const store::SymbolInfo& info);
 
   // Return the connection catalog() opened; throws StoreUnavailable when the store was out of
@@ -77,6 +81,7 @@ private:
   store::ConnectionPool<store::BarStore>& m_pool;
   query::CatalogCache& m_catalogs;
   HistoryCache& m_histories;
+  HistoryFiller& m_filler;
   bool m_cache_histories;
   Waiting m_waiting;
   Clock::time_point m_now;

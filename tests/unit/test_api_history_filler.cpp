@@ -1,0 +1,105 @@
+// api::HistoryFiller (issue 35): histories load off the requests' path. A request that makes its
+// symbol worth caching is answered without the load (by the bounded read), the filler loads it
+// afterwards; a load asked at a generation the store has left is dropped; a store out of reach
+// loses the load, never the server.
+#include "testutil.hpp"
+
+#include "core/api/dispatch.hpp"
+#include "core/api/history_filler.hpp"
+#include "core/api/services.hpp"
+#include "core/store/sqlite_bar_store.hpp"
+
+#include <doctest/doctest.h>
+
+#include <stdexcept>
+
+using namespace ashare;
+
+namespace {
+
+struct Fixture {
+  test::TempDir dir;
+  std::filesystem::path db = dir / "ashare.db";
+  Fixture() {
+    store::SqliteBarStore store(db);
+    test::import_fixture(store, "bancob_600519.SH.csv");
+  }
+};
+
+const api::Request k_bars{"GET", "/v1/ohlc/range/1/day/2024-01-01/2024-06-30", "symbol=600519.SH",
+                          std::nullopt};
+const api::Caller k_pro{0, auth::Plan::pro, false};
+
+} // namespace
+
+TEST_CASE("api::HistoryFiller: a request never waits for its history to load") {
+  Fixture f;
+  api::Services services(f.db.string(), (f.dir / "ashare-keys.db").string());
+  const auto generation = services.bars.acquire()->load_generation();
+  {
+    const api::HistoryFiller::Hold hold(services.filler);
+    const auto first = api::dispatch_trusted(k_bars, services, k_pro);
+    CHECK(first.status == 200);
+    CHECK(services.filler.pending() == 0); // a first miss is not worth loading (admit)
+    const auto second = api::dispatch_trusted(k_bars, services, k_pro);
+    CHECK(second.status == 200);
+    CHECK(!services.histories.find("600519.SH", generation)); // not loaded on its path
+    CHECK(services.filler.pending() == 1);
+    CHECK(api::dispatch_trusted(k_bars, services, k_pro).status == 200);
+    CHECK(services.filler.pending() == 1); // asked once, however often requests ask
+  }
+  services.filler.wait_idle();
+  CHECK(services.filler.pending() == 0);
+  CHECK(services.histories.find("600519.SH", generation).rendered);
+}
+
+TEST_CASE("api::HistoryFiller: a load asked at a generation the store has left is dropped") {
+  Fixture f;
+  api::Services services(f.db.string(), (f.dir / "ashare-keys.db").string());
+  const auto generation = services.bars.acquire()->load_generation();
+  const auto factor = query::load_catalog(*services.bars.acquire())->find("600519.SH")->latest_factor;
+  services.filler.request("600519.SH", factor, api::HistoryForm::rendered, generation - 1);
+  services.filler.wait_idle();
+  CHECK(services.histories.bytes() == 0);
+  services.filler.request("600519.SH", factor, api::HistoryForm::compact, generation);
+  services.filler.wait_idle();
+  CHECK(services.histories.find("600519.SH", generation).compact);
+  services.filler.request("600519.SH", factor, api::HistoryForm::rendered, generation);
+  services.filler.wait_idle();
+  CHECK(services.histories.find("600519.SH", generation).rendered);
+  // A compact load never replaces the rendered form.
+  services.filler.request("600519.SH", factor, api::HistoryForm::compact, generation);
+  services.filler.wait_idle();
+  CHECK(services.histories.find("600519.SH", generation).rendered);
+}
+
+TEST_CASE("api::HistoryFiller: a store out of reach loses the load, not the server") {
+  api::HistoryCache histories(1u << 20);
+  store::ConnectionPool<store::BarStore> unreachable(
+    []() -> std::unique_ptr<store::BarStore> { throw std::runtime_error("no store"); });
+  api::HistoryFiller filler(unreachable, histories);
+  filler.request("600519.SH", 1.0, api::HistoryForm::rendered, 1);
+  filler.wait_idle();
+  CHECK(filler.pending() == 0);
+  CHECK(histories.bytes() == 0);
+  filler.request("600519.SH", 1.0, api::HistoryForm::rendered, 1); // asked again, tried again
+  filler.wait_idle();
+  CHECK(histories.bytes() == 0);
+}
+
+TEST_CASE("api::HistoryFiller: it stops with loads still asked") {
+  Fixture f;
+  api::HistoryCache histories(1u << 20);
+  store::ConnectionPool<store::BarStore> pool(
+    [&] { return std::make_unique<store::SqliteBarStore>(f.db); });
+  auto filler = std::make_unique<api::HistoryFiller>(pool, histories);
+  {
+    const api::HistoryFiller::Hold hold(*filler);
+    for (int i = 0; i < 2000; ++i) {
+      filler->request("60" + std::to_string(1000 + i) + ".SH", 1.0, api::HistoryForm::compact, 1);
+    }
+    CHECK(filler->pending() == api::HistoryFiller::k_max_pending); // the rest dropped
+  }
+  filler.reset(); // returns: the loads still asked are dropped
+  CHECK(histories.bytes() <= 1u << 20);
+}
