@@ -94,10 +94,7 @@ struct SharedServer {
 SharedServer& shared();
 
 // The fixture files imported into the shared server.
-inline const std::vector<std::string> k_fixture_files{
-    "bancob_600519.SH.csv", "bancob_600036.SH.csv", "bancob_002594.SZ.csv",
-    "jenny_000001.SZ.csv",  "jenny_600276.SH.csv",
-};
+using ashare::test::k_fixture_files;
 
 // The helpers of the indicator endpoints' tests (test_indicators_http.cpp and
 // test_indicators_d13_http.cpp), in a namespace of their own so that their short names never meet

@@ -1,6 +1,5 @@
 #include "server_process.hpp"
 
-#include <atomic>
 #include <csignal>
 #include <cstdlib>
 #include <sstream>
@@ -41,79 +40,25 @@ std::string ashare_bin() {
   return from_env_or("ASHARE_BIN", ASHARE_BIN);
 }
 
-std::filesystem::path data_dir() {
-  return from_env_or("ASHARE_TEST_DATA_DIR", ASHARE_TEST_DATA_DIR);
-}
-
-std::filesystem::path fixture(const std::string& name) {
-  return data_dir() / name;
-}
-
-TempDir::TempDir() {
-  static std::atomic<int> counter{0};
-  const auto base = std::filesystem::temp_directory_path();
-  for (int attempt = 0; attempt < 100; ++attempt) {
-    auto candidate =
-        base
-        / ("ashare-bb-" + std::to_string(getpid()) + "-" + std::to_string(counter.fetch_add(1)));
-    if (std::filesystem::create_directory(candidate)) {
-      m_path = std::move(candidate);
-      return;
-    }
-  }
-  throw std::runtime_error("cannot create a temporary directory under " + base.string());
-}
-
-TempDir::~TempDir() {
-  std::error_code ignored;
-  std::filesystem::remove_all(m_path, ignored);
-}
-
 bool stores_on_postgres() {
   const char* flag = std::getenv("ASHARE_TEST_STORES_ON_POSTGRES");
   return flag != nullptr && *flag != '\0';
 }
 
-namespace {
-
-std::string postgres_server() {
-  const char* server = std::getenv("ASHARE_TEST_POSTGRES");
-  if (server == nullptr || *server == '\0' || std::getenv("PG_BINDIR") == nullptr) {
-    throw std::runtime_error("ASHARE_TEST_POSTGRES is not set: run under scripts/with-postgres.sh");
-  }
-  return server;
-}
-
-} // namespace
-
-std::string postgres_sql(const std::string& sql, const std::string& database) {
-  const std::string server = postgres_server();
-  const auto result = run_process({std::string(std::getenv("PG_BINDIR")) + "/psql",
-                                   database.empty() ? server : server + "&dbname=" + database,
-                                   "-v", "ON_ERROR_STOP=1", "-Atqc", sql});
-  if (result.status != 0) {
-    throw std::runtime_error("psql failed: " + sql + "\n" + result.err);
-  }
-  return result.out;
-}
-
 TestStore::TestStore(Backend backend) {
   if (backend == Backend::postgresql) {
-    static std::atomic<int> count{0};
-    m_database = "ashare_bb_" + std::to_string(::getpid()) + "_" + std::to_string(++count);
-    postgres_sql("CREATE DATABASE " + m_database);
-    m_data_locator = postgres_server() + "&dbname=" + m_database; // the keys there too
+    m_database = std::make_unique<ashare::test::PostgresDatabase>();
+    m_data_locator = m_database->uri(); // the keys there too
   }
 }
 
-TestStore::~TestStore() {
-  if (!m_database.empty()) {
-    try {
-      postgres_sql("DROP DATABASE IF EXISTS " + m_database + " WITH (FORCE)");
-    } catch (const std::exception&) {
-      // the server goes away with its directory
-    }
+TestStore::~TestStore() = default;
+
+std::string TestStore::sql(const std::string& text) const {
+  if (!m_database) {
+    throw std::runtime_error("this TestStore has no PostgreSQL database of its own");
   }
+  return m_database->sql(text);
 }
 
 std::vector<std::string> TestStore::store_args() const {

@@ -1,9 +1,14 @@
 // The store and server helpers of the black-box tests: a TestStore is a temporary directory with
-// a data store and a key store driven through the real `ashare` binary; a ServerProcess runs
-// `ashare serve --listen 127.0.0.1:0` on it and stops it (SIGTERM, then SIGKILL) when it goes.
+// a data store and a key store (there, or in a throwaway PostgreSQL database) driven through the
+// real `ashare` binary; a ServerProcess runs `ashare serve --listen 127.0.0.1:0` on it and stops
+// it (SIGTERM, then SIGKILL) when it goes. The temporary directory, the database and the test
+// data are tests/support's, shared with the unit and fuzz suites (issue 34).
 #pragma once
 
 #include "process.hpp"
+#include "support/postgres_database.hpp"
+#include "support/temp_dir.hpp"
+#include "support/test_data.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -19,25 +24,15 @@ namespace bb {
 std::string ashare_bin();
 
 // tests/data (env ASHARE_TEST_DATA_DIR, else the path CMake compiled in), and a file in it.
-std::filesystem::path data_dir();
-std::filesystem::path fixture(const std::string& name);
+using ashare::test::data_dir;
+using ashare::test::fixture;
 
 // Generous limits: the suite also runs with ASan+UBSan.
 inline constexpr std::chrono::milliseconds k_cli_timeout = 120s;
 inline constexpr std::chrono::milliseconds k_start_timeout = 30s;
 
 // A fresh directory under $TMPDIR, removed with everything in it.
-class TempDir {
-public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return m_path; }
-
-private:
-  std::filesystem::path m_path;
-};
+using ashare::test::TempDir;
 
 struct Key {
   std::int64_t id = 0;
@@ -78,8 +73,9 @@ public:
   // Return whether the bars are on a database server (an import reaches a running server within
   // 1 s there).
   bool data_on_server() const { return !m_data_locator.empty(); }
-  // Return the database created for this store ("" when none).
-  const std::string& keys_database() const { return m_database; }
+  // Run `sql` in the database created for this store and return what `psql -Atq` prints; throws
+  // std::runtime_error when there is none (the stores are not on a default PostgreSQL pass).
+  std::string sql(const std::string& sql) const;
   const std::filesystem::path& dir() const { return m_dir.path(); }
   // Return the SQLite data store's path (a temporary directory's `ashare.db`).
   std::filesystem::path db() const { return dir() / "ashare.db"; }
@@ -107,20 +103,15 @@ public:
   std::string listed_credits(std::int64_t id) const;
 
 private:
-  TempDir m_dir;
+  TempDir m_dir{"ashare-bb"};
+  std::unique_ptr<ashare::test::PostgresDatabase> m_database; // created for this store, or none
   std::string m_data_locator; // "": db()
   std::string m_keys_locator; // "": the default for the data store
-  std::string m_database;     // created for this store on the test server ("" when none)
 };
 
 // Wait up to 1 s, when the stores are on a database server, until `until()` holds; return
 // whether it does (at once on SQLite, whose servers see a commit at once).
 bool await_on_server(const TestStore& store, const std::function<bool()>& until);
-
-// Run `sql` with psql on the test PostgreSQL server (its own database, or `database`); return
-// its output, throwing unless psql exits 0. Requires ASHARE_TEST_POSTGRES and PG_BINDIR
-// (scripts/with-postgres.sh).
-std::string postgres_sql(const std::string& sql, const std::string& database = "");
 
 // `ashare serve --listen 127.0.0.1:0` on a TestStore, stopped and reaped on destruction.
 class ServerProcess {

@@ -20,7 +20,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-const std::filesystem::path k_standin_data = std::filesystem::path(ASHARE_TEST_DATA_DIR) / "tushare_standin";
+const std::filesystem::path k_standin_data = data_dir() / "tushare_standin";
 const std::vector<std::string> k_symbols{"000001.SZ", "000333.SZ", "000858.SZ", "002594.SZ", "600036.SH",
                                          "600276.SH", "600519.SH", "600887.SH", "601166.SH", "601318.SH"};
 

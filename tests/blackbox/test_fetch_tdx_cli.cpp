@@ -31,7 +31,7 @@ namespace {
 class SzseStandIn {
 public:
   SzseStandIn() {
-    std::ifstream in(std::filesystem::path(ASHARE_TEST_DATA_DIR) / "szse_calendar" / "se_calendar.csv");
+    std::ifstream in(data_dir() / "szse_calendar" / "se_calendar.csv");
     std::string line;
     std::getline(in, line);
     while (std::getline(in, line)) {
@@ -89,7 +89,7 @@ RunResult fetch_tdx(const TestStore& store, const std::string& hosts, const std:
 // by ISO date, with open, high and low: what a TDX server sends in 1/1000 CNY.
 std::map<std::string, std::vector<double>> real_prices(const std::string& symbol, const std::string& from,
                                                        const std::string& to) {
-  std::ifstream in(std::filesystem::path(ASHARE_TEST_DATA_DIR) / "tdx_standin" / (symbol + ".csv"));
+  std::ifstream in(data_dir() / "tdx_standin" / (symbol + ".csv"));
   std::string line;
   std::getline(in, line);
   std::map<std::string, std::vector<double>> out;
@@ -172,7 +172,7 @@ TEST_CASE("fetch tdx: factor steps equal the Tushare chain's on the same days") 
   REQUIRE_MESSAGE(run.status == 0, run.err);
   const auto bars = stored(store, "600519.SH", "2024-01-02", "2024-12-31");
   std::map<std::string, double> adj;
-  std::ifstream in(std::filesystem::path(ASHARE_TEST_DATA_DIR) / "tdx_standin" / "adj_factor_600519_2024.csv");
+  std::ifstream in(data_dir() / "tdx_standin" / "adj_factor_600519_2024.csv");
   std::string line;
   std::getline(in, line);
   while (std::getline(in, line)) {
@@ -334,7 +334,7 @@ TEST_CASE("verify: a source that differs is listed per symbol and day, exit 1") 
   TestStore store;
   const auto data = store.dir() / "tdx_data";
   std::filesystem::create_directories(data);
-  const auto original = std::filesystem::path(ASHARE_TEST_DATA_DIR) / "tdx_standin";
+  const auto original = data_dir() / "tdx_standin";
   for (const auto* name : {"000001.SZ.csv", "600000.SH.csv", "xdxr_600519.csv"}) {
     std::filesystem::copy_file(original / name, data / name);
   }
@@ -400,7 +400,7 @@ TEST_CASE("fetch tdx --repair: a bar the servers lacked at the first fetch is as
   TestStore store;
   const auto data = store.dir() / "tdx_data";
   std::filesystem::create_directories(data);
-  const auto original = std::filesystem::path(ASHARE_TEST_DATA_DIR) / "tdx_standin";
+  const auto original = data_dir() / "tdx_standin";
   for (const auto* name : {"000001.SZ.csv", "600000.SH.csv", "xdxr_600519.csv", "xdxr_000001.csv"}) {
     std::filesystem::copy_file(original / name, data / name);
   }

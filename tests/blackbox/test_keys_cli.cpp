@@ -214,8 +214,8 @@ TEST_CASE("D5: the plaintext of a key appears nowhere in the store files or the 
     }
     if (store.keys_on_server()) {
       // Keys on PostgreSQL (issue 14): what the database holds of them, every column as text.
-      const auto rows = postgres_sql("SELECT prefix, encode(digest, 'hex'), label, plan FROM api_keys",
-                                     store.keys_database());
+      const auto rows =
+          store.sql("SELECT prefix, encode(digest, 'hex'), label, plan FROM api_keys");
       for (const auto& key : keys) {
         CHECK(rows.find(key.plaintext) == std::string::npos);
         CHECK(rows.find(key.plaintext.substr(12)) == std::string::npos);

@@ -21,42 +21,20 @@ using namespace std::chrono_literals;
 
 namespace {
 
-// A database of its own on the test server, dropped afterwards.
-class PostgresDatabase {
-public:
-  PostgresDatabase() {
-    static int count = 0;
-    m_name = "ashare_bb_" + std::to_string(::getpid()) + "_" + std::to_string(++count);
-    postgres_sql("CREATE DATABASE " + m_name);
-    m_server = std::getenv("ASHARE_TEST_POSTGRES");
-  }
-  ~PostgresDatabase() {
-    try {
-      postgres_sql("DROP DATABASE IF EXISTS " + m_name + " WITH (FORCE)");
-    } catch (const std::exception&) {
-      // the server goes away with its directory
-    }
-  }
-  PostgresDatabase(const PostgresDatabase&) = delete;
-  PostgresDatabase& operator=(const PostgresDatabase&) = delete;
+using ashare::test::PostgresDatabase;
 
-  // The database's URI, with a password that the trust authentication of the test server
-  // ignores and that must never be shown.
-  std::string uri() const { return m_server + "&dbname=" + m_name + "&password=" + k_password; }
+// A password that the trust authentication of the test server ignores and that must never be
+// shown.
+constexpr const char* k_password = "hunter2-never-shown";
 
-  static constexpr const char* k_password = "hunter2-never-shown";
-
-  // Run `sql` in this database and return its output.
-  std::string psql(const std::string& sql) const { return postgres_sql(sql, m_name); }
-
-private:
-  std::string m_server;
-  std::string m_name;
-};
+// Return the URI of `database` with k_password in it.
+std::string uri_of(const PostgresDatabase& database) {
+  return database.uri() + "&password=" + k_password;
+}
 
 // Return the balance of key `id` as the database holds it.
 std::string stored_balance(const PostgresDatabase& database, std::int64_t id) {
-  auto out = database.psql("SELECT credits FROM api_keys WHERE id = " + std::to_string(id));
+  auto out = database.sql("SELECT credits FROM api_keys WHERE id = " + std::to_string(id));
   while (!out.empty() && out.back() == '\n') {
     out.pop_back();
   }
@@ -77,7 +55,7 @@ const std::string k_target = bars_target("2024-01-02", "2024-03-29", "symbol=600
 
 TEST_CASE("postgres: ashare keys on a PostgreSQL key store, the password never shown") {
   PostgresDatabase database;
-  TestStore store(database.uri());
+  TestStore store(uri_of(database));
   store.import({fixture("bancob_600519.SH.csv")});
   const auto key = store.create_key("basic", 5, "pg");
   CHECK(store.listed_credits(key.id) == "5");
@@ -87,19 +65,19 @@ TEST_CASE("postgres: ashare keys on a PostgreSQL key store, the password never s
   CHECK(stored_balance(database, key.id) == "12");
   const auto revoked = store.cli({"keys", "revoke", key.plaintext});
   CHECK(revoked.status == 0);
-  CHECK(database.psql("SELECT revoked_at IS NOT NULL FROM api_keys") == "t\n");
+  CHECK(database.sql("SELECT revoked_at IS NOT NULL FROM api_keys") == "t\n");
 
   const auto info = store.cli({"info"});
   CHECK(info.status == 0);
   CHECK(info.out.find("keys: postgresql://") != std::string::npos);
   CHECK(info.out.find("password=***") != std::string::npos);
   for (const auto& run : {info, credited, revoked}) {
-    CHECK(run.out.find(PostgresDatabase::k_password) == std::string::npos);
-    CHECK(run.err.find(PostgresDatabase::k_password) == std::string::npos);
+    CHECK(run.out.find(k_password) == std::string::npos);
+    CHECK(run.err.find(k_password) == std::string::npos);
   }
 
   SUBCASE("an unreachable server is an error naming the redacted URI") {
-    TestStore nowhere("postgresql://ashare:" + std::string(PostgresDatabase::k_password)
+    TestStore nowhere("postgresql://ashare:" + std::string(k_password)
                       + "@/ashare?host=/nonexistent-ashare-socket");
     const auto failed = nowhere.cli({"keys", "list"});
     CHECK(failed.status == 3); // D15: as a network error, worth retrying
@@ -107,13 +85,13 @@ TEST_CASE("postgres: ashare keys on a PostgreSQL key store, the password never s
                            "/nonexistent-ashare-socket: ",
                            0)
           == 0);
-    CHECK(failed.err.find(PostgresDatabase::k_password) == std::string::npos);
+    CHECK(failed.err.find(k_password) == std::string::npos);
   }
 }
 
 TEST_CASE("postgres: three replicas, 300 concurrent requests on 50 credits: exactly 50 answered") {
   PostgresDatabase database;
-  TestStore store(TestStore::OnServer{database.uri()}); // bars and keys, as on several hosts
+  TestStore store(TestStore::OnServer{uri_of(database)}); // bars and keys, as on several hosts
   store.import({fixture("bancob_600519.SH.csv")});
   const auto key = store.create_key("pro", 50, "replicas");
   ServerProcess a(store), b(store), c(store);
@@ -132,7 +110,7 @@ TEST_CASE("postgres: three replicas, 300 concurrent requests on 50 credits: exac
 
 TEST_CASE("postgres: an import reaches every replica within 1 s, answers identical to SQLite's") {
   PostgresDatabase database;
-  TestStore store(TestStore::OnServer{database.uri()});
+  TestStore store(TestStore::OnServer{uri_of(database)});
   TestStore local(TestStore::Backend::sqlite);
   for (const auto* each : {&store, &local}) {
     each->import({fixture("bancob_600519.SH.csv")});
@@ -167,7 +145,7 @@ TEST_CASE("postgres: an import reaches every replica within 1 s, answers identic
 
 TEST_CASE("postgres: a revoke reaches every replica within 1 s") {
   PostgresDatabase database;
-  TestStore store(TestStore::OnServer{database.uri()}); // bars and keys, as on several hosts
+  TestStore store(TestStore::OnServer{uri_of(database)}); // bars and keys, as on several hosts
   store.import({fixture("bancob_600519.SH.csv")});
   const auto key = store.create_key("pro", std::nullopt, "unmetered");
   ServerProcess a(store), b(store), c(store);
@@ -189,7 +167,7 @@ TEST_CASE("postgres: a revoke reaches every replica within 1 s") {
 
 TEST_CASE("postgres: a replica killed under load: no credit lost or charged twice, others serve") {
   PostgresDatabase database;
-  TestStore store(TestStore::OnServer{database.uri()}); // bars and keys, as on several hosts
+  TestStore store(TestStore::OnServer{uri_of(database)}); // bars and keys, as on several hosts
   store.import({fixture("bancob_600519.SH.csv")});
   constexpr std::int64_t k_credits = 10'000;
   const auto key = store.create_key("pro", k_credits, "crash");
@@ -263,10 +241,10 @@ TEST_CASE("postgres: the database server stopped under load: 503, no free answer
   PostgresDatabase database;
   std::unique_ptr<TestStore> layout;
   SUBCASE("bars and keys on the server") {
-    layout = std::make_unique<TestStore>(TestStore::OnServer{database.uri()});
+    layout = std::make_unique<TestStore>(TestStore::OnServer{uri_of(database)});
   }
   SUBCASE("keys on the server, bars in a SQLite file") {
-    layout = std::make_unique<TestStore>(database.uri());
+    layout = std::make_unique<TestStore>(uri_of(database));
   }
   const auto& store = *layout;
   store.import({fixture("bancob_600519.SH.csv")});
@@ -358,15 +336,15 @@ TEST_CASE("postgres: keys copy moves a key store to PostgreSQL exactly, keys kee
   const auto listed = local.cli({"keys", "list"});
   REQUIRE(listed.status == 0);
 
-  const auto copied = local.cli({"keys", "copy", "--to", database.uri()});
+  const auto copied = local.cli({"keys", "copy", "--to", uri_of(database)});
   CHECK(copied.status == 0);
   CHECK(copied.err == "");
   const std::string shown =
-    database.uri().substr(0, database.uri().find("password=")) + "password=***";
+    uri_of(database).substr(0, uri_of(database).find("password=")) + "password=***";
   CHECK(copied.out == "copied 3 keys (2 metered, 1 revoked) from "
                         + (local.dir() / "ashare-keys.db").string() + " to " + shown + "\n");
 
-  TestStore moved(database.uri());
+  TestStore moved(uri_of(database));
   moved.import({fixture("bancob_600519.SH.csv")});
   CHECK(moved.cli({"keys", "list"}).out == listed.out); // ids, balances, dates: the same table
   ServerProcess server(moved);
@@ -379,11 +357,11 @@ TEST_CASE("postgres: keys copy moves a key store to PostgreSQL exactly, keys kee
   CHECK(next.id == revoked.id + 1);
 
   SUBCASE("never into a store that holds keys") {
-    const auto again = local.cli({"keys", "copy", "--to", database.uri()});
+    const auto again = local.cli({"keys", "copy", "--to", uri_of(database)});
     CHECK(again.status == 1);
     CHECK(again.err == "ashare: error: the destination already holds 4 keys: copy into an empty "
                        "key store, so that ids and balances stay exact\n");
-    CHECK(again.err.find(PostgresDatabase::k_password) == std::string::npos);
+    CHECK(again.err.find(k_password) == std::string::npos);
   }
   SUBCASE("from a key store that does not exist: an error, no file made") {
     const auto missing = local.dir() / "missing-keys.db";
@@ -405,20 +383,20 @@ TEST_CASE("postgres: copy moves a whole store to PostgreSQL and back exactly, an
   const auto revoked = local.create_key("free", std::nullopt, "revoked");
   REQUIRE(local.cli({"keys", "revoke", std::to_string(revoked.id)}).status == 0);
 
-  const auto copied = local.cli({"copy", "--to", database.uri()});
+  const auto copied = local.cli({"copy", "--to", uri_of(database)});
   CHECK(copied.status == 0);
   CHECK(copied.err == ""); // no progress bar in a pipe
   const std::string shown =
-    database.uri().substr(0, database.uri().find("password=")) + "password=***";
+    uri_of(database).substr(0, uri_of(database).find("password=")) + "password=***";
   const auto symbols = local.cli({"symbols", "--format", "csv"});
   REQUIRE(symbols.status == 0);
   CHECK(copied.out.rfind("copied 3 symbols (", 0) == 0);
   CHECK(copied.out.find(" bars) and 2 keys (1 metered, 1 revoked) from " + local.data_locator()
                         + " to " + shown + "\n")
         != std::string::npos);
-  CHECK(copied.out.find(PostgresDatabase::k_password) == std::string::npos);
+  CHECK(copied.out.find(k_password) == std::string::npos);
 
-  TestStore moved(TestStore::OnServer{database.uri()});
+  TestStore moved(TestStore::OnServer{uri_of(database)});
   // Every query command answers the same bytes from either store.
   const std::vector<std::vector<std::string>> queries{
     {"symbols", "--format", "csv"},
@@ -456,23 +434,23 @@ TEST_CASE("postgres: copy moves a whole store to PostgreSQL and back exactly, an
     }
   }
   SUBCASE("never into a store that holds bars or keys: an error, nothing written") {
-    const auto again = local.cli({"copy", "--to", database.uri()});
+    const auto again = local.cli({"copy", "--to", uri_of(database)});
     CHECK(again.status == 1);
     CHECK(again.err == "ashare: error: the destination already holds 2 keys: copy into an empty "
                        "store, so that ids and balances stay exact\n");
-    CHECK(again.err.find(PostgresDatabase::k_password) == std::string::npos);
+    CHECK(again.err.find(k_password) == std::string::npos);
     CHECK(moved.cli({"symbols", "--format", "csv"}).out == symbols.out);
   }
   SUBCASE("a progress bar on a terminal") {
     TempDir back;
-    const std::string command = ashare_bin() + " --db '" + database.uri() + "' copy --to "
+    const std::string command = ashare_bin() + " --db '" + uri_of(database) + "' copy --to "
                                 + (back.path() / "back.db").string();
     const auto terminal = run_process({"/usr/bin/script", "-qec", command, "/dev/null"},
                                       k_cli_timeout, {"HOME=" + back.path().string(), "TERM=xterm"});
     REQUIRE(terminal.status == 0);
     CHECK(terminal.out.find("\rcopy [##############################] ") != std::string::npos);
     CHECK(terminal.out.find("] 2,212 bars") != std::string::npos); // 1,212 + 500 + 500
-    CHECK(terminal.out.find(PostgresDatabase::k_password) == std::string::npos);
+    CHECK(terminal.out.find(k_password) == std::string::npos);
   }
   SUBCASE("from a store that does not exist: an error, no file made") {
     const auto missing = local.dir() / "missing.db";
@@ -486,7 +464,7 @@ TEST_CASE("postgres: copy moves a whole store to PostgreSQL and back exactly, an
 
 TEST_CASE("postgres: an import killed midway leaves nothing behind and locks nothing") {
   PostgresDatabase database;
-  TestStore store(TestStore::OnServer{database.uri()});
+  TestStore store(TestStore::OnServer{uri_of(database)});
   store.import({fixture("bancob_600519.SH.csv")});
   const auto before = store.cli({"symbols", "--format", "csv"});
   REQUIRE(before.status == 0);
@@ -516,9 +494,9 @@ TEST_CASE("postgres: an import killed midway leaves nothing behind and locks not
     CHECK(import.wait_for_exit(10s) == 128 + SIGKILL);
   }
   CHECK(store.cli({"symbols", "--format", "csv"}).out == before.out);
-  CHECK(database.psql("SELECT count(*) FROM bars WHERE symbol <> '600519.SH'") == "0\n");
+  CHECK(database.sql("SELECT count(*) FROM bars WHERE symbol <> '600519.SH'") == "0\n");
   // The killed writer's lock went with its connection: the next import runs, and loads it all.
   const auto again = store.cli({"import", big.string()}, 120s);
   CHECK(again.status == 0);
-  CHECK(database.psql("SELECT count(*) FROM bars WHERE symbol <> '600519.SH'") == "200000\n");
+  CHECK(database.sql("SELECT count(*) FROM bars WHERE symbol <> '600519.SH'") == "200000\n");
 }

@@ -132,8 +132,7 @@ sys.stdout.write(frame.to_csv(index=False, float_format="%.17g"))
 
 std::vector<ViewBar> bars_from_psql(const TestStore& store) {
   return bars_from_csv(
-      postgres_sql("COPY (" + k_select_bars + ") TO STDOUT WITH (FORMAT csv, HEADER)",
-                   store.keys_database()));
+      store.sql("COPY (" + k_select_bars + ") TO STDOUT WITH (FORMAT csv, HEADER)"));
 }
 
 const std::vector<std::string> k_view_symbols{"000001.SZ", "000002.SZ", "600519.SH"};
@@ -173,7 +172,7 @@ TEST_CASE("store views: symbols, calendar, listings, suspensions and the ledger"
   import_view_fixtures(store);
   const auto query = [&](const std::string& sql) {
     if (store.data_on_server()) {
-      return postgres_sql("COPY (" + sql + ") TO STDOUT WITH (FORMAT csv)", store.keys_database());
+      return store.sql("COPY (" + sql + ") TO STDOUT WITH (FORMAT csv)");
     }
     const auto run = run_process({k_sqlite3, "-readonly", "-csv", store.db().string(), sql});
     REQUIRE_MESSAGE(run.status == 0, run.err);
@@ -199,7 +198,7 @@ TEST_CASE("store views: symbols, calendar, listings, suspensions and the ledger"
   SUBCASE("listings_v, suspensions_v and ledger_v: ISO dates, NULL where the table has none") {
     const auto write = [&](const std::string& sql) {
       if (store.data_on_server()) {
-        postgres_sql(sql, store.keys_database());
+        store.sql(sql);
         return;
       }
       const auto run = run_process({k_sqlite3, store.db().string(), sql});

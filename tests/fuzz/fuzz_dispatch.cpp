@@ -23,7 +23,7 @@ using namespace ashare;
 namespace {
 
 struct World {
-  fuzz::TempDir dir;
+  fuzz::TempDir dir{"ashare-fuzz"};
   std::unique_ptr<api::Services> services;
 
   World() {

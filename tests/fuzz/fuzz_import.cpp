@@ -22,7 +22,7 @@ std::string read_bytes(const std::filesystem::path& path) {
 }
 
 struct World {
-  fuzz::TempDir dir;
+  fuzz::TempDir dir{"ashare-fuzz"};
   std::filesystem::path pristine = dir / "pristine.db";
   std::string pristine_bytes;
 

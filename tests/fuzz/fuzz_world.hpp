@@ -1,6 +1,6 @@
-// A small world for the harnesses that need stores: a temporary directory removed at exit, a
-// data store with a few real symbols (tests/data), and API keys with fixed plaintexts, so that
-// the seed corpus and the dictionary can hold credentials that authenticate.
+// A small world for the harnesses that need stores: a temporary directory removed at exit (tests/
+// support's), a data store with a few real symbols (tests/data), and API keys with fixed
+// plaintexts, so that the seed corpus and the dictionary can hold credentials that authenticate.
 #pragma once
 
 #include "core/auth/api_key.hpp"
@@ -8,8 +8,9 @@
 #include "core/import/importer.hpp"
 #include "core/store/sqlite_bar_store.hpp"
 #include "core/store/sqlite_key_store.hpp"
+#include "support/temp_dir.hpp"
+#include "support/test_data.hpp"
 
-#include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <span>
@@ -18,28 +19,9 @@
 
 namespace ashare::fuzz {
 
-// A fresh directory under the system temp directory, removed on destruction (at exit for the
-// static ones of the harnesses).
-class TempDir {
-public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "ashare-fuzz-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) {
-      throw std::runtime_error("cannot create a temporary directory");
-    }
-    m_path = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(m_path, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  std::filesystem::path operator/(const std::string& name) const { return m_path / name; }
-
-private:
-  std::filesystem::path m_path;
-};
+// The temporary directory of tests/support, removed on destruction (at exit for the static ones
+// of the harnesses).
+using test::TempDir;
 
 // A random source that repeats one byte: the key it makes is "ask_" and 43 copies of one
 // base64url pattern, e.g. byte 1 gives "ask_AQEBAQ...AQE".
@@ -75,7 +57,7 @@ inline std::string add_fixed_key(const std::filesystem::path& keys_path,
 inline void import_fixture(const std::filesystem::path& data_path, const std::string& name) {
   store::SqliteBarStore store(data_path);
   const auto report =
-    import::import_file(store, std::filesystem::path(ASHARE_TEST_DATA_DIR) / name, {});
+    import::import_file(store, test::fixture(name), {});
   if (!report.ok() || !report->committed) {
     throw std::runtime_error("cannot import the fixture " + name);
   }

@@ -1,12 +1,12 @@
-// The SQLite store backend of the store-level tests (store_backend.hpp).
+// The SQLite store backend of the unit tests (store_backend.hpp): two files in a TempDir.
 #include "store_backend.hpp"
 
-#include "testutil.hpp"
+#include "support/temp_dir.hpp"
 
 namespace ashare::test {
 
 struct StoreBackend::State {
-  TempDir dir;
+  TempDir dir{"ashare-unit"};
 };
 
 StoreBackend::StoreBackend() : m_state(std::make_unique<State>()) {}

@@ -2,6 +2,8 @@
 // and TA-Lib's reference values in tests/data/talib (written by talib/generate.mjs).
 #pragma once
 
+#include "support/test_data.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -32,11 +34,7 @@ inline std::string shortest(double x) {
   return {buffer.data(), result.ptr};
 }
 
-
-
-inline std::filesystem::path data_dir() {
-  return ASHARE_TEST_DATA_DIR;
-}
+using test::data_dir;
 
 inline std::vector<std::string_view> split(std::string_view line) {
   std::vector<std::string_view> fields;

@@ -1,7 +1,8 @@
 // Where the store-level tests keep their stores (issue 14): a SQLite file in a temporary
 // directory in ashare_unit_tests, a fresh PostgreSQL database on the server named by
-// ASHARE_TEST_POSTGRES in ashare_postgres_tests (run by scripts/with-postgres.sh). The same test
-// sources build into both executables, each linking one backend_*.cpp.
+// ASHARE_TEST_POSTGRES in ashare_postgres_tests (run by scripts/with-postgres.sh); both places are
+// tests/support's (TempDir, PostgresDatabase). The same test sources build into both executables,
+// each linking one backend_*.cpp.
 #pragma once
 
 #include "core/store/bar_store.hpp"

@@ -19,17 +19,8 @@ using nlohmann::json;
 
 namespace {
 
-// as_of 2024-01-08. 600519.SH: five sessions, factor 1 -> 2 on 2024-01-05. 000001.SZ: two.
-constexpr const char* k_bars_csv =
-    "symbol,trade_date,open,high,low,close,volume,turnover,change_pct,factor\n"
-    "600519.SH,2024-01-02,10,11,9,10.5,100,1050,0,1\n"
-    "600519.SH,2024-01-03,10.5,12,10,11,100,1100,4.7619,1\n"
-    "600519.SH,2024-01-04,11,11.5,10.8,11.2,100,1120,1.8182,1\n"
-    "600519.SH,2024-01-05,5.6,6,5.5,5.9,200,1180,5.3571,2\n"
-    "600519.SH,2024-01-08,5.9,6.1,5.8,6.05,200,1210,2.5424,2\n"
-    "000001.SZ,2024-01-03,9,9.5,8.5,9.2,1000,9200,0,1\n"
-    "000001.SZ,2024-01-04,9.2,9.4,9.0,9.3,1000,9300,1.087,1\n";
-
+// The bars: test::k_two_symbols_csv (as_of 2024-01-08; 600519.SH: five sessions, factor 1 -> 2
+// on 2024-01-05; 000001.SZ: two).
 constexpr const char* k_bars_path = "/v1/ohlc/range/1/day/2024-01-01/2024-01-31";
 
 // A data store and a key store on a temp dir, and the Services `serve` would build over them.
@@ -41,7 +32,8 @@ struct Server {
 
   Server() {
     store::SqliteBarStore store(data_path);
-    REQUIRE(test::import_text(store, k_bars_csv, test::import_options(false, "unit")).committed);
+    REQUIRE(test::import_text(store, test::k_two_symbols_csv, test::import_options(false, "unit"))
+                .committed);
   }
 
   test::TestKey key(Plan plan, std::optional<std::int64_t> credits) {

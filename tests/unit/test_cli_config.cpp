@@ -2,6 +2,7 @@
 // flag > environment > config file > default for every setting, the default paths,
 // config_file_path, parse_config_file and load_config_file's permission check.
 #include "cli/config.hpp"
+#include "support/temp_dir.hpp"
 
 #include <doctest/doctest.h>
 
@@ -32,28 +33,6 @@ Environment environment_of(Variables variables) {
     return it->second;
   };
 }
-
-// A fresh directory under the system temp directory, removed with everything in it.
-class ScopedTempDir {
-public:
-  ScopedTempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "ashare-cli-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) {
-      throw std::runtime_error("cannot create a temporary directory");
-    }
-    m_path = pattern;
-  }
-  ~ScopedTempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(m_path, ignored);
-  }
-  ScopedTempDir(const ScopedTempDir&) = delete;
-  ScopedTempDir& operator=(const ScopedTempDir&) = delete;
-  const std::filesystem::path& path() const { return m_path; }
-
-private:
-  std::filesystem::path m_path;
-};
 
 // Write `text` to `path` and give it `mode`.
 void write_file(const std::filesystem::path& path, const std::string& text, mode_t mode) {
@@ -382,7 +361,7 @@ TEST_CASE("cli::parse_config_file") {
 }
 
 TEST_CASE("cli::load_config_file: a file holding api_key must not be readable by group or others") {
-  const ScopedTempDir dir;
+  const test::TempDir dir;
   const auto path = dir.path() / "config.toml";
   const std::string refusal = "config file " + path.string()
                               + " holds an API key and is readable by group or others; fix it "
@@ -446,7 +425,7 @@ TEST_CASE("cli::holds_password: the locators that carry a database password (iss
 }
 
 TEST_CASE("cli::load_config_file: a file holding a database password must be 0600 as for a key") {
-  const ScopedTempDir dir;
+  const test::TempDir dir;
   const auto path = dir.path() / "config.toml";
   for (const char* key : {"db", "keys_db", "cache_db"}) {
     CAPTURE(std::string(key));
@@ -469,7 +448,7 @@ TEST_CASE("cli::load_config_file: a file holding a database password must be 060
 }
 
 TEST_CASE("cli::load_config_file: an absent file is empty, a malformed one names path:line") {
-  const ScopedTempDir dir;
+  const test::TempDir dir;
   const auto absent = load_config_file(dir.path() / "absent.toml");
   REQUIRE(absent.ok());
   CHECK(absent->empty());

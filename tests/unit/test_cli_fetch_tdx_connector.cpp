@@ -4,6 +4,7 @@
 #include "cli/fetch/tdx_connector.hpp"
 
 #include "loopback_peer.hpp"
+#include "support/test_data.hpp"
 
 #include <doctest/doctest.h>
 
@@ -27,7 +28,7 @@ std::string from_hex(std::string_view hex) {
 
 // The reply frame pytdx's docstring recorded (tests/data/tdx_7709), its head and body.
 std::string recorded_frame() {
-  std::ifstream in(std::string(ASHARE_TEST_DATA_DIR) + "/tdx_7709/pytdx_get_security_bars_docstring_L14-16.txt");
+  std::ifstream in(test::data_dir() / "tdx_7709" / "pytdx_get_security_bars_docstring_L14-16.txt");
   std::string line;
   while (std::getline(in, line)) {
     if (line.starts_with("recv: ")) {

@@ -4,6 +4,7 @@
 #include "cli/fetch/tdx_connector.hpp"
 #include "core/fetch/tdx/bars.hpp"
 #include "core/fetch/tdx/client.hpp"
+#include "support/test_data.hpp"
 
 #include <doctest/doctest.h>
 
@@ -65,13 +66,13 @@ private:
 };
 
 std::vector<std::uint8_t> recorded(const std::string& name) {
-  std::ifstream in(std::string(ASHARE_TEST_DATA_DIR) + "/tdx_7709/" + name, std::ios::binary);
+  std::ifstream in(test::data_dir() / "tdx_7709" / name, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 // The stand-in's rows of `file` (Tushare's daily CSV), oldest first: trade_date and its cells.
 std::vector<std::vector<std::string>> rows_of(const std::string& file) {
-  std::ifstream in(std::string(ASHARE_TEST_DATA_DIR) + "/tdx_standin/" + file);
+  std::ifstream in(test::data_dir() / "tdx_standin" / file);
   std::string line;
   std::getline(in, line);
   std::vector<std::vector<std::string>> rows;

@@ -20,7 +20,7 @@ using test::date;
 
 namespace {
 
-const std::filesystem::path k_sample = std::filesystem::path(ASHARE_TEST_DATA_DIR) / ".." / ".." / "data" / "sample" / "tushare";
+const std::filesystem::path k_sample = test::data_dir() / ".." / ".." / "data" / "sample" / "tushare";
 
 std::chrono::system_clock::time_point at(const std::string& iso_date, int hour_utc8, int minute = 0) {
   const auto day = date(iso_date).days();

@@ -35,18 +35,6 @@ std::vector<query::SymbolBars> run_query(store::BarStore& store, const query::Ba
   return items;
 }
 
-// 600519.SH: five sessions 2024-01-02..2024-01-08 (a weekend in between), an ex-rights day on
-// 2024-01-05 (factor 1 -> 2). 000001.SZ: two sessions.
-constexpr const char* k_bars_csv =
-    "symbol,trade_date,open,high,low,close,volume,turnover,change_pct,factor\n"
-    "600519.SH,2024-01-02,10,11,9,10.5,100,1050,0,1\n"
-    "600519.SH,2024-01-03,10.5,12,10,11,100,1100,4.7619,1\n"
-    "600519.SH,2024-01-04,11,11.5,10.8,11.2,100,1120,1.8182,1\n"
-    "600519.SH,2024-01-05,5.6,6,5.5,5.9,200,1180,5.3571,2\n"
-    "600519.SH,2024-01-08,5.9,6.1,5.8,6.05,200,1210,2.5424,2\n"
-    "000001.SZ,2024-01-03,9,9.5,8.5,9.2,1000,9200,0,1\n"
-    "000001.SZ,2024-01-04,9.2,9.4,9.0,9.3,1000,9300,1.087,1\n";
-
 std::vector<domain::Symbol> symbols(std::initializer_list<const char*> texts) {
   std::vector<domain::Symbol> out;
   for (const char* text : texts) {
@@ -63,10 +51,11 @@ std::vector<std::string> dates(const std::vector<domain::Bar>& bars) {
   return out;
 }
 
+// The data store holding test::k_two_symbols_csv.
 struct Fixture {
   test::TempDir dir;
   store::SqliteBarStore store{dir / "ashare.db"};
-  Fixture() { REQUIRE(test::import_text(store, k_bars_csv).committed); }
+  Fixture() { REQUIRE(test::import_text(store, test::k_two_symbols_csv).committed); }
 
   std::vector<query::SymbolBars> run(const query::BarQuery& q) { return run_query(store, q); }
 };

@@ -1,6 +1,6 @@
-// Helpers shared by the unit tests: an RAII temporary directory (every store lives in one), bar
-// builders, CSV import helpers, fixed random sources, a store dump for before/after comparisons
-// and API keys made the way `ashare keys create` makes them.
+// Helpers shared by the unit tests over the core: bar builders, CSV import helpers, fixed random
+// sources, a store dump for before/after comparisons and API keys made the way `ashare keys
+// create` makes them. The temporary directory and the test data are tests/support's.
 #pragma once
 
 #include "core/auth/api_key.hpp"
@@ -11,6 +11,8 @@
 #include "core/import/importer.hpp"
 #include "core/store/sqlite_bar_store.hpp"
 #include "core/store/sqlite_key_store.hpp"
+#include "support/temp_dir.hpp"
+#include "support/test_data.hpp"
 
 #include <SQLiteCpp/Statement.h>
 #include <doctest/doctest.h>
@@ -27,35 +29,6 @@
 #include <string_view>
 
 namespace ashare::test {
-
-// The committed fixtures of tests/data (see its README.md for their provenance).
-inline std::filesystem::path data_dir() {
-  return ASHARE_TEST_DATA_DIR;
-}
-
-// A fresh directory under the system temp directory, removed with everything in it on destruction.
-class TempDir {
-public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "ashare-unit-XXXXXX").string();
-    if (mkdtemp(pattern.data()) == nullptr) {
-      throw std::runtime_error("cannot create a temporary directory");
-    }
-    m_path = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(m_path, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  const std::filesystem::path& path() const { return m_path; }
-  std::filesystem::path operator/(std::string_view name) const { return m_path / name; }
-
-private:
-  std::filesystem::path m_path;
-};
 
 // Return the date of a valid "YYYY-MM-DD"; fails the test otherwise.
 inline domain::Date date(std::string_view iso) {
