@@ -1,15 +1,21 @@
-// Where the store-level tests keep their stores (issue 14): a SQLite file in a temporary
-// directory in ashare_unit_tests, a fresh PostgreSQL database on the server named by
-// ASHARE_TEST_POSTGRES in ashare_postgres_tests (run by scripts/with-postgres.sh); both places are
-// tests/support's (TempDir, PostgresDatabase). The same test sources build into both executables,
-// each linking one backend_*.cpp.
+// The one store fixture of the unit tests (issues 14 and 34): a data store and a key store, as a
+// SQLite file each in a temporary directory in ashare_unit_tests, or in a fresh PostgreSQL
+// database on the server named by ASHARE_TEST_POSTGRES in ashare_postgres_tests (run by
+// scripts/with-postgres.sh); both places are tests/support's (TempDir, PostgresDatabase). The same
+// test sources build into both executables, each linking one backend_*.cpp. Over the stores it
+// yields the Services `serve` would build, and imports fixtures.
 #pragma once
 
+#include "testutil.hpp"
+
+#include "core/api/services.hpp"
+#include "core/import/importer.hpp"
 #include "core/store/bar_store.hpp"
 #include "core/store/key_store.hpp"
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace ashare::test {
 
@@ -37,6 +43,25 @@ public:
   // Open a new connection to the key store.
   std::unique_ptr<store::KeyStore> open_keys() const {
     return store::open_key_store(keys_locator());
+  }
+
+  // Return the Services `serve` would build over the two stores.
+  std::unique_ptr<api::Services> services() const {
+    return std::make_unique<api::Services>(data_locator(), keys_locator());
+  }
+
+  // Import the committed fixture `name` of tests/data (e.g. "bancob_600519.SH.csv") into the data
+  // store; fails the test unless it is committed.
+  import::ImportReport import_fixture(std::string_view name) const {
+    const auto bars = open_bars();
+    return test::import_fixture(*bars, name);
+  }
+
+  // Import canonical CSV `text` into the data store with `options`.
+  import::ImportReport import_text(std::string_view text,
+                                   const import::ImportOptions& options = {}) const {
+    const auto bars = open_bars();
+    return test::import_text(*bars, text, options);
   }
 
 private:

@@ -1,7 +1,7 @@
+#include "store_backend.hpp"
 #include "testutil.hpp"
 
 #include "core/api/dispatch.hpp"
-#include "core/store/sqlite_bar_store.hpp"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
@@ -23,26 +23,23 @@ namespace {
 // on 2024-01-05; 000001.SZ: two).
 constexpr const char* k_bars_path = "/v1/ohlc/range/1/day/2024-01-01/2024-01-31";
 
-// A data store and a key store on a temp dir, and the Services `serve` would build over them.
+// A data store and a key store (test::StoreBackend), and the Services `serve` would build over
+// them.
 struct Server {
-  test::TempDir dir;
-  std::filesystem::path data_path = dir / "ashare.db";
-  std::filesystem::path keys_path = dir / "ashare-keys.db";
-  api::Services services{data_path, keys_path};
+  test::StoreBackend stores;
+  api::Services services{stores.data_locator(), stores.keys_locator()};
 
   Server() {
-    store::SqliteBarStore store(data_path);
-    REQUIRE(test::import_text(store, test::k_two_symbols_csv, test::import_options(false, "unit"))
-                .committed);
+    REQUIRE(
+        stores.import_text(test::k_two_symbols_csv, test::import_options(false, "unit")).committed);
   }
 
   test::TestKey key(Plan plan, std::optional<std::int64_t> credits) {
-    return test::create_key(keys_path, plan, credits);
+    return test::create_key(*stores.open_keys(), plan, credits);
   }
 
   std::optional<std::int64_t> balance(const test::TestKey& key) {
-    store::SqliteKeyStore keys(keys_path);
-    return keys.load_balance(key.id);
+    return stores.open_keys()->load_balance(key.id);
   }
 
   api::Response call(const std::string& method,
@@ -148,10 +145,7 @@ TEST_CASE("D5: 401 UNAUTHORIZED with WWW-Authenticate: Bearer") {
   Server server;
   const auto key = server.key(Plan::pro, std::nullopt);
   const auto revoked = server.key(Plan::pro, 10);
-  {
-    store::SqliteKeyStore keys(server.keys_path);
-    REQUIRE(keys.revoke(revoked.id, "2024-02-01T00:00:00Z"));
-  }
+  REQUIRE(server.stores.open_keys()->revoke(revoked.id, "2024-02-01T00:00:00Z"));
   const std::optional<std::string> rejected[] = {
       std::nullopt,
       "Basic " + key.plaintext,
@@ -625,11 +619,10 @@ TEST_CASE("api::dispatch_in_memory: from memory once warm, deferred while the st
     CHECK(in_two_steps(server.services, bars).status == 200); // kept from the second request on
     server.services.filler.wait_idle();
     REQUIRE(std::holds_alternative<api::Response>(api::dispatch_in_memory(bars, server.services)));
-    store::SqliteBarStore importer(server.data_path);
-    test::import_text(importer,
-                      "symbol,trade_date,open,high,low,close,volume,turnover,change_pct,factor\n"
-                      "600519.SH,2024-01-09,6,6.2,5.9,6.1,200,1220,0.8264,2\n",
-                      test::import_options(false, "unit"));
+    server.stores.import_text(
+        "symbol,trade_date,open,high,low,close,volume,turnover,change_pct,factor\n"
+        "600519.SH,2024-01-09,6,6.2,5.9,6.1,200,1220,0.8264,2\n",
+        test::import_options(false, "unit"));
     CHECK(std::holds_alternative<api::Deferred>(api::dispatch_in_memory(bars, server.services)));
     const auto after = in_two_steps(server.services, bars);
     CHECK(body(after)["resultsCount"] == 6);
@@ -637,8 +630,8 @@ TEST_CASE("api::dispatch_in_memory: from memory once warm, deferred while the st
   }
   SUBCASE("a key revoked elsewhere is refused by the next request") {
     CHECK(in_two_steps(server.services, bars).status == 200);
-    store::SqliteKeyStore admin(server.keys_path);
-    REQUIRE(admin.revoke(key.id, "2024-03-01T00:00:00Z"));
+    const auto admin = server.stores.open_keys();
+    REQUIRE(admin->revoke(key.id, "2024-03-01T00:00:00Z"));
     const auto refused = in_two_steps(server.services, bars);
     check_error(refused, 401, "UNAUTHORIZED");
     CHECK(body(refused)["error"]["message"] == "API key revoked at 2024-03-01T00:00:00Z");
@@ -708,8 +701,8 @@ TEST_CASE("D7: a metered request waits on its charge: apply_charges, then finish
     const auto one = api::Request{"GET", k_bars_path, "symbol=600519.SH",
                                   "Bearer " + metered.plaintext};
     auto needed = std::get<api::ChargeNeeded>(api::dispatch_in_memory(one, server.services));
-    store::SqliteKeyStore admin(server.keys_path);
-    REQUIRE(admin.revoke(metered.id, "2024-03-01T00:00:00Z"));
+    const auto admin = server.stores.open_keys();
+    REQUIRE(admin->revoke(metered.id, "2024-03-01T00:00:00Z"));
     const auto response =
       needed.finish(api::apply_charges(server.services, std::span(&needed.charge, 1)).front());
     check_error(response, 401, "UNAUTHORIZED");

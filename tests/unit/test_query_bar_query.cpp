@@ -1,10 +1,10 @@
+#include "store_backend.hpp"
 #include "testutil.hpp"
 
 #include "core/query/adjustment.hpp"
 #include "core/query/bar_query.hpp"
 #include "core/query/catalog.hpp"
 #include "core/query/history.hpp"
-#include "core/store/sqlite_bar_store.hpp"
 
 #include <doctest/doctest.h>
 
@@ -53,11 +53,11 @@ std::vector<std::string> dates(const std::vector<domain::Bar>& bars) {
 
 // The data store holding test::k_two_symbols_csv.
 struct Fixture {
-  test::TempDir dir;
-  store::SqliteBarStore store{dir / "ashare.db"};
-  Fixture() { REQUIRE(test::import_text(store, test::k_two_symbols_csv).committed); }
+  test::StoreBackend stores;
+  std::unique_ptr<store::BarStore> store = stores.open_bars();
+  Fixture() { REQUIRE(test::import_text(*store, test::k_two_symbols_csv).committed); }
 
-  std::vector<query::SymbolBars> run(const query::BarQuery& q) { return run_query(store, q); }
+  std::vector<query::SymbolBars> run(const query::BarQuery& q) { return run_query(*store, q); }
 };
 
 query::BarQuery make_query(std::initializer_list<const char*> texts,
@@ -191,10 +191,10 @@ TEST_CASE("D8: adjustment uses the latest stored factor") {
 }
 
 TEST_CASE("D8: adjusted closes of the real 600519.SH fixture") {
-  test::TempDir dir;
-  store::SqliteBarStore store(dir / "ashare.db");
-  test::import_fixture(store, "bancob_600519.SH.csv");
-  const auto catalog = query::load_catalog(store);
+  test::StoreBackend stores;
+  stores.import_fixture("bancob_600519.SH.csv");
+  const auto store = stores.open_bars();
+  const auto catalog = query::load_catalog(*store);
   const auto* info = catalog->find("600519.SH");
   REQUIRE(info != nullptr);
   CHECK(info->latest_factor == 8.305); // the factor of the last row, 2025-10-23
@@ -204,9 +204,9 @@ TEST_CASE("D8: adjusted closes of the real 600519.SH fixture") {
   q.symbols = symbols({"600519.SH"});
   q.from = date("2023-09-25");
   q.to = date("2025-10-23");
-  const auto adjusted = run_query(store, q)[0].bars;
+  const auto adjusted = run_query(*store, q)[0].bars;
   q.adjusted = false;
-  const auto raw = run_query(store, q)[0].bars;
+  const auto raw = run_query(*store, q)[0].bars;
   REQUIRE(adjusted.size() == 500);
   REQUIRE(raw.size() == 500);
 

@@ -1,3 +1,4 @@
+#include "store_backend.hpp"
 #include "testutil.hpp"
 
 #include "core/query/catalog.hpp"
@@ -15,20 +16,20 @@ constexpr const char* k_header = "symbol,trade_date,open,high,low,close,volume,t
 } // namespace
 
 TEST_CASE("query::load_catalog") {
-  test::TempDir dir;
-  store::SqliteBarStore store(dir / "ashare.db");
-  const auto empty = query::load_catalog(store);
+  const test::StoreBackend stores;
+  const auto store = stores.open_bars();
+  const auto empty = query::load_catalog(*store);
   CHECK(empty->symbols.empty());
   CHECK_FALSE(empty->dataset.as_of.has_value());
   CHECK(empty->find("600519.SH") == nullptr);
 
-  test::import_text(store,
+  test::import_text(*store,
                     std::string(k_header)
                         + "600519.SH,2024-01-02,10,11,9,10.5,100,1050,1\n"
                           "600519.SH,2024-01-03,10,11,9,10.5,100,1050,1.5\n"
                           "000001.SZ,2024-01-04,9,9.5,8.5,9.2,1000,9200,1\n",
                     test::import_options(false, "unit"));
-  const auto catalog = query::load_catalog(store);
+  const auto catalog = query::load_catalog(*store);
   CHECK(catalog->dataset.as_of == date("2024-01-04"));
   CHECK(catalog->dataset.source == "unit");
   CHECK(catalog->dataset.generation == 1);

@@ -1,10 +1,10 @@
 // query::CompactBars (issue 11, P5): every bar reads back bit for bit (D12), whatever its values,
 // and a window reads what filtering the whole history reads.
+#include "store_backend.hpp"
 #include "testutil.hpp"
 
 #include "core/query/compact_bars.hpp"
 #include "core/query/history.hpp"
-#include "core/store/sqlite_bar_store.hpp"
 
 #include <doctest/doctest.h>
 
@@ -76,10 +76,9 @@ std::size_t check_round_trip(const std::vector<domain::Bar>& bars) {
 }
 
 std::vector<domain::Bar> fixture_bars(const char* file, const char* symbol) {
-  test::TempDir dir;
-  store::SqliteBarStore store(dir / "ashare.db");
-  test::import_fixture(store, file);
-  return query::load_all_bars(store, symbol);
+  const test::StoreBackend stores;
+  stores.import_fixture(file);
+  return query::load_all_bars(*stores.open_bars(), symbol);
 }
 
 // Bars of every kind: whole 1/10000s of every size and sign, values that are not (17 digits,
@@ -160,11 +159,11 @@ TEST_CASE("query::CompactBars: every bar reads back bit for bit (D12)") {
 
 TEST_CASE("query::CompactBars::read_window answers what query::read_window over "
           "BarStore::load_bars answers, with whole 1/10000s beside (D8, issue 11 P5)") {
-  test::TempDir dir;
-  store::SqliteBarStore store(dir / "ashare.db");
-  test::import_fixture(store, "bancob_600519.SH.csv"); // factors step 4 times
+  const test::StoreBackend stores;
+  stores.import_fixture("bancob_600519.SH.csv"); // factors step 4 times
+  const auto store = stores.open_bars();
   const std::string symbol = "600519.SH";
-  const auto all = query::load_all_bars(store, symbol);
+  const auto all = query::load_all_bars(*store, symbol);
   const double latest_factor = all.back().factor;
   const auto compact = query::CompactBars::encode(all);
   std::mt19937_64 random(3);
@@ -185,7 +184,7 @@ TEST_CASE("query::CompactBars::read_window answers what query::read_window over 
     const auto expected = query::read_window(
       symbol,
       [&](domain::Date from, domain::Date to, domain::SortOrder order, std::int64_t limit) {
-        return store.load_bars(symbol, from, to, order, limit);
+        return store->load_bars(symbol, from, to, order, limit);
       },
       query, latest_factor);
     const auto got = compact.read_window(symbol, query, latest_factor);

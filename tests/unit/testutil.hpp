@@ -160,19 +160,26 @@ struct TestKey {
   std::string plaintext;
 };
 
-// Create a key in the key store at `keys_path` as `ashare keys create` does; `credits` nullopt
-// makes it unmetered.
-inline TestKey create_key(const std::filesystem::path& keys_path,
+// Create a key in `keys` as `ashare keys create` does; `credits` nullopt makes it unmetered.
+inline TestKey create_key(store::KeyStore& keys,
                           auth::Plan plan,
                           std::optional<std::int64_t> credits,
                           std::string label = "test") {
-  store::SqliteKeyStore keys(keys_path);
   auth::SystemRandom random;
   auto key = auth::generate_key(random);
   const auto id =
       keys.insert_key(store::NewKeyRecord{key.prefix, auth::key_digest(key.plaintext),
                                           std::move(label), plan, credits, "2024-01-01T00:00:00Z"});
   return TestKey{id, std::move(key.plaintext)};
+}
+
+// Create a key in the key store at `keys_path`, as create_key above.
+inline TestKey create_key(const std::filesystem::path& keys_path,
+                          auth::Plan plan,
+                          std::optional<std::int64_t> credits,
+                          std::string label = "test") {
+  store::SqliteKeyStore keys(keys_path);
+  return create_key(keys, plan, credits, std::move(label));
 }
 
 } // namespace ashare::test
