@@ -1,8 +1,9 @@
 #include "server_process.hpp"
 
+#include "fixtures.hpp" // words
+
 #include <csignal>
 #include <cstdlib>
-#include <sstream>
 #include <stdexcept>
 #include <thread>
 #include <unistd.h>
@@ -23,15 +24,6 @@ std::string describe(const std::vector<std::string>& args, const RunResult& resu
   text += "` exited " + std::to_string(result.status) + (result.timed_out ? " (timed out)" : "")
           + "\nstdout:\n" + result.out + "stderr:\n" + result.err;
   return text;
-}
-
-std::vector<std::string> words(const std::string& line) {
-  std::istringstream in(line);
-  std::vector<std::string> out;
-  for (std::string word; in >> word;) {
-    out.push_back(word);
-  }
-  return out;
 }
 
 } // namespace
@@ -139,6 +131,25 @@ std::string TestStore::listed_credits(std::int64_t id) const {
     }
   }
   throw std::runtime_error("key " + std::to_string(id) + " not in `keys list`:\n" + result.out);
+}
+
+RunResult run_clean(const std::filesystem::path& home,
+                    const std::vector<std::string>& args,
+                    const std::vector<std::string>& env) {
+  std::vector<std::string> argv{"/usr/bin/env", "-i"};
+  for (const char* name :
+       {"PATH", "LD_LIBRARY_PATH", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"}) {
+    if (const char* value = std::getenv(name)) {
+      argv.push_back(std::string(name) + "=" + value);
+    }
+  }
+  argv.push_back("HOME=" + home.string());
+  argv.push_back("XDG_CONFIG_HOME=" + (home / "config").string());
+  argv.push_back("XDG_DATA_HOME=" + (home / "data").string());
+  argv.insert(argv.end(), env.begin(), env.end());
+  argv.push_back(ashare_bin());
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run_process(argv, k_cli_timeout);
 }
 
 ServerProcess::ServerProcess(const TestStore& store, const std::vector<std::string>& extra_args) {

@@ -113,6 +113,14 @@ private:
 // whether it does (at once on SQLite, whose servers see a commit at once).
 bool await_on_server(const TestStore& store, const std::function<bool()>& until);
 
+// Run `ashare ARGS...` from an empty environment (`env -i`) but for PATH, the sanitizer options,
+// HOME=`home`, XDG_CONFIG_HOME and XDG_DATA_HOME inside it, and `env` ("NAME=value"), so no
+// inherited HOME, NO_COLOR, COLUMNS or config file reaches it (Process appends its variables
+// after the inherited ones and getenv takes the first).
+RunResult run_clean(const std::filesystem::path& home,
+                    const std::vector<std::string>& args,
+                    const std::vector<std::string>& env = {});
+
 // `ashare serve --listen 127.0.0.1:0` on a TestStore, stopped and reaped on destruction.
 class ServerProcess {
 public:
@@ -122,6 +130,8 @@ public:
   ServerProcess& operator=(const ServerProcess&) = delete;
 
   int port() const { return m_port; }
+  // Return "http://127.0.0.1:PORT", what `--base-url` names for this server.
+  std::string base_url() const { return "http://127.0.0.1:" + std::to_string(m_port); }
   Process& process() { return *m_process; }
 
   // Send SIGTERM and wait (bounded) for the exit status; nullopt when it did not stop in time.

@@ -42,7 +42,7 @@ public:
     m_server.emplace(m_store);
   }
 
-  std::string base_url() const { return "http://127.0.0.1:" + std::to_string(m_server->port()); }
+  std::string base_url() const { return m_server->base_url(); }
   int port() const { return m_server->port(); }
   const TestStore& server_store() const { return m_store; }
   std::filesystem::path cache_db() const { return m_client.path() / "client-cache.db"; }

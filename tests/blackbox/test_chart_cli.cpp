@@ -21,7 +21,7 @@ struct ChartWorld {
   Key pro;
   std::optional<ServerProcess> server;
 
-  std::string base_url() const { return "http://127.0.0.1:" + std::to_string(server->port()); }
+  std::string base_url() const { return server->base_url(); }
 };
 
 ChartWorld& chart_world() {
@@ -33,28 +33,6 @@ ChartWorld& chart_world() {
     return &w;
   }();
   return *instance;
-}
-
-// Run `ashare ARGS...` from an empty environment (`env -i`) but for PATH, the sanitizer options,
-// a HOME, XDG directories of its own and `env`, so no inherited NO_COLOR, COLUMNS or config file
-// reaches it.
-RunResult run_clean(const fs::path& home,
-                    const std::vector<std::string>& args,
-                    const std::vector<std::string>& env = {}) {
-  std::vector<std::string> argv{"/usr/bin/env", "-i"};
-  for (const char* name :
-       {"PATH", "LD_LIBRARY_PATH", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"}) {
-    if (const char* value = std::getenv(name)) {
-      argv.push_back(std::string(name) + "=" + value);
-    }
-  }
-  argv.push_back("HOME=" + home.string());
-  argv.push_back("XDG_CONFIG_HOME=" + (home / "config").string());
-  argv.push_back("XDG_DATA_HOME=" + (home / "data").string());
-  argv.insert(argv.end(), env.begin(), env.end());
-  argv.push_back(ashare_bin());
-  argv.insert(argv.end(), args.begin(), args.end());
-  return run_process(argv, k_cli_timeout);
 }
 
 RunResult local(const TempDir& home,

@@ -37,20 +37,7 @@ public:
 
   RunResult run(const std::vector<std::string>& args,
                 const std::vector<std::string>& env = {}) const {
-    std::vector<std::string> argv{"/usr/bin/env", "-i"};
-    for (const char* name :
-         {"PATH", "LD_LIBRARY_PATH", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"}) {
-      if (const char* value = std::getenv(name)) {
-        argv.push_back(std::string(name) + "=" + value);
-      }
-    }
-    argv.push_back("HOME=" + home().string());
-    argv.push_back("XDG_CONFIG_HOME=" + (home() / "config").string());
-    argv.push_back("XDG_DATA_HOME=" + (home() / "data").string());
-    argv.insert(argv.end(), env.begin(), env.end());
-    argv.push_back(ashare_bin());
-    argv.insert(argv.end(), args.begin(), args.end());
-    return run_process(argv, k_cli_timeout);
+    return run_clean(home(), args, env);
   }
 
 private:
@@ -81,7 +68,7 @@ struct World {
   Key broke;       // basic with 0 credits
   std::optional<ServerProcess> server;
 
-  std::string base_url() const { return "http://127.0.0.1:" + std::to_string(server->port()); }
+  std::string base_url() const { return server->base_url(); }
 };
 
 World& world() {
