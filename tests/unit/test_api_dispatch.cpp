@@ -27,7 +27,7 @@ constexpr const char* k_bars_path = "/v1/ohlc/range/1/day/2024-01-01/2024-01-31"
 // them.
 struct Server {
   test::StoreBackend stores;
-  api::Services services{stores.data_locator(), stores.keys_locator()};
+  std::unique_ptr<api::Services> services = stores.services();
 
   Server() {
     REQUIRE(
@@ -46,7 +46,7 @@ struct Server {
                      const std::string& path,
                      const std::string& query,
                      const std::optional<std::string>& authorization) {
-    return api::dispatch(api::Request{method, path, query, authorization}, services);
+    return api::dispatch(api::Request{method, path, query, authorization}, *services);
   }
 
   api::Response get(const std::string& path, const std::string& query, const test::TestKey& key) {
@@ -534,7 +534,8 @@ TEST_CASE("D7: concurrent requests never spend more than the balance") {
 
 TEST_CASE("api::error_response and api::route_patterns") {
   Server server;
-  const auto response = api::error_response(ErrorCode::internal, "internal error", server.services);
+  const auto response =
+      api::error_response(ErrorCode::internal, "internal error", *server.services);
   check_error(response, 500, "INTERNAL_ERROR");
   CHECK(body(response)["error"]["message"] == "internal error");
   const auto patterns = api::route_patterns();
@@ -573,10 +574,10 @@ TEST_CASE("api::dispatch_in_memory: from memory once warm, deferred while the st
   const api::Request health{"GET", "/healthz", "", std::nullopt};
 
   SUBCASE("a cold server defers, and the deferred answer keeps the request id") {
-    auto step = api::dispatch_in_memory(bars, server.services);
+    auto step = api::dispatch_in_memory(bars, *server.services);
     REQUIRE(std::holds_alternative<api::Deferred>(step));
     const auto deferred = std::get<api::Deferred>(step);
-    const auto response = api::finish_dispatch(bars, server.services, deferred);
+    const auto response = api::finish_dispatch(bars, *server.services, deferred);
     CHECK(response.status == 200);
     CHECK(header(response, "X-Request-Id") == deferred.request_id);
     CHECK(body(response)["request_id"] == deferred.request_id);
@@ -588,7 +589,7 @@ TEST_CASE("api::dispatch_in_memory: from memory once warm, deferred while the st
       CHECK(server.call("GET", k_bars_path, "symbol=600519.SH", "Bearer " + key.plaintext).status
             == 200);
     }
-    server.services.filler.wait_idle(); // loaded off the requests' path (issue 35)
+    server.services->filler.wait_idle(); // loaded off the requests' path (issue 35)
     const std::vector<api::Request> requests{
         bars,
         health,
@@ -604,10 +605,10 @@ TEST_CASE("api::dispatch_in_memory: from memory once warm, deferred while the st
       CAPTURE(request.method);
       CAPTURE(request.path);
       CAPTURE(request.query);
-      auto step = api::dispatch_in_memory(request, server.services);
+      auto step = api::dispatch_in_memory(request, *server.services);
       REQUIRE(std::holds_alternative<api::Response>(step));
       const auto& fast = std::get<api::Response>(step);
-      const auto slow = api::dispatch(request, server.services);
+      const auto slow = api::dispatch(request, *server.services);
       CHECK(fast.status == slow.status);
       if (request.path != "/v1/openapi.json") {
         CHECK(comparable(fast) == comparable(slow));
@@ -615,24 +616,24 @@ TEST_CASE("api::dispatch_in_memory: from memory once warm, deferred while the st
     }
   }
   SUBCASE("an import is seen by the next request, through the change counter") {
-    CHECK(in_two_steps(server.services, bars).status == 200);
-    CHECK(in_two_steps(server.services, bars).status == 200); // kept from the second request on
-    server.services.filler.wait_idle();
-    REQUIRE(std::holds_alternative<api::Response>(api::dispatch_in_memory(bars, server.services)));
+    CHECK(in_two_steps(*server.services, bars).status == 200);
+    CHECK(in_two_steps(*server.services, bars).status == 200); // kept from the second request on
+    server.services->filler.wait_idle();
+    REQUIRE(std::holds_alternative<api::Response>(api::dispatch_in_memory(bars, *server.services)));
     server.stores.import_text(
         "symbol,trade_date,open,high,low,close,volume,turnover,change_pct,factor\n"
         "600519.SH,2024-01-09,6,6.2,5.9,6.1,200,1220,0.8264,2\n",
         test::import_options(false, "unit"));
-    CHECK(std::holds_alternative<api::Deferred>(api::dispatch_in_memory(bars, server.services)));
-    const auto after = in_two_steps(server.services, bars);
+    CHECK(std::holds_alternative<api::Deferred>(api::dispatch_in_memory(bars, *server.services)));
+    const auto after = in_two_steps(*server.services, bars);
     CHECK(body(after)["resultsCount"] == 6);
     CHECK(body(after)["meta"]["as_of"] == "2024-01-09");
   }
   SUBCASE("a key revoked elsewhere is refused by the next request") {
-    CHECK(in_two_steps(server.services, bars).status == 200);
+    CHECK(in_two_steps(*server.services, bars).status == 200);
     const auto admin = server.stores.open_keys();
     REQUIRE(admin->revoke(key.id, "2024-03-01T00:00:00Z"));
-    const auto refused = in_two_steps(server.services, bars);
+    const auto refused = in_two_steps(*server.services, bars);
     check_error(refused, 401, "UNAUTHORIZED");
     CHECK(body(refused)["error"]["message"] == "API key revoked at 2024-03-01T00:00:00Z");
   }
@@ -645,25 +646,26 @@ TEST_CASE("D7: a metered request waits on its charge: apply_charges, then finish
                                 "Bearer " + metered.plaintext};
   // A history is cached when asked for again (HistoryCache::admit): an unmetered key asks first.
   const auto unmetered = server.key(Plan::pro, std::nullopt);
-  CHECK(in_two_steps(server.services, api::Request{"GET", k_bars_path, "symbol=600519.SH,000001.SZ",
-                                                   "Bearer " + unmetered.plaintext})
-          .status
+  CHECK(in_two_steps(*server.services,
+                     api::Request{"GET", k_bars_path, "symbol=600519.SH,000001.SZ",
+                                  "Bearer " + unmetered.plaintext})
+            .status
         == 200);
-  CHECK(in_two_steps(server.services, two).status == 200); // warms the caches: 3 -> 1
-  server.services.filler.wait_idle();
+  CHECK(in_two_steps(*server.services, two).status == 200); // warms the caches: 3 -> 1
+  server.services->filler.wait_idle();
   CHECK(server.balance(metered) == 1);
 
   SUBCASE("the charge is not made until apply_charges") {
     const auto one = api::Request{"GET", k_bars_path, "symbol=600519.SH",
                                   "Bearer " + metered.plaintext};
-    auto step = api::dispatch_in_memory(one, server.services);
+    auto step = api::dispatch_in_memory(one, *server.services);
     REQUIRE(std::holds_alternative<api::ChargeNeeded>(step));
     auto& needed = std::get<api::ChargeNeeded>(step);
     CHECK(needed.charge.key_id == metered.id);
     CHECK(needed.charge.cost == 1);
     CHECK(server.balance(metered) == 1);
     const auto response =
-      needed.finish(api::apply_charges(server.services, std::span(&needed.charge, 1)).front());
+      needed.finish(api::apply_charges(*server.services, std::span(&needed.charge, 1)).front());
     CHECK(response.status == 200);
     CHECK(header(response, "X-Credits-Remaining") == "0");
     CHECK(body(response)["meta"]["credits_charged"] == 1);
@@ -672,10 +674,10 @@ TEST_CASE("D7: a metered request waits on its charge: apply_charges, then finish
   SUBCASE("several requests' charges in one batch, each decided on its own") {
     const auto one = api::Request{"GET", k_bars_path, "symbol=600519.SH",
                                   "Bearer " + metered.plaintext};
-    auto first = std::get<api::ChargeNeeded>(api::dispatch_in_memory(one, server.services));
-    auto second = std::get<api::ChargeNeeded>(api::dispatch_in_memory(one, server.services));
+    auto first = std::get<api::ChargeNeeded>(api::dispatch_in_memory(one, *server.services));
+    auto second = std::get<api::ChargeNeeded>(api::dispatch_in_memory(one, *server.services));
     const std::vector<store::ChargeRequest> charges{first.charge, second.charge};
-    const auto results = api::apply_charges(server.services, charges);
+    const auto results = api::apply_charges(*server.services, charges);
     const auto paid = first.finish(results[0]);
     const auto refused = second.finish(results[1]);
     CHECK(paid.status == 200);
@@ -689,10 +691,10 @@ TEST_CASE("D7: a metered request waits on its charge: apply_charges, then finish
                               std::string("symbol=000002.SZ,000003.SZ")}) {
       CAPTURE(query);
       const auto request = api::Request{"GET", k_bars_path, query, "Bearer " + metered.plaintext};
-      auto step = api::dispatch_in_memory(request, server.services);
+      auto step = api::dispatch_in_memory(request, *server.services);
       REQUIRE(std::holds_alternative<api::ChargeNeeded>(step));
       CHECK(std::get<api::ChargeNeeded>(step).charge.cost == 0);
-      const auto response = in_two_steps(server.services, request);
+      const auto response = in_two_steps(*server.services, request);
       CHECK(header(response, "X-Credits-Remaining") == "1");
     }
     CHECK(server.balance(metered) == 1);
@@ -700,11 +702,11 @@ TEST_CASE("D7: a metered request waits on its charge: apply_charges, then finish
   SUBCASE("a key revoked between the answer and its charge is refused, not charged") {
     const auto one = api::Request{"GET", k_bars_path, "symbol=600519.SH",
                                   "Bearer " + metered.plaintext};
-    auto needed = std::get<api::ChargeNeeded>(api::dispatch_in_memory(one, server.services));
+    auto needed = std::get<api::ChargeNeeded>(api::dispatch_in_memory(one, *server.services));
     const auto admin = server.stores.open_keys();
     REQUIRE(admin->revoke(metered.id, "2024-03-01T00:00:00Z"));
     const auto response =
-      needed.finish(api::apply_charges(server.services, std::span(&needed.charge, 1)).front());
+      needed.finish(api::apply_charges(*server.services, std::span(&needed.charge, 1)).front());
     check_error(response, 401, "UNAUTHORIZED");
     CHECK(server.balance(metered) == 1);
   }
@@ -712,13 +714,13 @@ TEST_CASE("D7: a metered request waits on its charge: apply_charges, then finish
 
 TEST_CASE("D14: 429 RATE_LIMITED with Retry-After after authentication, before validation, free") {
   Server server;
-  server.services.rate_limiter.enable(auth::PlanRates{1, 0, 0}); // Free 1 a second: 2 at once
+  server.services->rate_limiter.enable(auth::PlanRates{1, 0, 0}); // Free 1 a second: 2 at once
   const auto free_key = server.key(Plan::free, std::nullopt);
   const auto metered = server.key(Plan::free, 100);
   const api::Request bars{"GET", k_bars_path, "symbol=600519.SH", "Bearer " + free_key.plaintext};
-  CHECK(in_two_steps(server.services, bars).status == 200); // deferred: the store is cold
-  CHECK(in_two_steps(server.services, bars).status == 200); // from memory
-  const auto refused = in_two_steps(server.services, bars);
+  CHECK(in_two_steps(*server.services, bars).status == 200); // deferred: the store is cold
+  CHECK(in_two_steps(*server.services, bars).status == 200); // from memory
+  const auto refused = in_two_steps(*server.services, bars);
   check_error(refused, 429, "RATE_LIMITED");
   CHECK(header(refused, "Retry-After") == "1");
   CHECK(body(refused)["error"]["message"]
@@ -740,10 +742,10 @@ TEST_CASE("D14: 429 RATE_LIMITED with Retry-After after authentication, before v
   // A metered key: 429 carries X-Credits-Remaining and charges nothing.
   const api::Request metered_bars{"GET", k_bars_path, "symbol=600519.SH",
                                   "Bearer " + metered.plaintext};
-  CHECK(in_two_steps(server.services, metered_bars).status == 200);
-  CHECK(in_two_steps(server.services, metered_bars).status == 200);
+  CHECK(in_two_steps(*server.services, metered_bars).status == 200);
+  CHECK(in_two_steps(*server.services, metered_bars).status == 200);
   for (int i = 0; i < 3; ++i) {
-    const auto limited = in_two_steps(server.services, metered_bars);
+    const auto limited = in_two_steps(*server.services, metered_bars);
     check_error(limited, 429, "RATE_LIMITED");
     CHECK(header(limited, "X-Credits-Remaining") == "98");
     CHECK(header(limited, "Retry-After") == "1");
@@ -753,12 +755,12 @@ TEST_CASE("D14: 429 RATE_LIMITED with Retry-After after authentication, before v
 
 TEST_CASE("D14: a request deferred to a worker takes one token, not two") {
   Server server;
-  server.services.rate_limiter.enable(auth::PlanRates{1, 0, 0}); // 2 at once
+  server.services->rate_limiter.enable(auth::PlanRates{1, 0, 0}); // 2 at once
   const auto key = server.key(Plan::free, std::nullopt);
   // Each request of another symbol range is deferred the first time (a cold history).
   const api::Request first{"GET", k_bars_path, "symbol=600519.SH", "Bearer " + key.plaintext};
   const api::Request second{"GET", k_bars_path, "symbol=000001.SZ", "Bearer " + key.plaintext};
-  CHECK(in_two_steps(server.services, first).status == 200);
-  CHECK(in_two_steps(server.services, second).status == 200);
-  CHECK(in_two_steps(server.services, first).status == 429);
+  CHECK(in_two_steps(*server.services, first).status == 200);
+  CHECK(in_two_steps(*server.services, second).status == 200);
+  CHECK(in_two_steps(*server.services, first).status == 429);
 }
