@@ -95,8 +95,8 @@ TEST_CASE("api::HistoryFiller: it stops with loads still asked") {
   auto filler = std::make_unique<api::HistoryFiller>(pool, histories);
   {
     const api::HistoryFiller::Hold hold(*filler);
-    for (int i = 0; i < 2000; ++i) {
-      filler->request("60" + std::to_string(1000 + i) + ".SH", 1.0, api::HistoryForm::compact, 1);
+    for (std::size_t i = 0; i < api::HistoryFiller::k_max_pending + 100; ++i) {
+      filler->request(std::to_string(100000 + i) + ".SZ", 1.0, api::HistoryForm::compact, 1);
     }
     CHECK(filler->pending() == api::HistoryFiller::k_max_pending); // the rest dropped
   }

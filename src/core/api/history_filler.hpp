@@ -30,8 +30,9 @@ public:
   HistoryFiller(const HistoryFiller&) = delete;
   HistoryFiller& operator=(const HistoryFiller&) = delete;
 
-  // The most histories asked and not yet loaded; more are dropped (a later request asks again).
-  static constexpr std::size_t k_max_pending = 1024;
+  // The most histories asked and not yet loaded (a whole market's, asked at a server's start);
+  // more are dropped, and a later request asks again.
+  static constexpr std::size_t k_max_pending = 16384;
 
   // Ask for the history of `symbol` in `form` (compact or rendered) at store `generation`, whose
   // latest factor is `latest_factor` (D8); return at once. A symbol already asked is not asked
