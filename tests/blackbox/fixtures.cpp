@@ -228,6 +228,19 @@ bool is_utc_time(const std::string& text) {
   return has_shape(text, "9999-99-99T99:99:99Z");
 }
 
+std::vector<std::string> csv_fields(const std::string& line) {
+  std::vector<std::string> fields;
+  std::stringstream in(line);
+  std::string field;
+  while (std::getline(in, field, ',')) {
+    fields.push_back(field);
+  }
+  if (!line.empty() && line.back() == ',') {
+    fields.emplace_back(); // an empty last field
+  }
+  return fields;
+}
+
 std::vector<std::string> words(const std::string& line) {
   std::istringstream in(line);
   std::vector<std::string> out;

@@ -77,6 +77,9 @@ bool is_utc_time(const std::string& text);
 // The whitespace-separated words of `line`.
 std::vector<std::string> words(const std::string& line);
 
+// The comma-separated fields of CSV `line` (no quoting), an empty last field included.
+std::vector<std::string> csv_fields(const std::string& line);
+
 // The trade dates of a bars array.
 std::vector<std::string> dates_of(const nlohmann::json& ohlc);
 

@@ -20,19 +20,6 @@ std::filesystem::path project_root() {
   return std::filesystem::weakly_canonical(data_dir() / ".." / "..");
 }
 
-std::vector<std::string> split(const std::string& line) {
-  std::vector<std::string> fields;
-  std::stringstream in(line);
-  std::string field;
-  while (std::getline(in, field, ',')) {
-    fields.push_back(field);
-  }
-  if (!line.empty() && line.back() == ',') {
-    fields.emplace_back(); // an empty last field
-  }
-  return fields;
-}
-
 // `decimal` (non-negative, e.g. "39354.45") times 10^`places`, as integer text ("3935445").
 std::string shift_point(const std::string& decimal, std::size_t places) {
   const auto dot = decimal.find('.');
@@ -51,13 +38,13 @@ std::vector<std::map<std::string, std::string>> read_rows(const std::string& tex
   std::stringstream in(text);
   std::string line;
   std::getline(in, line);
-  const auto header = split(line);
+  const auto header = csv_fields(line);
   std::vector<std::map<std::string, std::string>> rows;
   while (std::getline(in, line)) {
     if (line.empty()) {
       continue;
     }
-    const auto fields = split(line);
+    const auto fields = csv_fields(line);
     REQUIRE(fields.size() == header.size());
     std::map<std::string, std::string> row;
     for (std::size_t i = 0; i < header.size(); ++i) {

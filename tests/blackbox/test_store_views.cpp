@@ -43,28 +43,18 @@ std::uint64_t bits_of(const std::string& text) {
   return std::bit_cast<std::uint64_t>(value);
 }
 
-std::vector<std::string> split_fields(const std::string& line) {
-  std::vector<std::string> fields;
-  std::stringstream in(line);
-  std::string field;
-  while (std::getline(in, field, ',')) {
-    fields.push_back(field);
-  }
-  return fields;
-}
-
 // Read CSV `text` with a header naming at least the bar columns (any order, others ignored).
 std::vector<ViewBar> bars_from_csv(const std::string& text) {
   const auto lines = split_lines(text);
   REQUIRE(!lines.empty());
   std::map<std::string, std::size_t> column;
-  const auto header = split_fields(lines.front());
+  const auto header = csv_fields(lines.front());
   for (std::size_t i = 0; i < header.size(); ++i) {
     column[header[i]] = i;
   }
   std::vector<ViewBar> bars;
   for (std::size_t row = 1; row < lines.size(); ++row) {
-    const auto fields = split_fields(lines[row]);
+    const auto fields = csv_fields(lines[row]);
     REQUIRE(fields.size() == header.size());
     ViewBar bar{fields.at(column.at("symbol")), fields.at(column.at("trade_date")), {},
                 std::stoll(fields.at(column.at("volume")))};
