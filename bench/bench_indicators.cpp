@@ -65,7 +65,7 @@ double time_per_request_us(api::Services& services, const api::Request& request,
   for (int i = 0; i < rounds; ++i) {
     const auto response = api::dispatch(request, services);
     if (response.status != 200) {
-      std::fprintf(stderr, "unexpected status %d: %s\n", response.status, response.body.c_str());
+      std::fprintf(stderr, "unexpected status %d: %s\n", response.status, response.body.str().c_str());
       std::exit(1);
     }
     bytes += response.body.size();

@@ -118,13 +118,13 @@ DeflatedTail deflate_tail(std::string_view tail) {
   return DeflatedTail{deflate_all(tail, -15), crc_of(tail), tail.size()};
 }
 
-std::string gzip_spliced(std::string_view head, const DeflatedTail& tail) {
+api::Body gzip_spliced(std::string_view head, std::shared_ptr<const DeflatedTail> tail) {
   // RFC 1952: magic, CM = deflate, no flags, no mtime, XFL 0, OS 3 (Unix).
   static constexpr char k_header[] = {'\x1f', '\x8b', 8, 0, 0, 0, 0, 0, 0, 3};
   constexpr std::size_t k_max_stored = 65535;
-  std::string out(k_header, sizeof k_header);
-  out.reserve(sizeof k_header + head.size() + 5 * (head.size() / k_max_stored + 1)
-              + tail.deflated.size() + 8);
+  api::Body body(std::string(k_header, sizeof k_header));
+  auto& out = body.text();
+  out.reserve(sizeof k_header + head.size() + 5 * (head.size() / k_max_stored + 1) + 8);
   // RFC 1951 3.2.4: stored blocks (BFINAL 0, BTYPE 00, padded to a byte, LEN, NLEN), up to
   // 65,535 bytes each; they leave the stream byte-aligned, where the tail's blocks begin. The
   // tail was deflated on its own, so none of its back-references reaches into the head.
@@ -137,11 +137,13 @@ std::string gzip_spliced(std::string_view head, const DeflatedTail& tail) {
     out.push_back(static_cast<char>((~length >> 8) & 0xffU));
     out.append(head.substr(at, length));
   }
-  out += tail.deflated;
-  const auto crc = crc32_combine(crc_of(head), tail.crc, static_cast<z_off_t>(tail.size));
-  append_le32(out, static_cast<std::uint32_t>(crc));
-  append_le32(out, static_cast<std::uint32_t>(head.size() + tail.size)); // ISIZE: mod 2^32
-  return out;
+  const auto crc = crc32_combine(crc_of(head), tail->crc, static_cast<z_off_t>(tail->size));
+  const auto size = head.size() + tail->size;
+  const std::string_view deflated = tail->deflated;
+  body.splice(deflated, std::move(tail));
+  append_le32(body.text(), static_cast<std::uint32_t>(crc));
+  append_le32(body.text(), static_cast<std::uint32_t>(size)); // ISIZE: mod 2^32
+  return body;
 }
 
 } // namespace ashare::server

@@ -1,7 +1,10 @@
 // gzip content coding (D17): whether a request's Accept-Encoding allows it, and the compression.
 #pragma once
 
+#include "core/api/body.hpp"
+
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -29,8 +32,9 @@ struct DeflatedTail {
 DeflatedTail deflate_tail(std::string_view tail);
 
 // Return a gzip member (RFC 1952) whose content is `head` followed by the bytes of `tail`: `head`
-// as stored (uncompressed) deflate blocks, then tail.deflated. The head is not worth compressing
-// (a request id is random hex), and the tail, compressed once, is reused (GzipCache).
-std::string gzip_spliced(std::string_view head, const DeflatedTail& tail);
+// as stored (uncompressed) deflate blocks, then tail->deflated, spliced in by reference (the body
+// keeps `tail` alive). The head is not worth compressing (a request id is random hex), and the
+// tail, compressed once, is reused (GzipCache) and never copied.
+api::Body gzip_spliced(std::string_view head, std::shared_ptr<const DeflatedTail> tail);
 
 } // namespace ashare::server

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <list>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -21,10 +22,11 @@ class GzipCache {
 public:
   explicit GzipCache(std::size_t budget_bytes) : m_budget(budget_bytes) {}
 
-  // Return `body` gzip-compressed. When `etag` is set and `request_id` occurs in `body`, the
-  // bytes after its first occurrence are deflated once per `etag` and kept (the answers of one
-  // ETag differ in their request ids alone); otherwise the whole body is compressed.
-  std::string compress(std::string_view body, std::string_view etag, std::string_view request_id);
+  // Return `body` gzip-compressed. When `etag` is set and `request_id` occurs in the body's
+  // prefix (its bytes before any spliced piece), the bytes after its first occurrence are deflated
+  // once per `etag` and kept (the answers of one ETag differ in their request ids alone), and the
+  // result refers to them (gzip_spliced); otherwise the whole body is compressed.
+  api::Body compress(const api::Body& body, std::string_view etag, std::string_view request_id);
 
   // Return the bytes of compressed tails held (for tests).
   std::size_t held_bytes() const { return m_held; }
@@ -32,10 +34,13 @@ public:
 private:
   struct Entry {
     std::string etag;
-    DeflatedTail tail;
+    std::shared_ptr<const DeflatedTail> tail; // shared with the bodies in flight that send it
   };
 
-  const DeflatedTail& tail_of(std::string_view etag, std::string_view tail);
+  // Return the deflated tail of `etag`: the bytes of `body` from `split` on, deflated when no
+  // tail of their size is kept.
+  std::shared_ptr<const DeflatedTail>
+  tail_of(std::string_view etag, const api::Body& body, std::size_t split);
 
   std::size_t m_budget;
   std::size_t m_held = 0;

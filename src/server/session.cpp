@@ -6,7 +6,6 @@
 #include "server/response_head.hpp"
 #include "server/tls_socket.hpp"
 
-#include <array>
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 #include <boost/beast/http/error.hpp>
@@ -347,25 +346,37 @@ private:
     m_close_after = framing.close;
     m_phase = Phase::writing;
     m_deadline = m_thread.now + options().timeouts.write;
-    std::size_t body_sent_with_head = 0;
-    if constexpr (k_tls) {
-      // TLS writes each buffer as records of its own: fill the head's record up with the body's
-      // first bytes rather than send a record (a syscall, a segment) for the head alone, and
-      // copy no more of the body than that.
-      body_sent_with_head = std::min(m_body.size(), k_tls_record - std::min(k_tls_record, m_head.size()));
-      m_head.append(m_body, 0, body_sent_with_head);
-    }
-    const std::array<asio::const_buffer, 2> buffers{
-      asio::buffer(m_head), asio::buffer(m_body.data() + body_sent_with_head,
-                                         m_body.size() - body_sent_with_head)};
+    gather_buffers();
     auto written = [self = this->shared_from_this()](const error_code& ec, std::size_t) {
       self->on_written(ec);
     };
     if constexpr (k_tls) {
-      m_stream.async_write(buffers, std::move(written));
+      m_stream.async_write(m_buffers, std::move(written));
     } else {
-      asio::async_write(m_stream, buffers, std::move(written));
+      asio::async_write(m_stream, m_buffers, std::move(written));
     }
+  }
+
+  // Point m_buffers at the head and then at the body's pieces where they are (issue 35: a cached
+  // answer's bars go from the history cache to the socket, copied by the kernel alone).
+  void gather_buffers() {
+    m_buffers.clear();
+    std::size_t copy_into_head = 0;
+    if constexpr (k_tls) {
+      // TLS writes each buffer as records of its own: fill the head's record up with the body's
+      // first bytes rather than send a record (a syscall, a segment) for the head alone, and
+      // copy no more of the body than that.
+      copy_into_head = k_tls_record - std::min(k_tls_record, m_head.size());
+    }
+    m_body.for_each_piece([&](std::string_view piece) {
+      const auto copied = std::min(copy_into_head, piece.size());
+      m_head.append(piece.substr(0, copied));
+      copy_into_head -= copied;
+      if (copied < piece.size()) {
+        m_buffers.push_back(asio::buffer(piece.substr(copied)));
+      }
+    });
+    m_buffers.insert(m_buffers.begin(), asio::buffer(m_head)); // after m_head's last append
   }
 
   void on_written(const error_code& ec) {
@@ -376,7 +387,7 @@ private:
       abort();
       return;
     }
-    std::string().swap(m_body); // an idle connection keeps no response in memory
+    m_body.clear(); // an idle connection keeps no response in memory, nor a cached one alive
     if (m_close_after) {
       finish();
       return;
@@ -426,7 +437,8 @@ private:
   bool m_gzip = false;
   // The response being written.
   std::string m_head;
-  std::string m_body;
+  api::Body m_body;
+  std::vector<asio::const_buffer> m_buffers; // m_head, then m_body's pieces
   bool m_close_after = false;
   std::size_t m_served = 0; // responses written or being written
 };

@@ -84,31 +84,36 @@ void TlsSocket::async_read_some(asio::mutable_buffer buffer, Handler handler) {
   then(wait_for(result), [this, buffer, handler] { async_read_some(buffer, handler); }, handler);
 }
 
-void TlsSocket::async_write(std::array<asio::const_buffer, 2> buffers, Handler handler) {
-  write_step(buffers, 0, 0, std::move(handler), false);
+void TlsSocket::async_write(std::span<const asio::const_buffer> buffers, Handler handler) {
+  write_step(buffers, 0, 0, 0, std::move(handler), false);
 }
 
-void TlsSocket::write_step(std::array<asio::const_buffer, 2> buffers,
+void TlsSocket::write_step(std::span<const asio::const_buffer> buffers,
                            std::size_t index,
+                           std::size_t offset,
                            std::size_t total,
                            Handler handler,
                            bool called_back) {
   while (index < buffers.size()) {
-    auto& buffer = buffers[index];
+    const auto buffer = buffers[index] + offset;
     if (buffer.size() == 0) {
       ++index;
+      offset = 0;
       continue;
     }
     ERR_clear_error();
     std::size_t written = 0;
     const int result = SSL_write_ex(m_ssl, buffer.data(), buffer.size(), &written);
     if (result == 1) {
-      buffer += written;
+      offset += written;
       total += written;
       continue;
     }
+    // Go on from where it stopped once the socket is ready.
     then(wait_for(result),
-         [this, buffers, index, total, handler] { write_step(buffers, index, total, handler, true); },
+         [this, buffers, index, offset, total, handler] {
+           write_step(buffers, index, offset, total, handler, true);
+         },
          handler);
     return;
   }

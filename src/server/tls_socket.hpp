@@ -5,12 +5,12 @@
 #pragma once
 
 #include <utility>
-#include <array>
 #include <boost/asio/buffer.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <functional>
 #include <openssl/ssl.h>
+#include <span>
 
 namespace ashare::server {
 
@@ -33,8 +33,9 @@ public:
   // Read some decrypted bytes into `buffer`, then call `handler`; eof when the peer closed.
   void async_read_some(boost::asio::mutable_buffer buffer, Handler handler);
 
-  // Write all of `buffers`, in order, then call `handler` with the bytes written.
-  void async_write(std::array<boost::asio::const_buffer, 2> buffers, Handler handler);
+  // Write all of `buffers`, in order, then call `handler` with the bytes written. The caller keeps
+  // `buffers` itself, not only the bytes they point to, alive until then.
+  void async_write(std::span<const boost::asio::const_buffer> buffers, Handler handler);
 
   // Handlers are never called from inside the call that started the operation.
 
@@ -45,8 +46,10 @@ private:
   // Wait as `wait` says, then run `retry`; on failure call `handler` with the error.
   void then(Wait wait, std::function<void()> retry, const Handler& handler);
   void complete_later(Handler handler, const error_code& ec, std::size_t bytes);
-  void write_step(std::array<boost::asio::const_buffer, 2> buffers,
+  // Write buffers[index] from `offset` on, then the rest; `total` bytes are written so far.
+  void write_step(std::span<const boost::asio::const_buffer> buffers,
                   std::size_t index,
+                  std::size_t offset,
                   std::size_t total,
                   Handler handler,
                   bool called_back);

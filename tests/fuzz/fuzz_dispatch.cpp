@@ -89,7 +89,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (response.status == 200) {
     FUZZ_CHECK(response.find_header("ETag") != nullptr);
   }
-  const auto body = nlohmann::json::parse(response.body, nullptr, false);
+  const auto body = nlohmann::json::parse(response.body.str(), nullptr, false);
   FUZZ_CHECK(!body.is_discarded());
   if (response.status >= 400) {
     FUZZ_CHECK(body.is_object() && body.contains("error") && body["error"].is_object());

@@ -80,7 +80,7 @@ public:
     const auto response =
         api::dispatch_trusted(request, *m_services, api::Caller{0, m_plan, false});
     const auto* etag = response.find_header("ETag");
-    return remote::Reply{response.status, response.body, etag != nullptr ? *etag : ""};
+    return remote::Reply{response.status, response.body.str(), etag != nullptr ? *etag : ""};
   }
 
   // Return how many targets sent since `mark` (an index into `targets`) start with `prefix`.

@@ -71,7 +71,7 @@ std::optional<std::string> header(const api::Response& response, const std::stri
 }
 
 json body(const api::Response& response) {
-  return json::parse(response.body);
+  return json::parse(response.body.str());
 }
 
 void check_error(const api::Response& response, int status, const char* code) {

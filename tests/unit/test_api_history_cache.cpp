@@ -236,7 +236,7 @@ TEST_CASE("api::dispatch: bars served from the cache follow an import") {
                                  "symbol=600519.SH", "Bearer " + key.plaintext},
                     services);
     REQUIRE(response.status == 200);
-    return nlohmann::json::parse(response.body);
+    return nlohmann::json::parse(response.body.str());
   };
   CHECK(get()["ohlc"].size() == 1);
   CHECK(get()["ohlc"][0]["close"] == 10.5);
@@ -279,10 +279,10 @@ TEST_CASE("issue 11: without the history cache (a one-shot command), or with com
       const auto expected = api::dispatch_trusted(request, cached, pro);
       const auto got = api::dispatch_trusted(request, one_shot, pro);
       CHECK(got.status == expected.status);
-      CHECK(comparable(got.body) == comparable(expected.body));
+      CHECK(comparable(got.body.str()) == comparable(expected.body.str()));
       const auto from_compact = api::dispatch_trusted(request, compact, pro);
       CHECK(from_compact.status == expected.status);
-      CHECK(comparable(from_compact.body) == comparable(expected.body));
+      CHECK(comparable(from_compact.body.str()) == comparable(expected.body.str()));
       cached.filler.wait_idle();
       compact.filler.wait_idle();
     }
@@ -295,6 +295,42 @@ TEST_CASE("issue 11: without the history cache (a one-shot command), or with com
     CHECK(cached.histories.find(symbol, generation).rendered);
     CHECK(compact.histories.find(symbol, generation).compact);
   }
+}
+
+TEST_CASE("issue 35: a cached answer's bars are the rendering's, by reference, and a body keeps "
+          "them through an eviction and an import") {
+  Fixture f;
+  api::Services services(f.db, f.dir / "ashare-keys.db");
+  const api::Caller pro{0, auth::Plan::pro, false};
+  const api::Request request{"GET", "/v1/ohlc/range/1/day/2023-01-01/2024-12-31",
+                             "symbol=600519.SH&adjusted=false&include=summary", std::nullopt};
+  // The second request has the filler render the history; the third is served from it.
+  api::dispatch_trusted(request, services, pro);
+  api::dispatch_trusted(request, services, pro);
+  services.filler.wait_idle();
+  const auto in_flight = api::dispatch_trusted(request, services, pro);
+  REQUIRE(in_flight.status == 200);
+  CHECK(in_flight.body.piece_count() == 3); // the envelope's head, the bars, the envelope's end
+  CHECK(in_flight.body.prefix().size() < 1024);
+  const auto sent = in_flight.body.str();
+  CHECK(comparable(sent) == comparable(api::dispatch_trusted(request, services, pro).body.str()));
+
+  // The store changes (the cache's entry goes stale and a new one is rendered), and the cache
+  // drops everything: the body in flight is unchanged, byte for byte.
+  REQUIRE(test::import_text(f.store,
+                            "symbol,trade_date,open,high,low,close,volume,turnover,factor\n"
+                            "600519.SH,2024-12-31,1,2,0.5,1.5,100,150,1\n",
+                            test::import_options(false, "unit"))
+            .committed);
+  for (int time = 0; time < 3; ++time) {
+    api::dispatch_trusted(request, services, pro);
+    services.filler.wait_idle();
+  }
+  services.histories.set_budget(1);
+  CHECK(services.histories.bytes() == 0);
+  CHECK(in_flight.body.str() == sent);
+  const auto after = nlohmann::json::parse(api::dispatch_trusted(request, services, pro).body.str());
+  CHECK(after["ohlc"].back()["close"] == 1.5); // the import took effect
 }
 
 TEST_CASE("issue 31: api::answer is dispatch_trusted's answer, typed, bar for bar") {
@@ -322,7 +358,7 @@ TEST_CASE("issue 31: api::answer is dispatch_trusted's answer, typed, bar for ba
       const auto got = api::answer(**request, caller, view, "request-id");
       if (expected.status != 200) {
         REQUIRE(std::holds_alternative<Error>(got));
-        const auto error = api::error_from_json(expected.body);
+        const auto error = api::error_from_json(expected.body.str());
         REQUIRE(error);
         CHECK(std::get<Error>(got).code == error->code);
         CHECK(std::get<Error>(got).message == error->message);
@@ -330,8 +366,8 @@ TEST_CASE("issue 31: api::answer is dispatch_trusted's answer, typed, bar for ba
       }
       REQUIRE(std::holds_alternative<api::BarsResponse>(got));
       const auto& response = std::get<api::BarsResponse>(got);
-      CHECK(comparable(api::bars_to_json(response, std::nullopt)) == comparable(expected.body));
-      const auto parsed = api::bars_from_json(expected.body);
+      CHECK(comparable(api::bars_to_json(response, std::nullopt)) == comparable(expected.body.str()));
+      const auto parsed = api::bars_from_json(expected.body.str());
       REQUIRE(parsed);
       REQUIRE(response.items.size() == parsed->errors.size());
       for (std::size_t i = 0; i < response.items.size(); ++i) {
@@ -506,7 +542,7 @@ TEST_CASE("issue 11: an indicator asked again is read from the series kept with 
       cached.filler.wait_idle();
       const auto expected = api::dispatch_trusted(request, one_shot, pro);
       REQUIRE(got.status == 200);
-      CHECK(comparable(got.body) == comparable(expected.body));
+      CHECK(comparable(got.body.str()) == comparable(expected.body.str()));
     }
   }
 }

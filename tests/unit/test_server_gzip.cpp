@@ -28,6 +28,14 @@ std::string gunzip(const std::string& compressed) {
   return out;
 }
 
+std::string gunzip(const api::Body& compressed) {
+  return gunzip(compressed.str());
+}
+
+std::shared_ptr<const server::DeflatedTail> deflated_shared(std::string_view tail) {
+  return std::make_shared<const server::DeflatedTail>(server::deflate_tail(tail));
+}
+
 // A bars-like body whose request id is `request_id`, with `bars` bars.
 std::string body_of(const std::string& request_id, int bars) {
   std::string body = "{\"status\":\"OK\",\"request_id\":\"" + request_id + "\",\"ohlc\":[";
@@ -86,16 +94,17 @@ TEST_CASE("server::gzip inflates back to the same bytes") {
 
 TEST_CASE("server::gzip_spliced: a stored head and a tail deflated on its own inflate as one") {
   const std::string tail = body_of("x", 400);
-  const auto deflated = server::deflate_tail(tail);
-  CHECK(deflated.size == tail.size());
+  const auto deflated = deflated_shared(tail);
+  CHECK(deflated->size == tail.size());
   for (const std::string& head : {std::string(), std::string("{\"request_id\":\"0f3c\""),
                                   std::string(65535, 'a'), std::string(70000, 'b')}) {
     CAPTURE(head.size());
     const auto spliced = server::gzip_spliced(head, deflated);
     CHECK(gunzip(spliced) == head + tail);
     CHECK(spliced.size() < head.size() + tail.size() / 4 + 64);
+    CHECK(spliced.piece_count() == 3); // the deflated tail by reference, between head and trailer
   }
-  CHECK(gunzip(server::gzip_spliced("head", server::deflate_tail(""))) == "head");
+  CHECK(gunzip(server::gzip_spliced("head", deflated_shared(""))) == "head");
 }
 
 TEST_CASE("server::GzipCache: one deflate per ETag, each request's own id spliced in") {
@@ -133,6 +142,13 @@ TEST_CASE("server::GzipCache: holds no more than its budget, least recently used
     const auto body = body_of(id, 200 + i % 2);
     CHECK(gunzip(cache.compress(body, "W/\"" + std::to_string(i) + "\"", id)) == body);
     CHECK(cache.held_bytes() <= one * 3 + 16);
+  }
+  SUBCASE("a body keeps its tail, evicted or not, until it is sent") {
+    const auto kept = cache.compress(body_of(id, 250), "W/\"kept\"", id);
+    for (int i = 0; i < 10; ++i) {
+      cache.compress(body_of(id, 200), "W/\"evict-" + std::to_string(i) + "\"", id);
+    }
+    CHECK(gunzip(kept) == body_of(id, 250));
   }
   // A tail larger than the whole budget is still answered.
   server::GzipCache tiny(16);

@@ -53,6 +53,7 @@ std::variant<BarsResponse, Unanswered> answer_bars(const BarsRequest& request,
       response.items.push_back(query::SymbolBars{symbol.str(), false, {}, false, {}});
       response.bar_json.emplace_back();
       response.bar_exact.emplace_back();
+      response.keep_alive.emplace_back();
       continue;
     }
     auto read = source.window(*info, query);
@@ -63,9 +64,7 @@ std::variant<BarsResponse, Unanswered> answer_bars(const BarsRequest& request,
     response.items.push_back(std::move(window.item));
     response.bar_json.push_back(std::move(window.json));
     response.bar_exact.push_back(std::move(window.exact));
-    if (window.keep_alive) {
-      response.keep_alive.push_back(std::move(window.keep_alive));
-    }
+    response.keep_alive.push_back(std::move(window.keep_alive));
   }
   response.dataset = catalog.dataset;
   response.dataset.source = catalog.source_of(query.symbols); // D8: the symbols served

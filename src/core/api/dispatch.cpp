@@ -35,7 +35,7 @@ using PublicAnswer = std::optional<Response> (*)(StoreView& view, Services& serv
 
 // Renders a data answer's body; `credits_charged` is set when credits were charged (D7
 // meta.credits_charged).
-using Render = std::function<std::string(std::optional<std::int64_t> credits_charged)>;
+using Render = std::function<Body(std::optional<std::int64_t> credits_charged)>;
 
 // A data route parses its request; its error (400) is answered after authentication (D6).
 using ParseRequest = Result<TypedRequest> (*)(std::span<const std::string> captures,
@@ -69,7 +69,7 @@ Result<TypedRequest> parse_health_route(std::span<const std::string>, const Quer
   return TypedRequest(HealthRequest{});
 }
 
-Response body_response(std::string body, int status = 200) {
+Response body_response(Body body, int status = 200) {
   Response response;
   response.status = status;
   response.body = std::move(body);
@@ -277,7 +277,7 @@ Response tag_public(Response response, const Request& request) {
     return response;
   }
   if (response.find_header("ETag") == nullptr) {
-    response.set_header("ETag", body_etag(response.body));
+    response.set_header("ETag", body_etag(response.body.str()));
   }
   const std::string etag = *response.find_header("ETag");
   if (is_not_modified(request, etag)) {
@@ -372,12 +372,12 @@ Result<Render> render_of(Answer answered) {
       [](Error& error) -> Result<Render> { return std::move(error); },
       [](BarsResponse& bars) -> Result<Render> {
         return Render([bars = std::move(bars)](std::optional<std::int64_t> charged) {
-          return bars_to_json(bars, charged);
+          return bars_to_body(bars, charged);
         });
       },
       [](IndicatorResponse& values) -> Result<Render> {
         return Render([values = std::move(values)](std::optional<std::int64_t>) {
-          return indicators_to_json(values);
+          return Body(indicators_to_json(values));
         });
       },
       [](auto&) -> Result<Render> {

@@ -104,12 +104,13 @@ void write_bar(JsonWriter& json,
 void write_bars(JsonWriter& json,
                 const std::vector<domain::Bar>& bars,
                 std::span<const std::string_view> rendered,
+                const std::shared_ptr<const void>& rendered_owner,
                 std::span<const domain::BarTenThousandths> exact) {
   json.begin_array();
   if (!rendered.empty()) {
     // Pieces of already written bars, joined by commas (api/history_cache).
     for (const auto text : rendered) {
-      json.raw(text);
+      json.raw_shared(text, rendered_owner);
     }
   } else {
     // Many bars written into one buffer, joined by commas, and appended at once: appending each
@@ -153,7 +154,10 @@ std::span<const domain::BarTenThousandths> exact_bars(const BarsResponse& respon
 
 // Write the bars of item `i` of `response`, from what it holds of them.
 void write_item_bars(JsonWriter& json, const BarsResponse& response, std::size_t i) {
-  write_bars(json, response.items[i].bars, rendered_bars(response, i), exact_bars(response, i));
+  static const std::shared_ptr<const void> k_no_owner;
+  write_bars(json, response.items[i].bars, rendered_bars(response, i),
+             i < response.keep_alive.size() ? response.keep_alive[i] : k_no_owner,
+             exact_bars(response, i));
 }
 
 void write_summary(JsonWriter& json, const query::Summary& summary) {
@@ -371,8 +375,12 @@ std::string bar_to_json(const domain::Bar& bar) {
   return json.take();
 }
 
-std::string bars_to_json(const BarsResponse& response, std::optional<std::int64_t> credits_charged) {
-  JsonWriter json(estimated_size(response));
+namespace {
+
+// Write the bars response body of `response` into `json`.
+void write_bars_response(JsonWriter& json,
+                         const BarsResponse& response,
+                         std::optional<std::int64_t> credits_charged) {
   bool partial = false;
   for (std::size_t i = 0; i < response.items.size(); ++i) {
     partial = partial || item_error(response, i).has_value();
@@ -423,7 +431,21 @@ std::string bars_to_json(const BarsResponse& response, std::optional<std::int64_
   json.key("meta");
   write_meta(json, response.dataset, credits_charged);
   json.end_object();
+}
+
+} // namespace
+
+std::string bars_to_json(const BarsResponse& response, std::optional<std::int64_t> credits_charged) {
+  JsonWriter json(estimated_size(response));
+  write_bars_response(json, response, credits_charged);
   return json.take();
+}
+
+Body bars_to_body(const BarsResponse& response, std::optional<std::int64_t> credits_charged) {
+  // The envelope alone is written; the bars' pieces mostly stay where they are.
+  auto json = JsonWriter::splicing(1024);
+  write_bars_response(json, response, credits_charged);
+  return json.take_body();
 }
 
 std::string bar_to_ndjson(const std::string& symbol, const domain::Bar& bar) {

@@ -4,6 +4,7 @@
 // trade_date, ...); everything else speaks C++.
 #pragma once
 
+#include "core/api/body.hpp"
 #include "core/error.hpp"
 #include "core/query/bar_query.hpp"
 #include "core/query/indicator_query.hpp"
@@ -34,7 +35,8 @@ struct BarsResponse {
   // bars_to_json() instead.
   std::optional<std::int64_t> credits_charged;
   // Optional, per item: the JSON of its bars, already written (api/history_cache), as pieces joined
-  // by commas; an item without pieces is written from its bars. `keep_alive` owns the text.
+  // by commas; an item without pieces is written from its bars. The item's `keep_alive` owns
+  // the text, which the body spliced from it (bars_to_body) goes on referring to.
   std::vector<std::vector<std::string_view>> bar_json;
   std::vector<std::shared_ptr<const void>> keep_alive;
   // Optional, per item: its bars' numbers as whole 1/10000s, one per bar (a compact history's
@@ -51,6 +53,10 @@ std::optional<Error> item_error(const BarsResponse& response, std::size_t i);
 
 // Return the bars response body; `credits_charged` appears in meta when set (D7).
 std::string bars_to_json(const BarsResponse& response, std::optional<std::int64_t> credits_charged);
+
+// As bars_to_json(), with the bars' JSON that `response` holds spliced into the body by
+// reference (Body::splice) rather than copied: what the server sends (issue 35).
+Body bars_to_body(const BarsResponse& response, std::optional<std::int64_t> credits_charged);
 
 struct IndicatorResponse {
   std::string request_id;

@@ -3,6 +3,7 @@
 #include "core/domain/number.hpp"
 
 #include <algorithm>
+#include <cassert>
 
 namespace ashare::api {
 namespace {
@@ -88,70 +89,84 @@ void append_json_string(std::string& out, std::string_view text) {
 
 void JsonWriter::before_value() {
   if (m_need_comma) {
-    m_out.push_back(',');
+    m_body.text().push_back(',');
   }
   m_need_comma = true;
 }
 
 void JsonWriter::begin_object() {
   before_value();
-  m_out.push_back('{');
+  m_body.text().push_back('{');
   m_need_comma = false;
 }
 
 void JsonWriter::end_object() {
-  m_out.push_back('}');
+  m_body.text().push_back('}');
   m_need_comma = true;
 }
 
 void JsonWriter::begin_array() {
   before_value();
-  m_out.push_back('[');
+  m_body.text().push_back('[');
   m_need_comma = false;
 }
 
 void JsonWriter::end_array() {
-  m_out.push_back(']');
+  m_body.text().push_back(']');
   m_need_comma = true;
 }
 
 void JsonWriter::key(std::string_view name) {
   before_value();
   // Member names are identifiers from our own code: plain ASCII, nothing to escape.
-  m_out.push_back('"');
-  m_out.append(name);
-  m_out += "\":";
+  m_body.text().push_back('"');
+  m_body.text().append(name);
+  m_body.text() += "\":";
   m_need_comma = false;
 }
 
 void JsonWriter::string(std::string_view text) {
   before_value();
-  append_json_string(m_out, text);
+  append_json_string(m_body.text(), text);
 }
 
 void JsonWriter::number(double value) {
   before_value();
-  domain::append_number(m_out, value);
+  domain::append_number(m_body.text(), value);
 }
 
 void JsonWriter::integer(std::int64_t value) {
   before_value();
-  domain::append_integer(m_out, value);
+  domain::append_integer(m_body.text(), value);
 }
 
 void JsonWriter::boolean(bool value) {
   before_value();
-  m_out += value ? "true" : "false";
+  m_body.text() += value ? "true" : "false";
 }
 
 void JsonWriter::null() {
   before_value();
-  m_out += "null";
+  m_body.text() += "null";
 }
 
 void JsonWriter::raw(std::string_view json) {
   before_value();
-  m_out.append(json);
+  m_body.text().append(json);
+}
+
+void JsonWriter::raw_shared(std::string_view json, const std::shared_ptr<const void>& owner) {
+  before_value();
+  if (m_splicing && owner != nullptr && json.size() >= k_min_spliced_bytes) {
+    m_body.splice(json, owner);
+  } else {
+    m_body.text().append(json);
+  }
+}
+
+std::string JsonWriter::take() {
+  assert(m_body.prefix().size() == m_body.size()); // nothing spliced: a splicing writer's take_body()
+  return std::move(m_body.text());
 }
 
 } // namespace ashare::api

@@ -2,7 +2,10 @@
 // round-trip digits, never exponent notation), strings escaped and made valid UTF-8.
 #pragma once
 
+#include "core/api/body.hpp"
+
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -11,7 +14,18 @@ namespace ashare::api {
 class JsonWriter {
 public:
   // Reserve `bytes` of output up front.
-  explicit JsonWriter(std::size_t bytes = 256) { m_out.reserve(bytes); }
+  explicit JsonWriter(std::size_t bytes = 256) { m_body.text().reserve(bytes); }
+
+  // Pieces at least this long are spliced by reference, when splicing; shorter ones cost less to
+  // copy than a piece of a gathered write each (a descending window is a piece per bar).
+  static constexpr std::size_t k_min_spliced_bytes = 2048;
+
+  // Reserve `bytes`, and splice long raw_shared() values into the Body take_body() returns.
+  static JsonWriter splicing(std::size_t bytes) {
+    JsonWriter writer(bytes);
+    writer.m_splicing = true;
+    return writer;
+  }
 
   void begin_object();
   void end_object();
@@ -30,12 +44,18 @@ public:
   // Write `json`, already-serialised JSON, as the next value.
   void raw(std::string_view json);
 
-  // Return the document and leave the writer empty.
-  std::string take() { return std::move(m_out); }
+  // Write `json`, already-serialised JSON that `owner` keeps alive, as the next value: spliced
+  // into the body by reference (Body::splice) when this writer splices and it is long enough.
+  void raw_shared(std::string_view json, const std::shared_ptr<const void>& owner);
+  // Return the document and leave the writer empty; requires a writer that does not splice.
+  std::string take();
+  // Return the document as a body and leave the writer empty.
+  Body take_body() { return std::move(m_body); }
 
 private:
   void before_value();
-  std::string m_out;
+  Body m_body;
+  bool m_splicing = false;
   bool m_need_comma = false;
 };
 

@@ -2,6 +2,8 @@
 // response as status, headers and body. The server (src/server) converts to and from bytes.
 #pragma once
 
+#include "core/api/body.hpp"
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,7 +24,7 @@ struct Response {
   int status = 200;
   std::vector<std::pair<std::string, std::string>> headers; // besides Content-Type
   std::string content_type = "application/json";
-  std::string body;
+  Body body; // the JSON, with cached pieces spliced in (api/body)
 
   void set_header(std::string name, std::string value) {
     headers.emplace_back(std::move(name), std::move(value));
