@@ -154,6 +154,79 @@ TEST_CASE("D7: store::KeyStore::charge_batch applies charges in order, in one tr
   }
 }
 
+TEST_CASE("D7: store::charge_credits decides one charge") {
+  using Key = std::optional<store::KeyCredits>;
+  struct Row {
+    Key key;
+    std::int64_t cost;
+    bool charged;
+    std::optional<std::int64_t> balance;
+    bool revoked;
+    std::optional<std::int64_t> credits_after;
+  };
+  const std::vector<Row> rows{
+    {store::KeyCredits{5, false}, 2, true, 3, false, 3},     // enough
+    {store::KeyCredits{2, false}, 2, true, 0, false, 0},     // exactly enough
+    {store::KeyCredits{1, false}, 2, false, 1, false, 1},    // too little: refused, balance said
+    {store::KeyCredits{0, false}, 0, true, 0, false, 0},     // a read: usable at 0
+    {store::KeyCredits{9, true}, 1, false, 9, true, 9},      // revoked
+    {store::KeyCredits{9, true}, 0, false, 9, true, 9},      // revoked, a read
+    {store::KeyCredits{std::nullopt, false}, 1, false, std::nullopt, false, std::nullopt}, // unmetered
+    {std::nullopt, 1, false, std::nullopt, false, std::nullopt}, // unknown
+  };
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    CAPTURE(i);
+    auto key = rows[i].key;
+    const auto result = store::charge_credits(key, rows[i].cost);
+    CHECK(result.charged == rows[i].charged);
+    CHECK(result.balance == rows[i].balance);
+    CHECK(result.revoked == rows[i].revoked);
+    CHECK((key ? key->credits : std::nullopt) == rows[i].credits_after);
+  }
+}
+
+TEST_CASE("D7: a batch of charges answers what the same charges one by one answer") {
+  // Many charges on few keys, interleaved, in one batch (each key's row read and written once)
+  // against the same charges as batches of one, on a second store.
+  test::StoreBackend backend_batched;
+  test::StoreBackend backend_single;
+  const auto batched = backend_batched.open_keys();
+  const auto single = backend_single.open_keys();
+  std::vector<std::int64_t> ids;
+  for (auto* keys : {batched.get(), single.get()}) {
+    ids = {keys->insert_key(new_key("ask_a", Plan::basic, 40)),
+           keys->insert_key(new_key("ask_b", Plan::pro, 7)),
+           keys->insert_key(new_key("ask_unmetered", Plan::pro, std::nullopt)),
+           keys->insert_key(new_key("ask_revoked", Plan::pro, 9))};
+    REQUIRE(keys->revoke(ids[3], "2024-02-01T00:00:00Z"));
+  }
+  ids.push_back(ids.back() + 100); // unknown
+  std::vector<store::ChargeRequest> requests;
+  std::uint32_t state = 12345; // a fixed pseudo-random sequence (an LCG)
+  for (int i = 0; i < 200; ++i) {
+    state = state * 1103515245U + 12345U;
+    const auto key = ids[(state >> 8) % ids.size()];
+    const auto cost = static_cast<std::int64_t>((state >> 16) % 4); // 0 reads the balance
+    requests.push_back({key, cost});
+  }
+  const auto results = batched->charge_batch(requests);
+  REQUIRE(results.size() == requests.size());
+  int charged = 0;
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    CAPTURE(i);
+    const auto one = single->charge_batch(std::span(&requests[i], 1)).front();
+    CHECK(results[i].charged == one.charged);
+    CHECK(results[i].balance == one.balance);
+    CHECK(results[i].revoked == one.revoked);
+    charged += results[i].charged && requests[i].cost > 0 ? 1 : 0;
+  }
+  CHECK(charged > 10); // both keys ran out of credits along the way
+  for (const auto id : ids) {
+    CHECK(batched->load_balance(id) == single->load_balance(id));
+  }
+  CHECK(batched->load_balance(ids[0]) < 3);
+}
+
 TEST_CASE("store::KeyStore::add_credits") {
   test::StoreBackend backend;
   const auto store = backend.open_keys();

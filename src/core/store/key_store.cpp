@@ -6,6 +6,19 @@
 
 namespace ashare::store {
 
+ChargeResult charge_credits(std::optional<KeyCredits>& key, std::int64_t cost) {
+  if (!key) {
+    return {}; // unknown: nothing charged, no balance
+  }
+  if (cost > 0 && key->credits && *key->credits >= cost && !key->revoked) {
+    *key->credits -= cost;
+    return ChargeResult{true, key->credits, false};
+  }
+  // Refused (or only read): the balance now, and why. A read charges nothing but says whether
+  // the key may still be used.
+  return ChargeResult{cost == 0 && key->credits && !key->revoked, key->credits, key->revoked};
+}
+
 Result<KeyCopy> copy_keys(KeyStore& from, KeyStore& to) {
   const auto keys = from.load_keys();
   if (const auto there = to.load_keys(); !there.empty()) {

@@ -50,6 +50,17 @@ struct ChargeResult {
   bool revoked = false;                // refused because the key is revoked
 };
 
+// A key's credits as a batch of charges reads them: once, under the store's write lock.
+struct KeyCredits {
+  std::optional<std::int64_t> credits; // nullopt: unmetered
+  bool revoked = false;
+};
+
+// D7: return the result of charging `cost` (0: only read the balance) to `key` (nullopt: no such
+// key), taking the cost from key->credits when it is charged: the rule of every charge, applied
+// in a batch's order to the key as the charges before it left it.
+ChargeResult charge_credits(std::optional<KeyCredits>& key, std::int64_t cost);
+
 // The key store's operations; a SQLite file (store/sqlite_key_store.hpp) or a PostgreSQL
 // database (store/postgres/key_store.hpp) behind it, chosen by open_key_store().
 class KeyStore {
@@ -84,9 +95,9 @@ public:
   // is revoked (nothing is charged then).
   virtual std::optional<std::int64_t> charge(std::int64_t id, std::int64_t cost) = 0;
 
-  // Apply `requests` in order in one write transaction, each charge decided and applied by one
-  // conditional update (D7), the whole batch committed once, so that a server pays one commit
-  // for many requests. Returns one result per request, in order.
+  // Apply `requests` in order in one write transaction (D7: charge_credits() decides each), the
+  // whole batch committed once, so that a server pays one commit for many requests. Returns one
+  // result per request, in order.
   virtual std::vector<ChargeResult> charge_batch(std::span<const ChargeRequest> requests) = 0;
 
   // Return the generation of the keys: it changes whenever a key is created, deleted, revoked,

@@ -5,11 +5,13 @@
 #include <SQLiteCpp/Statement.h>
 #include <SQLiteCpp/Transaction.h>
 
+#include <algorithm>
+
 namespace ashare::store {
 namespace {
 
 constexpr const char* k_key_columns =
-  "id, prefix, label, plan, credits, created_at, revoked_at, digest";
+    "id, prefix, label, plan, credits, created_at, revoked_at, digest";
 
 KeyRecord read_key(SQLite::Statement& statement) {
   KeyRecord key;
@@ -38,33 +40,36 @@ std::string select_keys(const char* where) {
 
 struct SqliteKeyStore::Statements {
   explicit Statements(SQLite::Database& db)
-    : by_digest(db, select_keys("WHERE digest = ?1")),
-      by_prefix(db, select_keys("WHERE prefix = ?1 ORDER BY id")),
-      charge(db, "UPDATE api_keys SET credits = credits - ?2 WHERE id = ?1 "
-                 "AND credits IS NOT NULL AND credits >= ?2 AND revoked_at IS NULL "
-                 "RETURNING credits"),
-      balance(db, "SELECT credits FROM api_keys WHERE id = ?1"),
-      state(db, "SELECT credits, revoked_at FROM api_keys WHERE id = ?1"),
-      generation(db, "SELECT value FROM meta WHERE key = 'generation'") {}
+      : by_digest(db, select_keys("WHERE digest = ?1")),
+        by_prefix(db, select_keys("WHERE prefix = ?1 ORDER BY id")),
+        charge(db,
+               "UPDATE api_keys SET credits = credits - ?2 WHERE id = ?1 "
+               "AND credits IS NOT NULL AND credits >= ?2 AND revoked_at IS NULL "
+               "RETURNING credits"),
+        balance(db, "SELECT credits FROM api_keys WHERE id = ?1"),
+        state(db, "SELECT credits, revoked_at FROM api_keys WHERE id = ?1"),
+        take(db, "UPDATE api_keys SET credits = credits - ?2 WHERE id = ?1"),
+        generation(db, "SELECT value FROM meta WHERE key = 'generation'") {}
 
   SQLite::Statement by_digest;
   SQLite::Statement by_prefix;
   SQLite::Statement charge;
   SQLite::Statement balance;
   SQLite::Statement state;
+  SQLite::Statement take; // what a batch charged a key, decided beforehand (charge_batch)
   SQLite::Statement generation;
 };
 
 SqliteKeyStore::SqliteKeyStore(const std::filesystem::path& path)
-  : m_db(open_database(path, StoreKind::keys)),
-    m_statements(std::make_unique<Statements>(m_db)) {}
+    : m_db(open_database(path, StoreKind::keys)), m_statements(std::make_unique<Statements>(m_db)) {
+}
 
 SqliteKeyStore::~SqliteKeyStore() = default;
 
 std::int64_t SqliteKeyStore::insert_key(const NewKeyRecord& key) {
-  SQLite::Statement statement(m_db,
-                              "INSERT INTO api_keys(prefix, digest, label, plan, credits, created_at) "
-                              "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+  SQLite::Statement statement(
+      m_db, "INSERT INTO api_keys(prefix, digest, label, plan, credits, created_at) "
+            "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
   statement.bind(1, key.prefix);
   statement.bind(2, key.digest.data(), static_cast<int>(key.digest.size()));
   statement.bind(3, key.label);
@@ -125,7 +130,7 @@ std::vector<KeyRecord> SqliteKeyStore::load_keys() {
 
 bool SqliteKeyStore::revoke(std::int64_t id, const std::string& at) {
   SQLite::Statement statement(
-    m_db, "UPDATE api_keys SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL");
+      m_db, "UPDATE api_keys SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL");
   statement.bind(1, static_cast<std::int64_t>(id));
   statement.bind(2, at);
   const bool changed = statement.exec() > 0;
@@ -136,9 +141,8 @@ bool SqliteKeyStore::revoke(std::int64_t id, const std::string& at) {
 }
 
 std::optional<std::int64_t> SqliteKeyStore::add_credits(std::int64_t id, std::int64_t credits) {
-  SQLite::Statement statement(m_db,
-                              "UPDATE api_keys SET credits = credits + ?2 "
-                              "WHERE id = ?1 AND credits IS NOT NULL RETURNING credits");
+  SQLite::Statement statement(m_db, "UPDATE api_keys SET credits = credits + ?2 "
+                                    "WHERE id = ?1 AND credits IS NOT NULL RETURNING credits");
   statement.bind(1, static_cast<std::int64_t>(id));
   statement.bind(2, static_cast<std::int64_t>(credits));
   if (!statement.executeStep()) {
@@ -163,39 +167,63 @@ std::optional<std::int64_t> SqliteKeyStore::charge(std::int64_t id, std::int64_t
 }
 
 std::vector<ChargeResult> SqliteKeyStore::charge_batch(std::span<const ChargeRequest> requests) {
+  // D7, issue 35: each key's row is read once and written once per batch, its charges decided
+  // in order in memory (charge_credits) while the transaction holds the write lock: the results
+  // of a conditional update per charge, for two statements per key instead of one per charge.
+  struct Key {
+    std::int64_t id = 0;
+    std::optional<KeyCredits> credits;
+    std::int64_t charged = 0; // taken in this batch
+  };
+  std::vector<Key> keys; // a batch names few keys: mostly one
   std::vector<ChargeResult> results;
   results.reserve(requests.size());
   SQLite::Transaction transaction(m_db, SQLite::TransactionBehavior::IMMEDIATE);
-  auto& state = m_statements->state;
   for (const auto& request : requests) {
-    ChargeResult result;
-    if (request.cost > 0) {
-      result.balance = charge(request.key_id, request.cost);
-      result.charged = result.balance.has_value();
+    auto key = std::find_if(keys.begin(), keys.end(),
+                            [&](const Key& each) { return each.id == request.key_id; });
+    if (key == keys.end()) {
+      keys.push_back(Key{request.key_id, load_credits(request.key_id), 0});
+      key = keys.end() - 1;
     }
-    if (!result.charged) {
-      state.reset();
-      state.bind(1, static_cast<std::int64_t>(request.key_id));
-      if (state.executeStep()) {
-        if (!state.getColumn(0).isNull()) {
-          result.balance = state.getColumn(0).getInt64();
-        }
-        result.revoked = !state.getColumn(1).isNull();
-        result.charged = request.cost == 0 && result.balance && !result.revoked;
-      }
-      state.reset();
+    results.push_back(charge_credits(key->credits, request.cost));
+    if (results.back().charged) {
+      key->charged += request.cost;
     }
-    results.push_back(result);
+  }
+  auto& take = m_statements->take;
+  for (const auto& key : keys) {
+    if (key.charged > 0) {
+      take.reset();
+      take.bind(1, key.id);
+      take.bind(2, key.charged);
+      take.exec();
+    }
   }
   transaction.commit();
   return results;
+}
+
+std::optional<KeyCredits> SqliteKeyStore::load_credits(std::int64_t id) {
+  auto& state = m_statements->state;
+  state.reset();
+  state.bind(1, id);
+  std::optional<KeyCredits> key;
+  if (state.executeStep()) {
+    key = KeyCredits{state.getColumn(0).isNull()
+                         ? std::nullopt
+                         : std::optional<std::int64_t>(state.getColumn(0).getInt64()),
+                     !state.getColumn(1).isNull()};
+  }
+  state.reset();
+  return key;
 }
 
 std::int64_t SqliteKeyStore::load_generation() {
   auto& statement = m_statements->generation;
   statement.reset();
   const std::int64_t generation =
-    statement.executeStep() ? std::stoll(statement.getColumn(0).getString()) : 0;
+      statement.executeStep() ? std::stoll(statement.getColumn(0).getString()) : 0;
   statement.reset();
   return generation;
 }

@@ -35,6 +35,9 @@ public:
   void insert_exact(std::span<const KeyRecord> keys) override;
 
 private:
+  // Return the credits of key `id` as they are now; nullopt when there is no such key.
+  std::optional<KeyCredits> load_credits(std::int64_t id);
+
   SQLite::Database m_db;
   struct Statements;
   std::unique_ptr<Statements> m_statements;
