@@ -6,12 +6,12 @@
 
 namespace ashare::server {
 
-void ChargeBatcher::submit(store::ChargeRequest charge, Done done) {
+void ChargeBatcher::submit(store::ChargeRequest charge, boost::asio::io_context& home, Done done) {
   bool start = false;
   {
     std::lock_guard lock(m_mutex);
     m_charges.push_back(charge);
-    m_done.push_back(std::move(done));
+    m_waiting.push_back(Waiting{&home, std::move(done)});
     start = !std::exchange(m_running, true);
   }
   if (start) {
@@ -21,7 +21,7 @@ void ChargeBatcher::submit(store::ChargeRequest charge, Done done) {
 
 void ChargeBatcher::run() {
   std::vector<store::ChargeRequest> charges;
-  std::vector<Done> done;
+  std::vector<Waiting> waiting;
   while (true) {
     {
       std::lock_guard lock(m_mutex);
@@ -30,7 +30,7 @@ void ChargeBatcher::run() {
         return;
       }
       charges.swap(m_charges);
-      done.swap(m_done);
+      waiting.swap(m_waiting);
     }
     std::vector<store::ChargeResult> results;
     bool unreachable = false;
@@ -42,11 +42,39 @@ void ChargeBatcher::run() {
     } catch (const std::exception& error) {
       m_services.log_error(std::string("charging credits: ") + error.what());
     }
-    for (std::size_t i = 0; i < done.size(); ++i) {
-      done[i](results.empty() ? std::nullopt : std::optional(results[i]), unreachable);
-    }
+    hand_back(std::move(waiting), results, unreachable);
     charges.clear();
-    done.clear();
+    waiting = {};
+  }
+}
+
+void ChargeBatcher::hand_back(std::vector<Waiting> waiting,
+                              const std::vector<store::ChargeResult>& results,
+                              bool unreachable) {
+  // Group by home, keeping each home's order: a network thread or two, so a scan per home.
+  struct Handed {
+    Done done;
+    std::optional<store::ChargeResult> result;
+  };
+  std::vector<bool> taken(waiting.size(), false);
+  for (std::size_t first = 0; first < waiting.size(); ++first) {
+    if (taken[first]) {
+      continue;
+    }
+    auto* home = waiting[first].home;
+    std::vector<Handed> handed;
+    for (std::size_t i = first; i < waiting.size(); ++i) {
+      if (!taken[i] && waiting[i].home == home) {
+        taken[i] = true;
+        handed.push_back(Handed{std::move(waiting[i].done),
+                                results.empty() ? std::nullopt : std::optional(results[i])});
+      }
+    }
+    boost::asio::post(*home, [handed = std::move(handed), unreachable]() mutable {
+      for (auto& each : handed) {
+        each.done(each.result, unreachable);
+      }
+    });
   }
 }
 

@@ -2,13 +2,15 @@
 // network threads; one job at a time on the worker pool takes every charge queued and applies
 // them in one transaction of the key store (api::apply_charges), then hands each result back.
 // One SQLite commit then serves many requests, and the process never has two writers of the key
-// store racing for its lock. The responses are rendered by whoever receives the results (the
-// connections, on their own threads), not on the job's one thread.
+// store racing for its lock. The results go back to each network thread in one handler per batch
+// (issue 35: a post per request woke a thread per request), and the responses are rendered
+// there, not on the job's one thread.
 #pragma once
 
 #include "core/api/dispatch.hpp"
 
 #include <utility>
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/thread_pool.hpp>
 #include <functional>
 #include <mutex>
@@ -27,18 +29,28 @@ public:
   ChargeBatcher(api::Services& services, boost::asio::thread_pool& workers)
     : m_services(services), m_workers(workers) {}
 
-  // Queue `charge`; `done` receives its result, on a worker thread. Thread-safe.
-  void submit(store::ChargeRequest charge, Done done);
+  // Queue `charge`; `done` receives its result on `home` (a network thread's). Thread-safe.
+  void submit(store::ChargeRequest charge, boost::asio::io_context& home, Done done);
 
 private:
+  struct Waiting {
+    boost::asio::io_context* home;
+    Done done;
+  };
+
   // Apply what is queued, batch after batch, until the queue is empty.
   void run();
+  // Hand each of `waiting` its result (`results` empty: the batch failed, `unreachable` says how),
+  // posting one handler per home.
+  static void hand_back(std::vector<Waiting> waiting,
+                        const std::vector<store::ChargeResult>& results,
+                        bool unreachable);
 
   api::Services& m_services;
   boost::asio::thread_pool& m_workers;
   std::mutex m_mutex;
-  std::vector<store::ChargeRequest> m_charges; // queued, with their callbacks beside
-  std::vector<Done> m_done;
+  std::vector<store::ChargeRequest> m_charges; // queued, with who waits on each beside
+  std::vector<Waiting> m_waiting;
   bool m_running = false; // a job is applying batches
 };
 

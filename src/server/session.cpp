@@ -265,19 +265,17 @@ private:
       // rendered (on this thread, not on the batcher's one).
       const auto charge = needed->charge;
       m_thread.server.charges.submit(
-        charge, [self = this->shared_from_this(), finish = std::move(needed->finish)](
-                  std::optional<store::ChargeResult> result, bool unreachable) mutable {
-          asio::post(self->m_thread.io, [self, finish = std::move(finish), result,
-                                         unreachable]() mutable {
-            // D15: nothing was charged, so nothing is answered but the 503.
-            self->answer(result        ? finish(*result)
-                         : unreachable ? api::unavailable_response(
-                                           "the key store cannot be reached", self->services())
-                                       : api::error_response(
-                                           ErrorCode::internal,
-                                           "internal error; the server logged the details",
-                                           self->services()));
-          });
+        charge, m_thread.io,
+        [self = this->shared_from_this(), finish = std::move(needed->finish)](
+          std::optional<store::ChargeResult> result, bool unreachable) mutable {
+          // D15: nothing was charged, so nothing is answered but the 503.
+          self->answer(result        ? finish(*result)
+                       : unreachable ? api::unavailable_response(
+                                         "the key store cannot be reached", self->services())
+                                     : api::error_response(
+                                         ErrorCode::internal,
+                                         "internal error; the server logged the details",
+                                         self->services()));
         });
       return;
     }
