@@ -114,6 +114,49 @@ constexpr Migration k_keys_migrations[] = {
     END
     $$;
   )sql"},
+  // Issue 35: the same batch, each key's row read once and written once. Each charge is decided
+  // in the batch's order against the credits the charges before it left (the rows are locked
+  // from the first read to the commit, so nothing else changes them), then what each key was
+  // charged is taken in one UPDATE: one row version per key instead of one per charge.
+  {R"sql(
+    CREATE OR REPLACE FUNCTION api_keys_charge(ids bigint[], costs bigint[])
+    RETURNS TABLE(charged boolean, balance bigint, revoked boolean)
+    LANGUAGE plpgsql AS $$
+    DECLARE
+      key_ids bigint[];
+      key_credits bigint[];
+      key_revoked boolean[];
+      taken bigint[];
+      i integer;
+      k integer;
+    BEGIN
+      SELECT coalesce(array_agg(locked.id ORDER BY locked.id), '{}'),
+             coalesce(array_agg(locked.credits ORDER BY locked.id), '{}'),
+             coalesce(array_agg(locked.revoked_at IS NOT NULL ORDER BY locked.id), '{}')
+        INTO key_ids, key_credits, key_revoked
+        FROM (SELECT a.id, a.credits, a.revoked_at FROM api_keys a
+               WHERE a.id = ANY(ids) ORDER BY a.id FOR UPDATE) locked;
+      taken := array_fill(0::bigint, ARRAY[coalesce(array_length(key_ids, 1), 0)]);
+      FOR i IN 1 .. coalesce(array_length(ids, 1), 0) LOOP
+        k := array_position(key_ids, ids[i]);
+        IF k IS NULL THEN
+          charged := false; balance := NULL; revoked := false;
+        ELSIF costs[i] > 0 AND key_credits[k] >= costs[i] AND NOT key_revoked[k] THEN
+          key_credits[k] := key_credits[k] - costs[i];
+          taken[k] := taken[k] + costs[i];
+          charged := true; balance := key_credits[k]; revoked := false;
+        ELSE
+          charged := costs[i] = 0 AND key_credits[k] IS NOT NULL AND NOT key_revoked[k];
+          balance := key_credits[k]; revoked := key_revoked[k];
+        END IF;
+        RETURN NEXT;
+      END LOOP;
+      UPDATE api_keys a SET credits = a.credits - t.amount
+        FROM unnest(key_ids, taken) AS t(id, amount)
+       WHERE a.id = t.id AND t.amount > 0;
+    END
+    $$;
+  )sql"},
 };
 
 // The data store as the SQLite one (store/schema.cpp) holds it, in one step: prices in double
