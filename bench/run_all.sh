@@ -2,7 +2,8 @@
 # Every measured figure in one command (issues 9 and 11): builds a Release binary and the bench
 # programs in build/release, then prints P1/P1m/P1h/P1z (serve against nginx, P1z with gzip
 # against nginx's gzip_static, and the bytes an answer moves on the wire), the CPU gzip costs per
-# answer compressed per request against once per ETag (D17), P2 (a one-shot query
+# answer compressed per request against once per ETag (D17), a body sent by copy, writev or
+# sendfile in a minimal server (issue 35), P2 (a one-shot query
 # against the sqlite3 CLI), P3 (import against sqlite3 .import, peak memory, and P5's bytes per
 # bar), P4 (indicator against bars requests, in process), P5 (a full market against 10 symbols
 # under serve: latency and RSS) and P6 (remote mode from the cache against local mode), each with
@@ -21,7 +22,8 @@ done
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 cmake -S . -B build/release "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DASHARE_BUILD_TESTS=OFF >/dev/null
-cmake --build build/release -j "$(nproc)" --target ashare ashare_bench_indicators ashare_bench_gzip >/dev/null
+cmake --build build/release -j "$(nproc)" --target ashare ashare_bench_indicators ashare_bench_gzip \
+  ashare_bench_send_modes >/dev/null
 ashare=build/release/src/cli/ashare
 if [ "$quick" = 1 ]; then
   p1=(--rounds 1 --seconds 2) oneshot=(--rounds 2 --processes 20) loop=(--loop 500) p4=(5000 50)
@@ -32,6 +34,8 @@ else
 fi
 echo "== P1, P1m, P1h, P1z: ashare serve against nginx; bytes on the wire"
 python3 bench/serve_vs_nginx.py "$ashare" "${p1[@]}"
+echo "== a cached body sent by copy, writev or sendfile, alone (issue 35)"
+python3 bench/send_modes.py build/release/bench/ashare_bench_send_modes "${p1[@]}"
 echo "== gzip per one-year answer: compressed per request against once per ETag (D17)"
 gzip_body="$(mktemp)"
 store="$(mktemp -d)"
