@@ -22,6 +22,7 @@
 #include <cstdlib>
 #include <memory>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -105,7 +106,8 @@ double time_us(const std::vector<domain::Bar>& bars, int rounds, std::size_t his
 std::string respond(const query::BarQuery& query,
                     query::SymbolBars item,
                     std::vector<std::string_view> bar_json = {},
-                    std::vector<domain::BarTenThousandths> exact = {}) {
+                    std::vector<domain::BarTenThousandths> exact = {},
+                    std::span<const domain::Bar> in_place = {}) {
   api::BarsResponse response;
   response.single = true;
   response.adjusted = query.adjusted;
@@ -115,6 +117,7 @@ std::string respond(const query::BarQuery& query,
   response.next_urls.resize(1);
   response.bar_json.push_back(std::move(bar_json));
   response.bar_exact.push_back(std::move(exact));
+  response.bars_in_place.push_back(in_place);
   return api::bars_to_json(response, std::nullopt);
 }
 
@@ -154,9 +157,9 @@ int main(int argc, char** argv) {
     return compact_answer(i, query).size();
   };
   const auto from_rendered = [&](std::size_t i, const query::BarQuery& query) {
-    std::vector<std::string_view> bar_json;
-    auto item = api::select_bars(*rendered[i], "600000.SH", query, bar_json);
-    return respond(query, std::move(item), std::move(bar_json)).size();
+    auto window = api::select_bars(*rendered[i], "600000.SH", query);
+    return respond(query, std::move(window.item), std::move(window.json), {}, window.in_place)
+      .size();
   };
   // The same answer both ways, or the figures mean nothing.
   query::BarQuery check;
@@ -166,9 +169,9 @@ int main(int argc, char** argv) {
   check.limit = 5000;
   for (const bool adjusted : {true, false}) {
     check.adjusted = adjusted;
-    std::vector<std::string_view> bar_json;
-    auto item = api::select_bars(*rendered[0], "600000.SH", check, bar_json);
-    if (compact_answer(0, check) != respond(check, std::move(item), std::move(bar_json))) {
+    auto window = api::select_bars(*rendered[0], "600000.SH", check);
+    if (compact_answer(0, check)
+        != respond(check, std::move(window.item), std::move(window.json), {}, window.in_place)) {
       std::fprintf(stderr, "the compact and rendered answers differ (adjusted %d)\n", adjusted);
       return 1;
     }

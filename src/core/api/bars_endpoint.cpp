@@ -54,6 +54,7 @@ std::variant<BarsResponse, Unanswered> answer_bars(const BarsRequest& request,
       response.bar_json.emplace_back();
       response.bar_exact.emplace_back();
       response.keep_alive.emplace_back();
+      response.bars_in_place.emplace_back();
       continue;
     }
     auto read = source.window(*info, query);
@@ -65,13 +66,16 @@ std::variant<BarsResponse, Unanswered> answer_bars(const BarsRequest& request,
     response.bar_json.push_back(std::move(window.json));
     response.bar_exact.push_back(std::move(window.exact));
     response.keep_alive.push_back(std::move(window.keep_alive));
+    response.bars_in_place.push_back(window.in_place);
   }
   response.dataset = catalog.dataset;
   response.dataset.source = catalog.source_of(query.symbols); // D8: the symbols served
-  for (const auto& item : response.items) {
+  for (std::size_t i = 0; i < response.items.size(); ++i) {
+    const auto& item = response.items[i];
     response.next_urls.push_back(
-        item.has_more ? std::optional(next_url(request, item.symbol, item.bars.back().trade_date))
-                      : std::nullopt);
+        item.has_more
+            ? std::optional(next_url(request, item.symbol, item_bars(response, i).back().trade_date))
+            : std::nullopt);
   }
   return response;
 }

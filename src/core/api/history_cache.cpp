@@ -1,6 +1,7 @@
 #include "core/api/history_cache.hpp"
 
 #include "core/api/json.hpp"
+#include "core/query/summary.hpp"
 
 #include <algorithm>
 #include <iterator>
@@ -44,9 +45,9 @@ std::string_view BarsJson::joined(std::size_t first, std::size_t end) const {
 }
 
 IndicatorSeriesMemo::Key IndicatorSeriesMemo::key_of(const query::IndicatorQuery& query) {
-  return Key{query.indicator, query.window, query.fast, query.slow,        query.signal, query.k,
-             query.n,         query.m1,     query.m2,   query.series_type, query.adjusted,
-             query.convention};
+  return Key{query.indicator, query.window,      query.fast,     query.slow,
+             query.signal,    query.k,           query.n,        query.m1,
+             query.m2,        query.series_type, query.adjusted, query.convention};
 }
 
 std::shared_ptr<const query::IndicatorLines>
@@ -97,38 +98,44 @@ std::shared_ptr<const RenderedHistory> render_history(query::History history) {
 std::size_t estimated_history_bytes(std::int64_t bars) {
   // Per bar: two Bars, their JSON (about 220 bytes each) and its end, and the series.
   constexpr std::size_t k_per_bar =
-    2 * (sizeof(domain::Bar) + 220 + sizeof(std::uint32_t)) + k_series_bytes_per_bar;
-  return sizeof(RenderedHistory) + static_cast<std::size_t>(std::max<std::int64_t>(bars, 0)) * k_per_bar;
+      2 * (sizeof(domain::Bar) + 220 + sizeof(std::uint32_t)) + k_series_bytes_per_bar;
+  return sizeof(RenderedHistory)
+         + static_cast<std::size_t>(std::max<std::int64_t>(bars, 0)) * k_per_bar;
 }
 
 std::size_t estimated_compact_bytes(std::int64_t bars) {
   // About 20 bytes a bar on a market's bars (bench/market_vs_small.py); more where values are
   // not whole 1/10000s.
   constexpr std::size_t k_per_bar = 24;
-  return sizeof(query::CompactBars) + static_cast<std::size_t>(std::max<std::int64_t>(bars, 0)) * k_per_bar;
+  return sizeof(query::CompactBars)
+         + static_cast<std::size_t>(std::max<std::int64_t>(bars, 0)) * k_per_bar;
 }
 
-query::SymbolBars select_bars(const RenderedHistory& rendered,
-                              const std::string& symbol,
-                              const query::BarQuery& query,
-                              std::vector<std::string_view>& bar_json) {
+RenderedWindow select_bars(const RenderedHistory& rendered,
+                           const std::string& symbol,
+                           const query::BarQuery& query) {
   const auto& bars = rendered.history.bars(query.adjusted);
   const auto& json = rendered.json(query.adjusted);
   const auto pick = query::pick_window(bars, query);
-  auto item = query::window_item(symbol, bars, query, pick);
-  bar_json.clear();
-  if (pick.count() == 0) {
-    return item;
-  }
-  if (query.sort == domain::SortOrder::asc) {
-    bar_json.push_back(json.joined(pick.first, pick.end));
-  } else {
-    bar_json.reserve(pick.count());
+  RenderedWindow window;
+  if (query.sort == domain::SortOrder::desc) {
+    window.item = query::window_item(symbol, bars, query, pick);
+    window.json.reserve(pick.count());
     for (std::size_t k = pick.end; k > pick.first; --k) {
-      bar_json.push_back(json.bar_json(k - 1));
+      window.json.push_back(json.bar_json(k - 1));
     }
+    return window;
   }
-  return item;
+  // Ascending: the bars and their text stay where they are.
+  window.in_place = std::span<const domain::Bar>(bars).subspan(pick.first, pick.count());
+  window.item = query::SymbolBars{symbol, true, {}, pick.has_more, std::nullopt};
+  if (query.include_summary) {
+    window.item.summary = query::summarize(window.in_place, query.from, query.to);
+  }
+  if (pick.count() > 0) {
+    window.json.push_back(json.joined(pick.first, pick.end));
+  }
+  return window;
 }
 
 std::shared_ptr<const RenderedHistory> HistoryCache::find_or_load(store::BarStore& store,
@@ -147,12 +154,12 @@ std::shared_ptr<const RenderedHistory> HistoryCache::find_or_load(store::BarStor
 }
 
 std::shared_ptr<const query::CompactBars> HistoryCache::find_or_load_compact(
-  store::BarStore& store, const std::string& symbol, std::int64_t generation) {
+    store::BarStore& store, const std::string& symbol, std::int64_t generation) {
   if (auto cached = find(symbol, generation); cached.compact) {
     return cached.compact;
   }
   auto compact = std::make_shared<const query::CompactBars>(
-    query::CompactBars::encode(query::load_all_bars(store, symbol)));
+      query::CompactBars::encode(query::load_all_bars(store, symbol)));
   std::lock_guard lock(m_mutex);
   keep(symbol, generation, CachedHistory{nullptr, compact}, compact->bytes());
   return compact;

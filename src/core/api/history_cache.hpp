@@ -19,6 +19,7 @@
 #include <list>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -95,13 +96,26 @@ std::shared_ptr<const RenderedHistory> render_history(query::History history);
 // weighs before loading one.
 std::size_t estimated_history_bytes(std::int64_t bars);
 
-// Return the item of `symbol` that `query` reads from `rendered` (query::window_item), and put the
-// JSON of the returned bars in `bar_json` as pieces to join with commas: one piece for an
-// ascending window, one per bar for a descending one.
-query::SymbolBars select_bars(const RenderedHistory& rendered,
-                              const std::string& symbol,
-                              const query::BarQuery& query,
-                              std::vector<std::string_view>& bar_json);
+// A window of a rendered history: its item, the JSON of its bars as pieces to join with commas
+// (one piece for an ascending window, one per bar for a descending one), and for an ascending
+// window its bars where they lie in the history (`in_place`, item.bars left empty): a request
+// copies neither its bars' text nor the bars themselves (issue 35).
+struct RenderedWindow {
+  query::SymbolBars item;
+  std::vector<std::string_view> json;
+  std::span<const domain::Bar> in_place;
+
+  // Return the window's bars, in the query's order, wherever they are.
+  std::span<const domain::Bar> bars() const {
+    return in_place.empty() ? std::span<const domain::Bar>(item.bars) : in_place;
+  }
+};
+
+// Return the window of `symbol` that `query` reads from `rendered` (query::pick_window, with the
+// summary of query::window_item); it refers to `rendered`, which must outlive it.
+RenderedWindow select_bars(const RenderedHistory& rendered,
+                           const std::string& symbol,
+                           const query::BarQuery& query);
 
 // The form a history is cached in, if any.
 enum class HistoryForm { none, compact, rendered };

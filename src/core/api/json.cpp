@@ -102,7 +102,7 @@ void write_bar(JsonWriter& json,
 // Write `bars`, or `rendered` (their JSON, already written) when it has pieces, or `bars` with
 // `exact` (their numbers as whole 1/10000s) when it has one entry per bar.
 void write_bars(JsonWriter& json,
-                const std::vector<domain::Bar>& bars,
+                std::span<const domain::Bar> bars,
                 std::span<const std::string_view> rendered,
                 const std::shared_ptr<const void>& rendered_owner,
                 std::span<const domain::BarTenThousandths> exact) {
@@ -155,7 +155,7 @@ std::span<const domain::BarTenThousandths> exact_bars(const BarsResponse& respon
 // Write the bars of item `i` of `response`, from what it holds of them.
 void write_item_bars(JsonWriter& json, const BarsResponse& response, std::size_t i) {
   static const std::shared_ptr<const void> k_no_owner;
-  write_bars(json, response.items[i].bars, rendered_bars(response, i),
+  write_bars(json, item_bars(response, i), rendered_bars(response, i),
              i < response.keep_alive.size() ? response.keep_alive[i] : k_no_owner,
              exact_bars(response, i));
 }
@@ -196,7 +196,7 @@ void write_symbol_result(JsonWriter& json,
   json.key("symbol");
   json.string(item.symbol);
   json.key("resultsCount");
-  json.integer(static_cast<std::int64_t>(item.bars.size()));
+  json.integer(static_cast<std::int64_t>(item_bars(response, i).size()));
   json.key("ohlc");
   write_item_bars(json, response, i);
   if (item.summary) {
@@ -258,8 +258,8 @@ namespace {
 
 std::size_t estimated_size(const BarsResponse& response) {
   std::size_t bars = 0;
-  for (const auto& item : response.items) {
-    bars += item.bars.size();
+  for (std::size_t i = 0; i < response.items.size(); ++i) {
+    bars += item_bars(response, i).size();
   }
   return 512 + 220 * bars;
 }
@@ -369,6 +369,13 @@ std::string indicators_to_json(const IndicatorResponse& response) {
   return json.take();
 }
 
+std::span<const domain::Bar> item_bars(const BarsResponse& response, std::size_t i) {
+  if (i < response.bars_in_place.size() && !response.bars_in_place[i].empty()) {
+    return response.bars_in_place[i];
+  }
+  return response.items[i].bars;
+}
+
 std::string bar_to_json(const domain::Bar& bar) {
   JsonWriter json(200);
   write_bar(json, bar);
@@ -407,7 +414,7 @@ void write_bars_response(JsonWriter& json,
   if (response.single) {
     const auto& item = response.items.front();
     json.key("resultsCount");
-    json.integer(static_cast<std::int64_t>(item.bars.size()));
+    json.integer(static_cast<std::int64_t>(item_bars(response, 0).size()));
     json.key("ohlc");
     write_item_bars(json, response, 0);
     if (item.summary) {

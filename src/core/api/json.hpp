@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,10 +40,16 @@ struct BarsResponse {
   // the text, which the body spliced from it (bars_to_body) goes on referring to.
   std::vector<std::vector<std::string_view>> bar_json;
   std::vector<std::shared_ptr<const void>> keep_alive;
+  // Optional, per item: its bars where they lie in a cached history (owned by its `keep_alive`),
+  // when they were not copied into the item's `bars`; read an item's bars with item_bars().
+  std::vector<std::span<const domain::Bar>> bars_in_place;
   // Optional, per item: its bars' numbers as whole 1/10000s, one per bar (a compact history's
   // window, query::ExactWindow), written from their digits; else from the bars' doubles.
   std::vector<std::vector<domain::BarTenThousandths>> bar_exact;
 };
+
+// Return the bars of item `i` of `response`: its `bars`, or where they lie (bars_in_place).
+std::span<const domain::Bar> item_bars(const BarsResponse& response, std::size_t i);
 
 // Return `bar` as the JSON object the bars endpoint writes for it.
 std::string bar_to_json(const domain::Bar& bar);

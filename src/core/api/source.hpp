@@ -13,6 +13,7 @@
 #include "core/store/bar_store.hpp"
 
 #include <memory>
+#include <span>
 #include <string_view>
 #include <variant>
 #include <vector>
@@ -35,6 +36,9 @@ struct WindowBars {
   std::vector<std::string_view> json;
   std::vector<domain::BarTenThousandths> exact; // whole 1/10000s per bar (a compact history's)
   std::shared_ptr<const void> keep_alive;
+  // The bars, when they are not copied into item.bars: where they lie in a rendered history
+  // (owned by `keep_alive`), in the query's order.
+  std::span<const domain::Bar> in_place;
 };
 
 // The catalog an answer is checked against: the dataset and the request's known symbols.

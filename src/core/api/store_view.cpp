@@ -64,14 +64,17 @@ Read<WindowBars> StoreView::window(const store::SymbolInfo& info, const query::B
   assert(m_catalog);
   if (m_cache_histories) {
     if (auto history = this->history(info); history.rendered) {
+      auto selected = select_bars(*history.rendered, info.symbol, query);
       WindowBars window;
-      window.item = select_bars(*history.rendered, info.symbol, query, window.json);
+      window.item = std::move(selected.item);
+      window.json = std::move(selected.json);
+      window.in_place = selected.in_place;
       window.keep_alive = std::move(history.rendered);
       return window;
     } else if (history.compact) {
       // Decoded and written per request (issue 11, P5), as a read of the store would be.
       auto read = history.compact->read_window(info.symbol, query, info.latest_factor);
-      return WindowBars{std::move(read.item), {}, std::move(read.exact), nullptr};
+      return WindowBars{std::move(read.item), {}, std::move(read.exact), nullptr, {}};
     }
   }
   if (!may_wait()) {
@@ -83,7 +86,8 @@ Read<WindowBars> StoreView::window(const store::SymbolInfo& info, const query::B
                         std::int64_t limit) {
     return query::load_series_window(store, m_catalog->aliases, info.symbol, from, to, order, limit);
   };
-  return WindowBars{query::read_window(info.symbol, read, query, info.latest_factor), {}, {}, nullptr};
+  return WindowBars{query::read_window(info.symbol, read, query, info.latest_factor), {}, {},
+                    nullptr, {}};
 }
 
 Read<query::SymbolValues> StoreView::values(const store::SymbolInfo& info,

@@ -47,7 +47,7 @@ public:
       return m_cache.load_bars(m_settings.base_url, info.symbol, from, to, order, limit);
     };
     return api::WindowBars{query::read_window(info.symbol, read, query, info.latest_factor), {},
-                           {}, nullptr};
+                           {}, nullptr, {}};
   }
 
   api::Read<query::SymbolValues> values(const store::SymbolInfo& info,
