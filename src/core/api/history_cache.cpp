@@ -4,6 +4,7 @@
 #include "core/query/summary.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <iterator>
 
 namespace ashare::api {
@@ -116,7 +117,8 @@ RenderedWindow select_bars(const RenderedHistory& rendered,
                            const query::BarQuery& query) {
   const auto& bars = rendered.history.bars(query.adjusted);
   const auto& json = rendered.json(query.adjusted);
-  const auto pick = query::pick_window(bars, query);
+  assert(rendered.history.dates().size() == bars.size());
+  const auto pick = query::pick_window(std::span(rendered.history.dates()), query);
   RenderedWindow window;
   if (query.sort == domain::SortOrder::desc) {
     window.item = query::window_item(symbol, bars, query, pick);

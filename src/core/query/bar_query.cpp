@@ -6,13 +6,17 @@
 
 namespace ashare::query {
 
-WindowPick pick_window(std::span<const domain::Bar> ascending, const BarQuery& query) {
+namespace {
+
+// pick_window() over `ascending`, whose elements' dates `date_of` reads.
+template <class Element, class DateOf>
+WindowPick pick_in(std::span<const Element> ascending, const BarQuery& query, DateOf date_of) {
   const auto first = std::lower_bound(
       ascending.begin(), ascending.end(), query.from,
-      [](const domain::Bar& bar, domain::Date date) { return bar.trade_date < date; });
+      [&](const Element& element, domain::Date date) { return date_of(element) < date; });
   const auto end = std::upper_bound(
       first, ascending.end(), query.to,
-      [](domain::Date date, const domain::Bar& bar) { return date < bar.trade_date; });
+      [&](domain::Date date, const Element& element) { return date < date_of(element); });
   WindowPick pick{static_cast<std::size_t>(first - ascending.begin()),
                   static_cast<std::size_t>(end - ascending.begin()), false};
   // D8: sort first, then keep the first `limit`; has_more when that left bars of the window out.
@@ -26,6 +30,16 @@ WindowPick pick_window(std::span<const domain::Bar> ascending, const BarQuery& q
     }
   }
   return pick;
+}
+
+} // namespace
+
+WindowPick pick_window(std::span<const domain::Bar> ascending, const BarQuery& query) {
+  return pick_in(ascending, query, [](const domain::Bar& bar) { return bar.trade_date; });
+}
+
+WindowPick pick_window(std::span<const domain::Date> ascending_dates, const BarQuery& query) {
+  return pick_in(ascending_dates, query, [](domain::Date date) { return date; });
 }
 
 SymbolBars

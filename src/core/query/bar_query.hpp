@@ -57,6 +57,9 @@ struct WindowPick {
 // [query.from, query.to], the first query.limit of them in query.sort order (for desc, the latest).
 WindowPick pick_window(std::span<const domain::Bar> ascending, const BarQuery& query);
 
+// As pick_window() over bars whose dates are `ascending_dates`.
+WindowPick pick_window(std::span<const domain::Date> ascending_dates, const BarQuery& query);
+
 // Return the item of known symbol `symbol` from `ascending`, its bars (adjusted as `query` asks)
 // in ascending order: the bars pick_window() returns, in query.sort order, with the summary when
 // asked.
