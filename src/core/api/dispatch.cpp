@@ -121,6 +121,7 @@ constexpr std::array k_routes{
 
 std::vector<std::string_view> split_path(std::string_view path) {
   std::vector<std::string_view> segments;
+  segments.reserve(8); // the longest route has 7: one allocation a request, not four
   if (path.empty() || path.front() != '/') {
     return segments;
   }
@@ -147,8 +148,10 @@ const Route* match_route(std::string_view path, std::vector<std::string>& captur
     }
     return patterns;
   }();
+  const auto raw_segments = split_path(path);
   std::vector<std::string> segments;
-  for (const auto segment : split_path(path)) {
+  segments.reserve(raw_segments.size());
+  for (const auto segment : raw_segments) {
     segments.push_back(percent_decode_path(segment));
   }
   for (std::size_t r = 0; r < k_routes.size(); ++r) {
@@ -161,7 +164,7 @@ const Route* match_route(std::string_view path, std::vector<std::string>& captur
     for (std::size_t i = 0; i < pattern.size() && matched; ++i) {
       if (pattern[i] == "*") {
         matched = !segments[i].empty();
-        captures.push_back(std::move(segments[i]));
+        captures.push_back(segments[i]); // copied: a later pattern may compare it
       } else {
         matched = pattern[i] == segments[i];
       }
