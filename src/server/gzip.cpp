@@ -115,7 +115,8 @@ std::string gzip(std::string_view body) {
 }
 
 DeflatedTail deflate_tail(std::string_view tail) {
-  return DeflatedTail{deflate_all(tail, -15), crc_of(tail), tail.size()};
+  return DeflatedTail{deflate_all(tail, -15), crc_of(tail), tail.size(),
+                      crc32_combine_gen(static_cast<z_off_t>(tail.size()))};
 }
 
 api::Body gzip_spliced(std::string_view head, std::shared_ptr<const DeflatedTail> tail) {
@@ -137,7 +138,7 @@ api::Body gzip_spliced(std::string_view head, std::shared_ptr<const DeflatedTail
     out.push_back(static_cast<char>((~length >> 8) & 0xffU));
     out.append(head.substr(at, length));
   }
-  const auto crc = crc32_combine(crc_of(head), tail->crc, static_cast<z_off_t>(tail->size));
+  const auto crc = crc32_combine_op(crc_of(head), tail->crc, tail->combine_op);
   const auto size = head.size() + tail->size;
   const std::string_view deflated = tail->deflated;
   body.splice(deflated, std::move(tail));

@@ -26,6 +26,9 @@ struct DeflatedTail {
   std::string deflated;
   std::uint32_t crc = 0;
   std::size_t size = 0; // of the bytes before deflating
+  // zlib's operator for appending `size` bytes to a CRC (crc32_combine_gen), made once so that
+  // each splice combines its head's CRC in a few instructions, not a matrix power per request.
+  unsigned long combine_op = 0;
 };
 
 // Return `tail` deflated on its own at zlib's default level.
