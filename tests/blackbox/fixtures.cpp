@@ -61,6 +61,32 @@ void write_synthetic(const std::filesystem::path& path) {
 
 } // namespace
 
+void write_synthetic_bars(const std::filesystem::path& path,
+                          const std::vector<std::string>& symbols,
+                          int days,
+                          const std::string& last) {
+  std::ofstream out(path);
+  out << "symbol,trade_date,open,high,low,close,volume,turnover\n";
+  const auto cents = [](long value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%ld.%02ld", value / 100, value % 100);
+    return std::string(text);
+  };
+  for (std::size_t s = 0; s < symbols.size(); ++s) {
+    const auto first = parse_day(last) - std::chrono::days{days - 1};
+    for (int i = 0; i < days; ++i) {
+      // Prices in cents: an open between 10.00 and 59.99, a close within 1.00 of it.
+      const long open =
+          1000 + static_cast<long>((i * 7919L + static_cast<long>(s) * 104729L) % 5000);
+      const long close = open - 100 + (i * 31L + static_cast<long>(s) * 17L) % 201;
+      const long volume = 1000 + (i * 613L + static_cast<long>(s)) % 100000;
+      out << symbols[s] << ',' << format_day(first + std::chrono::days{i}) << ',' << cents(open)
+          << ',' << cents(std::max(open, close) + 50) << ',' << cents(std::min(open, close) - 50)
+          << ',' << cents(close) << ',' << volume << ',' << cents(volume * close) << '\n';
+    }
+  }
+}
+
 namespace {
 
 std::vector<CsvBar> read_csv_stream(std::istream& in) {
@@ -166,6 +192,13 @@ std::string error_code(const Reply& reply) {
     return "";
   }
   return body["error"].value("code", "");
+}
+
+std::string without_request_id(std::string body) {
+  const std::string field = "\"request_id\":\"";
+  const auto at = body.find(field);
+  REQUIRE(at != std::string::npos);
+  return body.replace(at + field.size(), 36, std::string(36, '-'));
 }
 
 bool has_no_exponent(const std::string& text) {

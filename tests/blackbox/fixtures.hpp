@@ -65,6 +65,10 @@ void check_error(const Reply& reply, int status, const std::string& code);
 // The error code of an error reply ("" when the body is not an error envelope).
 std::string error_code(const Reply& reply);
 
+// Return `body` with its request id (a UUID, new for every request) blanked out, byte for byte
+// the rest: what two answers of one request are compared by. Fails the test when it has none.
+std::string without_request_id(std::string body);
+
 // D12: every number token outside strings in `json_text` is free of exponent notation.
 bool has_no_exponent(const std::string& json_text);
 
@@ -82,6 +86,15 @@ std::vector<std::string> csv_fields(const std::string& line);
 
 // The trade dates of a bars array.
 std::vector<std::string> dates_of(const nlohmann::json& ohlc);
+
+// Write a canonical CSV at `path` (no factors): for each of `symbols`, a bar on each of the `days`
+// calendar days up to `last`, with prices that move from day to day and from symbol to symbol, so
+// that their JSON is as varied as a market's and does not compress to nothing: data made up at
+// any size, for answers larger than the fixtures'.
+void write_synthetic_bars(const std::filesystem::path& path,
+                          const std::vector<std::string>& symbols,
+                          int days,
+                          const std::string& last);
 
 // A server over every fixture plus the synthetic 900001.SH (every calendar day from 2023-10-23 to
 // 2025-10-23, open 10, high 12, low 9, close 11, volume 100, factor 1), with unmetered keys per

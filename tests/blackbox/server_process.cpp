@@ -2,8 +2,10 @@
 
 #include "fixtures.hpp" // words
 
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
+#include <fstream>
 #include <stdexcept>
 #include <thread>
 #include <unistd.h>
@@ -152,6 +154,30 @@ RunResult run_clean(const std::filesystem::path& home,
   return run_process(argv, k_cli_timeout);
 }
 
+void make_test_pki(const std::filesystem::path& dir) {
+  const auto path = [&](const char* name) { return (dir / name).string(); };
+  {
+    std::ofstream ext(dir / "ext.cnf");
+    ext << "subjectAltName=IP:127.0.0.1\n";
+  }
+  const std::vector<std::vector<std::string>> steps{
+      {"/usr/bin/openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout",
+       path("ca.key"), "-out", path("ca.pem"), "-days", "2", "-subj", "/CN=ashare test CA"},
+      {"/usr/bin/openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout", path("server.key"),
+       "-out", path("server.csr"), "-subj", "/CN=127.0.0.1"},
+      {"/usr/bin/openssl", "x509", "-req", "-in", path("server.csr"), "-CA", path("ca.pem"),
+       "-CAkey", path("ca.key"), "-CAcreateserial", "-out", path("server.pem"), "-days", "2",
+       "-extfile", path("ext.cnf")},
+  };
+  for (const auto& argv : steps) {
+    const auto result = run_process(argv, 60s);
+    if (result.status != 0) {
+      throw std::runtime_error("`openssl " + argv[1] + "` exited " + std::to_string(result.status)
+                               + ":\n" + result.err);
+    }
+  }
+}
+
 ServerProcess::ServerProcess(const TestStore& store, const std::vector<std::string>& extra_args) {
   std::vector<std::string> argv{ashare_bin()};
   const auto stores = store.store_args();
@@ -162,7 +188,10 @@ ServerProcess::ServerProcess(const TestStore& store, const std::vector<std::stri
       argv, std::vector<std::string>{"HOME=" + store.dir().string(),
                                      "XDG_DATA_HOME=" + (store.dir() / "xdg").string(),
                                      "XDG_CONFIG_HOME=" + (store.dir() / "xdg-config").string()});
-  const std::string prefix = "listening on http://127.0.0.1:";
+  const bool tls =
+      std::find(extra_args.begin(), extra_args.end(), "--tls-cert") != extra_args.end();
+  m_scheme = tls ? "https" : "http";
+  const std::string prefix = "listening on " + m_scheme + "://127.0.0.1:";
   const auto line = m_process->wait_for_stdout_line(prefix, k_start_timeout);
   if (!line) {
     const std::string err = m_process->stderr_text();

@@ -121,7 +121,12 @@ RunResult run_clean(const std::filesystem::path& home,
                     const std::vector<std::string>& args,
                     const std::vector<std::string>& env = {});
 
-// `ashare serve --listen 127.0.0.1:0` on a TestStore, stopped and reaped on destruction.
+// Write a throwaway CA (`ca.pem`, `ca.key`) and a certificate for 127.0.0.1 signed by it
+// (`server.pem`, `server.key`) in `dir`, with the openssl command; throws when it fails.
+void make_test_pki(const std::filesystem::path& dir);
+
+// `ashare serve --listen 127.0.0.1:0` on a TestStore, stopped and reaped on destruction; HTTPS
+// when `extra_args` give --tls-cert and --tls-key.
 class ServerProcess {
 public:
   explicit ServerProcess(const TestStore& store, const std::vector<std::string>& extra_args = {});
@@ -130,8 +135,8 @@ public:
   ServerProcess& operator=(const ServerProcess&) = delete;
 
   int port() const { return m_port; }
-  // Return "http://127.0.0.1:PORT", what `--base-url` names for this server.
-  std::string base_url() const { return "http://127.0.0.1:" + std::to_string(m_port); }
+  // Return "http://127.0.0.1:PORT" (https:// over TLS), what `--base-url` names for this server.
+  std::string base_url() const { return m_scheme + "://127.0.0.1:" + std::to_string(m_port); }
   Process& process() { return *m_process; }
 
   // Send SIGTERM and wait (bounded) for the exit status; nullopt when it did not stop in time.
@@ -139,6 +144,7 @@ public:
 
 private:
   std::unique_ptr<Process> m_process;
+  std::string m_scheme = "http";
   int m_port = 0;
 };
 

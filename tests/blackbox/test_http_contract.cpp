@@ -6,7 +6,6 @@
 #include "raw_http.hpp"
 
 #include <doctest/doctest.h>
-#include <zlib.h>
 
 using namespace bb;
 using nlohmann::json;
@@ -14,15 +13,6 @@ using nlohmann::json;
 namespace {
 
 constexpr auto k_wait = std::chrono::milliseconds(30'000); // generous: sanitizer builds
-
-std::string get(const std::string& target,
-                const std::optional<std::string>& key = std::nullopt,
-                const std::string& extra_headers = "",
-                const std::string& method = "GET") {
-  return method + " " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-         + (key ? "Authorization: Bearer " + *key + "\r\n" : std::string()) + extra_headers
-         + "\r\n";
-}
 
 // Check that `response` is `status` with the error envelope of `code` and a request id.
 void check_envelope(const RawResponse& response, int status, const std::string& code) {
@@ -36,27 +26,6 @@ void check_envelope(const RawResponse& response, int status, const std::string& 
   CHECK(body.size() == 1);
 }
 
-std::string gunzip(const std::string& compressed) {
-  z_stream stream{};
-  REQUIRE(inflateInit2(&stream, 15 + 16) == Z_OK);
-  std::string out(compressed.size() * 20 + 1024, '\0');
-  stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
-  stream.avail_in = static_cast<uInt>(compressed.size());
-  stream.next_out = reinterpret_cast<Bytef*>(out.data());
-  stream.avail_out = static_cast<uInt>(out.size());
-  const int status = inflate(&stream, Z_FINISH);
-  inflateEnd(&stream);
-  REQUIRE(status == Z_STREAM_END);
-  out.resize(stream.total_out);
-  return out;
-}
-
-json without_request_id(const std::string& body) {
-  auto parsed = json::parse(body);
-  parsed.erase("request_id");
-  return parsed;
-}
-
 const std::string k_bars = bars_target("2024-01-01", "2024-12-31", "symbol=600519.SH");
 
 } // namespace
@@ -66,14 +35,14 @@ TEST_CASE("HTTP: any method token reaches the router (D10)") {
   for (const std::string method : {"FOO", "M-SEARCH", "PROPFIND", "BREW", "get", "PATCH"}) {
     CAPTURE(method);
     RawConnection connection(port);
-    REQUIRE(connection.send(get("/healthz", shared().pro.plaintext, "", method)));
+    REQUIRE(connection.send(raw_request("/healthz", shared().pro.plaintext, "", method)));
     const auto known = connection.read_response(k_wait);
     REQUIRE(known);
     check_envelope(*known, 405, "METHOD_NOT_ALLOWED");
     CHECK(known->header("Allow") == "GET, HEAD");
     CHECK(known->header_count("Allow") == 1);
     // The connection stays open for the next request.
-    REQUIRE(connection.send(get("/nowhere", std::nullopt, "", method)));
+    REQUIRE(connection.send(raw_request("/nowhere", std::nullopt, "", method)));
     const auto unknown = connection.read_response(k_wait);
     REQUIRE(unknown);
     check_envelope(*unknown, 404, "NOT_FOUND");
@@ -89,10 +58,10 @@ TEST_CASE("HTTP: HEAD sends GET's status, headers and Content-Length, and no bod
       CAPTURE(target);
       CAPTURE(encoding);
       RawConnection connection(port);
-      REQUIRE(connection.send(get(target, key, encoding, "GET")));
+      REQUIRE(connection.send(raw_request(target, key, encoding, "GET")));
       const auto full = connection.read_response(k_wait);
       REQUIRE(full);
-      REQUIRE(connection.send(get(target, key, encoding, "HEAD")));
+      REQUIRE(connection.send(raw_request(target, key, encoding, "HEAD")));
       const auto head = connection.read_response(k_wait, true);
       REQUIRE(head);
       CHECK(head->status == full->status);
@@ -106,7 +75,7 @@ TEST_CASE("HTTP: HEAD sends GET's status, headers and Content-Length, and no bod
       CHECK(head->header("Content-Encoding") == full->header("Content-Encoding"));
       CHECK(head->header("Content-Type") == full->header("Content-Type"));
       // Nothing follows the head: the next response starts right after it.
-      REQUIRE(connection.send(get("/healthz")));
+      REQUIRE(connection.send(raw_request("/healthz")));
       const auto next = connection.read_response(k_wait);
       REQUIRE(next);
       CHECK(next->status == 200);
@@ -125,10 +94,10 @@ TEST_CASE("HTTP: pipelined requests are all answered, in order") {
     const std::string from = "2024-" + std::string(month < 10 ? "0" : "") + std::to_string(month)
                              + "-01";
     froms.push_back(from);
-    batch += get(bars_target(from, "2024-12-31", "symbol=600519.SH&limit=3"), key);
-    batch += get("/nowhere");
+    batch += raw_request(bars_target(from, "2024-12-31", "symbol=600519.SH&limit=3"), key);
+    batch += raw_request("/nowhere");
   }
-  batch += get("/healthz", std::nullopt, "", "HEAD");
+  batch += raw_request("/healthz", std::nullopt, "", "HEAD");
   REQUIRE(connection.send(batch)); // one write
   std::set<std::string> ids;
   for (const auto& from : froms) {
@@ -153,7 +122,7 @@ TEST_CASE("HTTP: pipelined requests are all answered, in order") {
 TEST_CASE("HTTP: keep-alive has no request cap") {
   RawConnection connection(shared().port());
   for (int i = 0; i < 300; ++i) {
-    REQUIRE(connection.send(get("/healthz")));
+    REQUIRE(connection.send(raw_request("/healthz")));
     const auto response = connection.read_response(k_wait);
     REQUIRE(response);
     REQUIRE(response->status == 200);
@@ -174,22 +143,24 @@ TEST_CASE("HTTP: a head beyond the limits, a body on GET or HEAD, or a malformed
     many_fields += "X-Field-" + std::to_string(i) + ": " + std::to_string(i) + "\r\n";
   }
   const std::vector<Case> cases{
-      {"request line over 8 KiB", get("/" + std::string(8200, 'x')), 414},
-      {"request line over 8 KiB without its end",
-       "GET /" + std::string(20000, 'x'), 414},
-      {"header fields over 8 KiB", get("/healthz", std::nullopt, "X-Big: " + std::string(8300, 'b') + "\r\n"), 431},
-      {"more than 100 header fields", get("/healthz", std::nullopt, many_fields), 431},
-      {"a body on GET", get("/healthz", std::nullopt, "Content-Length: 5\r\n") + "hello", 413},
-      {"a chunked body on GET",
-       get("/healthz", std::nullopt, "Transfer-Encoding: chunked\r\n") + "5\r\nhello\r\n0\r\n\r\n",
+      {"request line over 8 KiB", raw_request("/" + std::string(8200, 'x')), 414},
+      {"request line over 8 KiB without its end", "GET /" + std::string(20000, 'x'), 414},
+      {"header fields over 8 KiB",
+       raw_request("/healthz", std::nullopt, "X-Big: " + std::string(8300, 'b') + "\r\n"), 431},
+      {"more than 100 header fields", raw_request("/healthz", std::nullopt, many_fields), 431},
+      {"a body on GET", raw_request("/healthz", std::nullopt, "Content-Length: 5\r\n") + "hello",
        413},
-      {"a body on HEAD", get("/healthz", std::nullopt, "Content-Length: 2\r\n", "HEAD") + "hi",
-       413, true},
+      {"a chunked body on GET",
+       raw_request("/healthz", std::nullopt, "Transfer-Encoding: chunked\r\n")
+           + "5\r\nhello\r\n0\r\n\r\n",
+       413},
+      {"a body on HEAD",
+       raw_request("/healthz", std::nullopt, "Content-Length: 2\r\n", "HEAD") + "hi", 413, true},
       {"garbage", "GARBAGE\r\n\r\n", 400},
       {"a header line without a colon", "GET /healthz HTTP/1.1\r\nHost: x\r\nNoColon\r\n\r\n", 400},
       {"a bad version", "GET /healthz HTTP/9.9\r\nHost: x\r\n\r\n", 400},
       {"HTTP/1.1 without Host", "GET /healthz HTTP/1.1\r\n\r\n", 400},
-      {"a bad Content-Length", get("/healthz", std::nullopt, "Content-Length: x\r\n"), 400},
+      {"a bad Content-Length", raw_request("/healthz", std::nullopt, "Content-Length: x\r\n"), 400},
   };
   for (const auto& c : cases) {
     CAPTURE(c.name);
@@ -213,10 +184,10 @@ TEST_CASE("HTTP: a head beyond the limits, a body on GET or HEAD, or a malformed
       hundred_fields += "X-Field-" + std::to_string(i) + ": " + std::to_string(i) + "\r\n";
     }
     for (const auto& raw :
-         {get("/healthz", std::nullopt, "Content-Length: 0\r\n"),
-          get("/healthz", std::nullopt, hundred_fields),
-          get("/healthz?" + std::string(8000, 'q')),
-          get("/healthz", std::nullopt, "X-Big: " + std::string(8000, 'b') + "\r\n"),
+         {raw_request("/healthz", std::nullopt, "Content-Length: 0\r\n"),
+          raw_request("/healthz", std::nullopt, hundred_fields),
+          raw_request("/healthz?" + std::string(8000, 'q')),
+          raw_request("/healthz", std::nullopt, "X-Big: " + std::string(8000, 'b') + "\r\n"),
           std::string("GET /healthz HTTP/1.0\r\n\r\n")}) {
       RawConnection connection(port);
       REQUIRE(connection.send(raw));
@@ -230,7 +201,7 @@ TEST_CASE("HTTP: a head beyond the limits, a body on GET or HEAD, or a malformed
 TEST_CASE("HTTP: HTTP/1.0 and Connection: close end the connection after the response") {
   const auto port = shared().port();
   for (const std::string& raw : {std::string("GET /healthz HTTP/1.0\r\n\r\n"),
-                                get("/healthz", std::nullopt, "Connection: close\r\n")}) {
+                                 raw_request("/healthz", std::nullopt, "Connection: close\r\n")}) {
     RawConnection connection(port);
     REQUIRE(connection.send(raw));
     const auto response = connection.read_response(k_wait);
@@ -268,7 +239,7 @@ TEST_CASE("D17: gzip when the client accepts it, the same JSON inside") {
   const auto port = shared().port();
   const auto& key = shared().pro.plaintext;
   RawConnection connection(port);
-  REQUIRE(connection.send(get(k_bars, key)));
+  REQUIRE(connection.send(raw_request(k_bars, key)));
   const auto plain = connection.read_response(k_wait);
   REQUIRE(plain);
   CHECK(plain->header("Content-Encoding").empty());
@@ -276,7 +247,7 @@ TEST_CASE("D17: gzip when the client accepts it, the same JSON inside") {
   CHECK(plain->header("Accept-Ranges") == "none");
   for (const std::string accept : {"gzip", "deflate, gzip;q=0.5", "*", "br, GZIP"}) {
     CAPTURE(accept);
-    REQUIRE(connection.send(get(k_bars, key, "Accept-Encoding: " + accept + "\r\n")));
+    REQUIRE(connection.send(raw_request(k_bars, key, "Accept-Encoding: " + accept + "\r\n")));
     const auto zipped = connection.read_response(k_wait);
     REQUIRE(zipped);
     CHECK(zipped->header("Content-Encoding") == "gzip");
@@ -286,13 +257,13 @@ TEST_CASE("D17: gzip when the client accepts it, the same JSON inside") {
   }
   for (const std::string accept : {"gzip;q=0", "identity", "br", "gzip;q=0, *"}) {
     CAPTURE(accept);
-    REQUIRE(connection.send(get(k_bars, key, "Accept-Encoding: " + accept + "\r\n")));
+    REQUIRE(connection.send(raw_request(k_bars, key, "Accept-Encoding: " + accept + "\r\n")));
     const auto refused = connection.read_response(k_wait);
     REQUIRE(refused);
     CHECK(refused->header("Content-Encoding").empty());
   }
   // A small body stays plain.
-  REQUIRE(connection.send(get("/healthz", std::nullopt, "Accept-Encoding: gzip\r\n")));
+  REQUIRE(connection.send(raw_request("/healthz", std::nullopt, "Accept-Encoding: gzip\r\n")));
   const auto health = connection.read_response(k_wait);
   REQUIRE(health);
   CHECK(health->header("Content-Encoding").empty());

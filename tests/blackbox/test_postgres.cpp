@@ -41,14 +41,6 @@ std::string stored_balance(const PostgresDatabase& database, std::int64_t id) {
   return out;
 }
 
-// Return `body` with its request id (a UUID, new for every request) blanked out.
-std::string without_request_id(std::string body) {
-  const std::string field = "\"request_id\":\"";
-  const auto at = body.find(field);
-  REQUIRE(at != std::string::npos);
-  return body.replace(at + field.size(), 36, std::string(36, '-'));
-}
-
 const std::string k_target = bars_target("2024-01-02", "2024-03-29", "symbol=600519.SH");
 
 } // namespace

@@ -24,11 +24,6 @@ namespace {
 
 constexpr auto k_wait = std::chrono::milliseconds(30'000);
 
-std::string get(const std::string& target, const std::optional<std::string>& key = std::nullopt) {
-  return "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-         + (key ? "Authorization: Bearer " + *key + "\r\n" : std::string()) + "\r\n";
-}
-
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
@@ -42,7 +37,9 @@ struct World {
     key = store.create_key("pro");
   }
   // All of 000001.SZ's bars: a response much larger than the socket buffers of a slow reader.
-  std::string big() const { return get(bars_target("1990-12-19", "2030-12-31", "symbol=000001.SZ"), key.plaintext); }
+  std::string big() const {
+    return raw_request(bars_target("1990-12-19", "2030-12-31", "symbol=000001.SZ"), key.plaintext);
+  }
 };
 
 } // namespace
@@ -75,12 +72,12 @@ TEST_CASE("serve: deadlines, swept every 100 ms (issue 9)") {
   }
   SUBCASE("an idle keep-alive connection is closed after --idle-timeout") {
     RawConnection connection(port);
-    REQUIRE(connection.send(get("/healthz")));
+    REQUIRE(connection.send(raw_request("/healthz")));
     REQUIRE(connection.read_response(k_wait));
     const auto start = Clock::now();
     // Still open well within the timeout: another request is answered.
     std::this_thread::sleep_for(300ms);
-    REQUIRE(connection.send(get("/healthz")));
+    REQUIRE(connection.send(raw_request("/healthz")));
     REQUIRE(connection.read_response(k_wait));
     const auto idle = Clock::now();
     CHECK(connection.closed_within(k_wait));
@@ -133,23 +130,23 @@ TEST_CASE("serve: --max-connections closes what is beyond it, and serves again b
   std::vector<std::unique_ptr<RawConnection>> open;
   for (int i = 0; i < 3; ++i) {
     open.push_back(std::make_unique<RawConnection>(server.port()));
-    REQUIRE(open.back()->send(get("/healthz")));
+    REQUIRE(open.back()->send(raw_request("/healthz")));
     REQUIRE(open.back()->read_response(k_wait));
   }
   for (int i = 0; i < 5; ++i) {
     RawConnection beyond(server.port());
-    beyond.send(get("/healthz"));
+    beyond.send(raw_request("/healthz"));
     CHECK(beyond.closed_within(k_wait));
     CHECK(beyond.received() == 0);
   }
   // Those within the cap are served as before.
-  REQUIRE(open[0]->send(get("/healthz")));
+  REQUIRE(open[0]->send(raw_request("/healthz")));
   CHECK(open[0]->read_response(k_wait));
   open.pop_back();
   std::optional<RawResponse> again;
   for (int attempt = 0; attempt < 50 && !again; ++attempt) { // the close is seen at once, or soon
     RawConnection next(server.port());
-    next.send(get("/healthz"));
+    next.send(raw_request("/healthz"));
     again = next.read_response(500ms);
   }
   REQUIRE(again);
@@ -174,7 +171,7 @@ TEST_CASE("D15: SIGTERM drains: /healthz answers 503, requests in flight finish,
   const auto port = server.port();
 
   RawConnection idle(port); // a keep-alive connection between requests: let go at once
-  REQUIRE(idle.send(get("/healthz")));
+  REQUIRE(idle.send(raw_request("/healthz")));
   REQUIRE(idle.read_response(k_wait));
 
   RawConnection slow(port, 4096); // a response in flight that the client reads slowly
@@ -186,7 +183,7 @@ TEST_CASE("D15: SIGTERM drains: /healthz answers 503, requests in flight finish,
   CHECK(idle.closed_within(5s));
 
   RawConnection checker(port); // a load balancer's health check
-  REQUIRE(checker.send(get("/healthz")));
+  REQUIRE(checker.send(raw_request("/healthz")));
   const auto health = checker.read_response(k_wait);
   REQUIRE(health);
   CHECK(health->status == 503);
@@ -275,7 +272,7 @@ public:
   }
 
   // Send GET /healthz and return the status of the answer (0 when none came).
-  int health() { return exchange(get("/healthz")); }
+  int health() { return exchange(raw_request("/healthz")); }
 
   // Send `raw` and return the status of the answer (0 when none came).
   int exchange(const std::string& raw) {
@@ -404,7 +401,7 @@ TEST_CASE("serve: an access log nobody reads never stops the server; dropped lin
   constexpr int k_per_batch = 500;
   std::string batch;
   for (int i = 0; i < k_per_batch; ++i) {
-    batch += get("/healthz");
+    batch += raw_request("/healthz");
   }
   RawConnection connection(port);
   for (int b = 0; b < k_batches; ++b) {

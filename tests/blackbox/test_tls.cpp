@@ -1,43 +1,17 @@
 // HTTPS end to end (issue 4): `ashare serve --tls-cert --tls-key` with a certificate from a test
-// CA made here by the openssl command, and the CLI in remote mode trusting that CA via --ca-file.
+// CA (make_test_pki, by the openssl command), and the CLI in remote mode trusting that CA via
+// --ca-file.
 #include "process.hpp"
 #include "server_process.hpp"
 
 #include <doctest/doctest.h>
-#include <csignal>
-#include <fstream>
 #include <httplib.h>
 #include <nlohmann/json.hpp>
+
+#include <csignal>
 #include <optional>
 
 namespace bb {
-namespace {
-
-// A throwaway CA and a certificate for 127.0.0.1 signed by it, in `dir`.
-void make_test_pki(const std::filesystem::path& dir) {
-  const auto path = [&](const char* name) { return (dir / name).string(); };
-  const std::vector<std::vector<std::string>> steps{
-    {"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("ca.key"), "-out",
-     path("ca.pem"), "-days", "2", "-subj", "/CN=ashare test CA"},
-    {"openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout", path("server.key"), "-out",
-     path("server.csr"), "-subj", "/CN=127.0.0.1"},
-    {"openssl", "x509", "-req", "-in", path("server.csr"), "-CA", path("ca.pem"), "-CAkey",
-     path("ca.key"), "-CAcreateserial", "-out", path("server.pem"), "-days", "2", "-extfile",
-     path("ext.cnf")},
-  };
-  {
-    std::ofstream ext(dir / "ext.cnf");
-    ext << "subjectAltName=IP:127.0.0.1\n";
-  }
-  for (const auto& step : steps) {
-    std::vector<std::string> argv = step;
-    argv[0] = "/usr/bin/openssl";
-    const auto result = run_process(argv, 60s);
-    REQUIRE_MESSAGE(result.status == 0, result.err);
-  }
-}
-
-} // namespace
 
 TEST_CASE("serve --tls-cert/--tls-key: HTTPS with a private CA, trusted by --ca-file") {
   TestStore store;
