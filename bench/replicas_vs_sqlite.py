@@ -128,11 +128,14 @@ def main():
                         replicas.append(Ashare(args.ashare, locators[name], []))
                     proxy = Proxy(os.path.join(work, f"nginx-{name}-{count}-{round_number}"),
                                   [r.port for r in replicas])
+                    env = dict(os.environ, BENCH_TARGETS=targets_file, BENCH_KEY=keys[name])
+                    # Warm up first: the replicas open their PostgreSQL connections (whose
+                    # backends must be counted) and cache their histories, as on SQLite.
+                    wrk(f"http://127.0.0.1:{proxy.port}", 1, args.connections, 2, script, env)
                     pids = [p for r in replicas for p in r.pids] + proxy.pids
                     if name == "postgresql":
                         pids += postgres_pids()
                     before = cpu_seconds(pids)
-                    env = dict(os.environ, BENCH_TARGETS=targets_file, BENCH_KEY=keys[name])
                     with quiet.round(pids):
                         requests, rate = wrk(f"http://127.0.0.1:{proxy.port}", args.seconds,
                                              args.connections, 2, script, env)
