@@ -374,6 +374,20 @@ private:
         m_buffers.push_back(asio::buffer(piece.substr(copied)));
       }
     });
+    if constexpr (k_tls) {
+      // Likewise, a short last piece (the envelope's end) after a long one would be a record of
+      // its own: send it with the long one's last, partial record, both copied.
+      if (m_buffers.size() >= 2 && m_buffers.back().size() < k_tls_record) {
+        auto& previous = m_buffers[m_buffers.size() - 2];
+        const auto carried = previous.size() % k_tls_record;
+        const auto* previous_bytes = static_cast<const char*>(previous.data());
+        m_tls_last.assign(previous_bytes + previous.size() - carried, carried);
+        m_tls_last.append(static_cast<const char*>(m_buffers.back().data()),
+                          m_buffers.back().size());
+        previous = asio::buffer(previous_bytes, previous.size() - carried);
+        m_buffers.back() = asio::buffer(m_tls_last);
+      }
+    }
     m_buffers.insert(m_buffers.begin(), asio::buffer(m_head)); // after m_head's last append
   }
 
@@ -437,6 +451,7 @@ private:
   std::string m_head;
   api::Body m_body;
   std::vector<asio::const_buffer> m_buffers; // m_head, then m_body's pieces
+  std::string m_tls_last; // TLS: the body's last record, when copied together (gather_buffers)
   bool m_close_after = false;
   std::size_t m_served = 0; // responses written or being written
 };
