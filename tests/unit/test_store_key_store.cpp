@@ -154,6 +154,50 @@ TEST_CASE("D7: store::KeyStore::charge_batch applies charges in order, in one tr
   }
 }
 
+TEST_CASE("D7: a batch on one key is all charged when it fits, else decided charge by charge") {
+  // The common batch (one key, credits for all of it) is one conditional write on PostgreSQL;
+  // a batch that does not fit, or a revoked key, must still be decided in order.
+  test::StoreBackend backend;
+  const auto store = backend.open_keys();
+  auto& keys = *store;
+  const auto id = keys.insert_key(new_key("ask_one", Plan::basic, 10));
+  const auto balances = [&](const std::vector<store::ChargeRequest>& requests) {
+    std::vector<std::optional<std::int64_t>> out;
+    for (const auto& result : keys.charge_batch(requests)) {
+      out.push_back(result.charged ? result.balance : std::nullopt);
+    }
+    return out;
+  };
+  using B = std::vector<std::optional<std::int64_t>>;
+  // Fits exactly: every charge taken, each balance after the ones before it.
+  CHECK(balances({{id, 2}, {id, 0}, {id, 3}}) == B{8, 8, 5});
+  CHECK(balances({{id, 1}, {id, 4}}) == B{4, 0});
+  CHECK(keys.load_balance(id) == 0);
+  REQUIRE(keys.add_credits(id, 5) == 5);
+  // Does not fit (7 > 5): the first two are charged, the third refused, the last fits what is left.
+  const std::vector<store::ChargeRequest> over{{id, 3}, {id, 1}, {id, 3}, {id, 1}};
+  const auto results = keys.charge_batch(over);
+  REQUIRE(results.size() == 4);
+  CHECK(results[0].charged);
+  CHECK(results[0].balance == 2);
+  CHECK(results[1].balance == 1);
+  CHECK_FALSE(results[2].charged);
+  CHECK(results[2].balance == 1);
+  CHECK(results[3].charged);
+  CHECK(results[3].balance == 0);
+  CHECK(keys.load_balance(id) == 0);
+  // Revoked: nothing taken however much is left, and the refusal says why.
+  REQUIRE(keys.add_credits(id, 4) == 4);
+  REQUIRE(keys.revoke(id, "2024-02-01T00:00:00Z"));
+  const auto refused = keys.charge_batch(std::vector<store::ChargeRequest>{{id, 1}, {id, 0}});
+  for (const auto& result : refused) {
+    CHECK_FALSE(result.charged);
+    CHECK(result.revoked);
+    CHECK(result.balance == 4);
+  }
+  CHECK(keys.load_balance(id) == 4);
+}
+
 TEST_CASE("D7: store::charge_credits decides one charge") {
   using Key = std::optional<store::KeyCredits>;
   struct Row {

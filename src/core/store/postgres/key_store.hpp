@@ -35,6 +35,10 @@ private:
   // Return the keys `sql` (a prepared statement `name` selecting k_key_columns) finds.
   std::vector<KeyRecord> select_keys(const char* name, const char* sql, std::initializer_list<Param> params);
 
+  // Apply `requests` when they charge one key that has the credits for all of them and is not
+  // revoked; nullopt (nothing written) otherwise.
+  std::optional<std::vector<ChargeResult>> charge_one_key(std::span<const ChargeRequest> requests);
+
   Connection m_connection;
 };
 
