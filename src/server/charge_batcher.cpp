@@ -7,12 +7,19 @@
 namespace ashare::server {
 
 void ChargeBatcher::submit(store::ChargeRequest charge, boost::asio::io_context& home, Done done) {
+  const auto now = BatchWindow::Clock::now();
   bool start = false;
+  bool full = false;
   {
     std::lock_guard lock(m_mutex);
+    m_window.count(now);
     m_charges.push_back(charge);
     m_waiting.push_back(Waiting{&home, std::move(done)});
     start = !std::exchange(m_running, true);
+    full = m_charges.size() == BatchWindow::k_full;
+  }
+  if (full) {
+    m_full.notify_one();
   }
   if (start) {
     boost::asio::post(m_workers, [this] { run(); });
@@ -24,10 +31,14 @@ void ChargeBatcher::run() {
   std::vector<Waiting> waiting;
   while (true) {
     {
-      std::lock_guard lock(m_mutex);
+      std::unique_lock lock(m_mutex);
       if (m_charges.empty()) {
         m_running = false;
         return;
+      }
+      // The job holds its worker thread while it waits, as it does during the transaction.
+      if (const auto wait = m_window.wait_for(m_charges.size()); wait > wait.zero()) {
+        m_full.wait_for(lock, wait, [this] { return m_charges.size() >= BatchWindow::k_full; });
       }
       charges.swap(m_charges);
       waiting.swap(m_waiting);

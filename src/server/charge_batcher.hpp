@@ -4,14 +4,17 @@
 // One SQLite commit then serves many requests, and the process never has two writers of the key
 // store racing for its lock. The results go back to each network thread in one handler per batch
 // (issue 35: a post per request woke a thread per request), and the responses are rendered
-// there, not on the job's one thread.
+// there, not on the job's one thread. Under load a batch waits a moment for more charges
+// (BatchWindow: group commit), so that one transaction serves more of them.
 #pragma once
 
 #include "core/api/dispatch.hpp"
+#include "server/batch_window.hpp"
 
 #include <utility>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/thread_pool.hpp>
+#include <condition_variable>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -49,6 +52,8 @@ private:
   api::Services& m_services;
   boost::asio::thread_pool& m_workers;
   std::mutex m_mutex;
+  std::condition_variable m_full; // the queue reached BatchWindow::k_full
+  BatchWindow m_window;
   std::vector<store::ChargeRequest> m_charges; // queued, with who waits on each beside
   std::vector<Waiting> m_waiting;
   bool m_running = false; // a job is applying batches
