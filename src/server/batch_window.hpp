@@ -1,10 +1,10 @@
 // How long a batch of credit charges waits for more before it is applied (issue 35: group
-// commit). A batch costs one transaction whatever its size: on SQLite a BEGIN IMMEDIATE and a
-// commit, on PostgreSQL a round trip, a commit and a turn at the key's row lock that every
-// replica shares. Under load, a batch that waits up to k_max_wait for charges arriving meanwhile
-// divides that cost among many requests (3 replicas on PostgreSQL, 1.5 charges a transaction
-// before). A server that is not busy answers at once: it waits only when the charges counted in
-// the last rate window came fast enough to bring two more within k_max_wait.
+// commit). A batch costs one transaction whatever its size; with the keys on PostgreSQL that is
+// a round trip, a commit and a turn at the key's row lock that every replica shares (3 replicas
+// served 1.5 charges a transaction before). Under load, a batch that waits up to k_max_wait for
+// the charges arriving meanwhile divides that cost among many requests. A server that is not
+// busy answers at once: it waits only when the charges counted in the last rate window came fast
+// enough to bring two more within k_max_wait.
 #pragma once
 
 #include <chrono>

@@ -3,11 +3,12 @@
 #include "core/store/store_unavailable.hpp"
 
 #include <boost/asio/post.hpp>
+#include <algorithm>
 
 namespace ashare::server {
 
 void ChargeBatcher::submit(store::ChargeRequest charge, boost::asio::io_context& home, Done done) {
-  const auto now = BatchWindow::Clock::now();
+  const auto now = m_now();
   bool start = false;
   bool full = false;
   {
@@ -26,6 +27,14 @@ void ChargeBatcher::submit(store::ChargeRequest charge, boost::asio::io_context&
   }
 }
 
+void ChargeBatcher::gather(std::unique_lock<std::mutex>& lock) {
+  // The job holds its worker thread while it waits, as it does during the transaction.
+  const auto wait = std::min(m_max_wait, m_window.wait_for(m_charges.size()));
+  if (wait > wait.zero()) {
+    m_full.wait_for(lock, wait, [this] { return m_charges.size() >= BatchWindow::k_full; });
+  }
+}
+
 void ChargeBatcher::run() {
   std::vector<store::ChargeRequest> charges;
   std::vector<Waiting> waiting;
@@ -36,10 +45,7 @@ void ChargeBatcher::run() {
         m_running = false;
         return;
       }
-      // The job holds its worker thread while it waits, as it does during the transaction.
-      if (const auto wait = m_window.wait_for(m_charges.size()); wait > wait.zero()) {
-        m_full.wait_for(lock, wait, [this] { return m_charges.size() >= BatchWindow::k_full; });
-      }
+      gather(lock);
       charges.swap(m_charges);
       waiting.swap(m_waiting);
     }

@@ -66,7 +66,7 @@ void keep_freed_memory() {
 struct Server::State {
   State(api::Services& services_, ServerOptions options_)
     : services(services_), options(std::move(options_)), log(STDERR_FILENO),
-      workers(std::max<std::size_t>(2, options.threads)), charges(services, workers),
+      workers(std::max<std::size_t>(2, options.threads)), charges(services, workers, ChargeBatcher::max_wait_for(services)),
       context{services, options, log, workers, charges}, threads(make_threads(options.threads, context)) {
     keep_freed_memory();
     if (options.tls) {

@@ -1,5 +1,5 @@
 // server::BatchWindow and server::ChargeBatcher (issue 35: group commit): a batch of charges waits
-// for more only while charges arrive fast, and every credit stays exact either way.
+// for more only while charges arrive fast, and every credit stays exact.
 #include "server/batch_window.hpp"
 #include "server/charge_batcher.hpp"
 
@@ -27,6 +27,13 @@ BatchWindow::Clock::time_point count_evenly(BatchWindow& window,
     window.count(start + span * i / charges);
   }
   return start + span;
+}
+
+// A clock for ChargeBatcher that moves 250 us at each reading: charges at 4,000 a second, busy.
+std::atomic<BatchWindow::Clock::rep> g_fake_now{0};
+BatchWindow::Clock::time_point fake_now() {
+  return BatchWindow::Clock::time_point(
+    BatchWindow::Clock::duration(g_fake_now += BatchWindow::Clock::duration(250us).count()));
 }
 
 } // namespace
@@ -75,8 +82,7 @@ TEST_CASE("server::ChargeBatcher: under load a batch waits for more charges, and
   boost::asio::io_context home;
   auto guard = boost::asio::make_work_guard(home);
   std::thread home_thread([&] { home.run(); });
-  server::ChargeBatcher batcher(services, workers);
-
+  server::ChargeBatcher batcher(services, workers, BatchWindow::k_max_wait, &fake_now);
   std::mutex mutex;
   std::vector<std::optional<std::int64_t>> balances; // as charged, in the order answered
   std::atomic<int> failed{0};
@@ -102,16 +108,14 @@ TEST_CASE("server::ChargeBatcher: under load a batch waits for more charges, and
     }
   };
 
-  // Charges as fast as one thread submits them, for longer than a rate window: busy.
+  // 1,000 charges, 250 ms by the batcher's clock: busy after the first 50 ms.
   int submitted = 0;
-  const auto start = BatchWindow::Clock::now();
-  while (BatchWindow::Clock::now() - start < BatchWindow::k_rate_window + 10ms && submitted < 200'000) {
+  for (; submitted < 1000; ++submitted) {
     submit();
-    ++submitted;
   }
   wait_answered(submitted);
 
-  // A charge alone now waits the longest wait for company before its batch is applied.
+  // A charge alone now waits the longest wait for company, in real time.
   const auto alone = BatchWindow::Clock::now();
   std::atomic<BatchWindow::Clock::rep> waited{0};
   submit([&] { waited = (BatchWindow::Clock::now() - alone).count(); });
