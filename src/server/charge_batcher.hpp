@@ -43,7 +43,7 @@ public:
   // processes whose CPU is not ours: worth BatchWindow::k_max_wait (3 replicas on PostgreSQL
   // went from 0.72 to 0.89 of SQLite). On a SQLite file it is tens of microseconds of this
   // process's time, less than the wait would cost its requests (P1m fell from 0.82-0.88 of
-  // nginx to 0.70-0.76 with it): zero.
+  // nginx to 0.70-0.76 with it, docs/performance.md): zero.
   static BatchWindow::Clock::duration max_wait_for(const api::Services& services) {
     return services.keys_on_server() ? BatchWindow::k_max_wait : BatchWindow::Clock::duration::zero();
   }
