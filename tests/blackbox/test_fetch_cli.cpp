@@ -266,6 +266,43 @@ TEST_CASE("fetch: every answer of the source has its exit status") {
   }
 }
 
+// Return how many times `part` occurs in `text`.
+std::size_t occurrences(const std::string& text, const std::string& part) {
+  std::size_t count = 0;
+  for (auto at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
+    ++count;
+  }
+  return count;
+}
+
+TEST_CASE("fetch: a reference table the source will not give is a warning, and the bars are fetched (D18)") {
+  TushareStandIn standin;
+  TestStore store;
+  SUBCASE("bse_mapping unknown to the service (40101)") {
+    standin.control({{"unknown_api", "bse_mapping"}});
+    const auto run = fetch(store, standin, {"--from", "2024-02-26"});
+    REQUIRE_MESSAGE(run.status == 0, run.err);
+    CHECK(run.out.find("fetched 5 days (2024-02-26..2024-03-01)") != std::string::npos);
+    CHECK(occurrences(run.err, "the code aliases were not refreshed: Tushare `bse_mapping` refused the call"
+                               " (code 40101): 请指定正确的接口名") == 1);
+    CHECK(occurrences(run.err, "bse_mapping") == 1);
+    CHECK(split_lines(bars_csv(store, "600519.SH", "2024-02-26", "2024-03-01", false)).size() == 1 + 5);
+  }
+  SUBCASE("suspend_d refused: asked once, said once, the suspended days then missing") {
+    standin.control({{"refusal", {{"api", "suspend_d"}, {"count", 100}}}});
+    const auto run = fetch(store, standin, {"--from", "2020-06-22"}, "2020-07-03T16:00:00+08:00");
+    REQUIRE_MESSAGE(run.status == 0, run.err);
+    CHECK(run.out.find("fetched 8 days (2020-06-22..2020-07-03)") != std::string::npos);
+    CHECK(occurrences(run.err, "the suspensions were not refreshed: Tushare `suspend_d` refused the call"
+                               " (code 40001): 请求参数格式错误") == 1);
+    CHECK(occurrences(run.err, "suspend_d") == 1);
+    CHECK(count_calls(standin.log(), "suspend_d") == 1);
+    // Without suspend_d, 000001.SZ's two suspended days (the next case) are not explained.
+    const auto gaps = store.cli({"gaps", "000001.SZ", "--format", "csv"});
+    CHECK(gaps.out == "symbol,date,reason\n000001.SZ,2020-06-29,missing\n000001.SZ,2020-06-30,missing\n");
+  }
+}
+
 TEST_CASE("fetch: a day paged in two, an empty day, and one not yet published") {
   TushareStandIn standin({"--control", R"({"split_day":"20240227","empty_day":"20240228","partial_day":"20240301"})"});
   TestStore store;

@@ -41,6 +41,7 @@ std::optional<std::string> Faults::apply(const json& settings) {
     std::lock_guard lock(m_mutex);
     m_counted.clear();
     m_forbidden.clear();
+    m_unknown.clear();
     m_slow_ms.clear();
     m_days.clear();
     m_daily_cap.reset();
@@ -57,8 +58,8 @@ std::optional<std::string> Faults::apply(const json& settings) {
 }
 
 std::optional<std::string> Faults::apply_key(const std::string& key, const json& value) try {
-  if (key == "per_minute" || key == "daily_quota" || key == "internal_error" || key == "malformed"
-      || key == "drop") {
+  if (key == "per_minute" || key == "daily_quota" || key == "internal_error" || key == "refusal"
+      || key == "malformed" || key == "drop") {
     return add_counted(key, value);
   }
   if (key == "split_day" || key == "partial_day" || key == "empty_day" || key == "closed_day_bar"
@@ -66,9 +67,9 @@ std::optional<std::string> Faults::apply_key(const std::string& key, const json&
     return add_days(key, value);
   }
   std::lock_guard lock(m_mutex);
-  if (key == "no_permission") {
+  if (key == "no_permission" || key == "unknown_api") {
     for (const auto& api : as_list(value)) {
-      m_forbidden.insert(api.get<std::string>());
+      (key == "no_permission" ? m_forbidden : m_unknown).insert(api.get<std::string>());
     }
   } else if (key == "slow") {
     for (const auto& item : as_list(value)) {
@@ -99,6 +100,9 @@ std::optional<std::string> Faults::add_counted(const std::string& key, const jso
     } else if (key == "internal_error") {
       counted.fault = {FaultKind::error_reply, item.value("code", -1),
                        item.value("msg", "系统内部错误")};
+    } else if (key == "refusal") {
+      counted.fault = {FaultKind::error_reply, item.value("code", 40001),
+                       item.value("msg", "请求参数格式错误")};
     } else if (key == "malformed") {
       counted.fault = {FaultKind::malformed, 0, ""};
     } else {
@@ -154,6 +158,11 @@ std::optional<CallFault> Faults::take(const std::string& api_name) {
 bool Faults::is_forbidden(const std::string& api_name) const {
   std::lock_guard lock(m_mutex);
   return m_forbidden.count(api_name) > 0;
+}
+
+bool Faults::is_unknown(const std::string& api_name) const {
+  std::lock_guard lock(m_mutex);
+  return m_unknown.count(api_name) > 0;
 }
 
 int Faults::slow_ms(const std::string& api_name) const {

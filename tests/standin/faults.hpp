@@ -51,6 +51,9 @@ public:
   // Return whether the token may not call `api_name` (code -2002).
   bool is_forbidden(const std::string& api_name) const;
 
+  // Return whether `api_name` is answered as an API the service does not know (code 40101).
+  bool is_unknown(const std::string& api_name) const;
+
   // Return the delay before answering `api_name`, in ms (0 when none).
   int slow_ms(const std::string& api_name) const;
 
@@ -75,6 +78,7 @@ private:
   mutable std::mutex m_mutex;
   std::vector<Counted> m_counted;
   std::set<std::string> m_forbidden;
+  std::set<std::string> m_unknown;
   std::map<std::string, int> m_slow_ms; // by api_name or "*"
   std::map<std::string, DayFaults> m_days;
   std::optional<int> m_daily_cap;

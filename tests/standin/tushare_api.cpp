@@ -167,9 +167,10 @@ TushareApi::Answer TushareApi::dispatch(const Query& query) {
   if (query.token != m_options.token) {
     answer.code = 40101;
     answer.msg = "您的token不对，请确认。";
-  } else if (query.api_name != "daily" && query.api_name != "adj_factor"
-             && query.api_name != "trade_cal" && query.api_name != "stock_basic"
-             && query.api_name != "suspend_d" && query.api_name != "bse_mapping") {
+  } else if ((query.api_name != "daily" && query.api_name != "adj_factor"
+              && query.api_name != "trade_cal" && query.api_name != "stock_basic"
+              && query.api_name != "suspend_d" && query.api_name != "bse_mapping")
+             || m_faults.is_unknown(query.api_name)) {
     answer.code = 40101;
     answer.msg = "请指定正确的接口名";
   } else if (m_faults.is_forbidden(query.api_name)) {

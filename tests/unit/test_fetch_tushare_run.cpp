@@ -345,3 +345,76 @@ TEST_CASE("fetch tushare: bse_mapping refreshes the Beijing code aliases (D19)")
     }));
   }
 }
+
+TEST_CASE("D18: a reference table that cannot be refreshed but for quota or token is a warning, the bars are stored") {
+  Rig rig;
+  rig.source.refused_apis = {"adj_factor"}; // trade_cal: the fake knows no such API (40101)
+  std::string failing_api;
+  std::string reply;
+  rig.source.override_reply = [&](const nlohmann::json& request) -> std::optional<std::string> {
+    if (request["api_name"] == failing_api) {
+      return reply;
+    }
+    return std::nullopt;
+  };
+  const auto refusal = [](int code, const std::string& msg) {
+    return nlohmann::json{{"request_id", "x"}, {"code", code}, {"msg", msg}, {"data", nullptr}}.dump();
+  };
+  const auto warned = [](const FetchReport& report, const std::string& part) {
+    return std::count_if(report.warnings.begin(), report.warnings.end(), [&](const std::string& warning) {
+      return warning.find(part) != std::string::npos;
+    });
+  };
+  struct Case {
+    const char* api;
+    std::string reply;
+    std::string warning;       // what the one warning says
+    std::size_t suspend_calls; // suspend_d asked (its tries), at most once a run
+  };
+  const std::vector<Case> cases{
+      {"bse_mapping", refusal(40101, "请指定正确的接口名"),
+       "the code aliases were not refreshed: Tushare `bse_mapping` refused the call (code 40101): 请指定正确的接口名", 4},
+      {"stock_basic", refusal(40001, "请求参数格式错误"),
+       "the listings were not refreshed: Tushare `stock_basic` refused the call (code 40001): 请求参数格式错误", 4},
+      {"stock_basic", refusal(-2002, "抱歉，您没有权限访问该接口"),
+       "the listings were not refreshed: the token may not call Tushare `stock_basic` (code -2002): 抱歉，您没有权限访问该接口", 4},
+      {"suspend_d", refusal(40101, "请指定正确的接口名"),
+       "the suspensions were not refreshed: Tushare `suspend_d` refused the call (code 40101): 请指定正确的接口名", 1},
+      // A reply it cannot read: the client tries again (--retries), then the table is left.
+      {"bse_mapping", "<html>502 Bad Gateway</html>", "the code aliases were not refreshed: Tushare `bse_mapping` kept failing (2 tries)", 4},
+      {"suspend_d", "{\"code\":0,\"data\":", "the suspensions were not refreshed: Tushare `suspend_d` kept failing (2 tries)", 2},
+      {"trade_cal", refusal(40101, "请指定正确的接口名"),
+       "the calendar was not refreshed: Tushare `trade_cal` refused the call (code 40101): 请指定正确的接口名", 4},
+  };
+  for (const auto& c : cases) {
+    SUBCASE(c.warning.c_str()) {
+      failing_api = c.api;
+      reply = c.reply;
+      const auto report = rig.fetch(window("2021-06-28", at("2021-07-01", 16)));
+      CHECK_MESSAGE(report.end == FetchEnd::done, report.message);
+      CHECK(report.days_stored == 4);
+      CHECK(report.rows == 8);
+      CHECK(bars_of(rig.store, "600276.SH").size() == 4);
+      CHECK(warned(report, c.warning) == 1);
+      CHECK(warned(report, std::string("`") + c.api + "`") == 1); // said once, not once a day
+      // Suspensions that failed are asked no more in the run: the same answer every day would
+      // be a call (and its tries) a day.
+      CHECK(rig.source.count_calls("suspend_d") == c.suspend_calls);
+      CHECK(rig.store.load_aliases().size() == 248); // the stored (shipped) table kept
+    }
+  }
+  SUBCASE("the daily quota or a refused token on a reference table still ends the fetch (exit 4)") {
+    for (const char* api : {"bse_mapping", "stock_basic", "suspend_d", "trade_cal"}) {
+      INFO(api);
+      failing_api = api;
+      reply = refusal(40203, "抱歉，您每天最多访问该接口50000次");
+      const auto quota = rig.fetch(window("2021-06-28", at("2021-07-01", 16)));
+      CHECK(quota.end == FetchEnd::quota_or_token);
+      reply = refusal(40101, "您的token不对，请确认。");
+      const auto token = rig.fetch(window("2021-06-28", at("2021-07-01", 16)));
+      CHECK(token.end == FetchEnd::quota_or_token);
+      CHECK(exit_status(token.end) == 4);
+    }
+    CHECK(rig.store.load_symbols().empty());
+  }
+}

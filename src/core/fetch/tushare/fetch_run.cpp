@@ -109,14 +109,29 @@ bool ends_fetch(const CallResult& result) {
   return failure != nullptr && failure->kind != CallFailure::Kind::permission;
 }
 
+// D18: a reference table (calendar, listings, aliases, suspensions) that cannot be refreshed is
+// a warning for any reason but quota or token: only those two end the fetch.
+bool is_quota_or_token(const CallFailure& failure) {
+  return failure.kind == CallFailure::Kind::quota || failure.kind == CallFailure::Kind::token;
+}
+
+bool ends_reference(const CallResult& result) {
+  const auto* failure = std::get_if<CallFailure>(&result);
+  return failure != nullptr && is_quota_or_token(*failure);
+}
+
 bool ends_fetch(const DayCalls& calls) {
   return ends_fetch(calls.daily) || (calls.adj && ends_fetch(*calls.adj))
-         || (calls.suspend && ends_fetch(*calls.suspend));
+         || (calls.suspend && ends_reference(*calls.suspend));
 }
 
 bool refused_permission(const std::optional<CallResult>& result) {
   const auto* failure = result ? std::get_if<CallFailure>(&*result) : nullptr;
   return failure != nullptr && failure->kind == CallFailure::Kind::permission;
+}
+
+bool failed(const std::optional<CallResult>& result) {
+  return result && std::holds_alternative<CallFailure>(*result);
 }
 
 class TushareFetch {
@@ -147,6 +162,14 @@ private:
   // What call_optional and call_required make of a call's result.
   std::optional<Table> optional_table(CallResult&& result, bool& permitted);
   std::optional<Table> required_table(CallResult&& result);
+  // Call the reference API `api` for `table` (its name in a warning: "the listings").
+  std::optional<Table> call_reference(const char* api, const json& params, std::string_view fields,
+                                      std::string_view table);
+  // What call_reference makes of a call's result: a failure but quota or token warns (once a
+  // table) and returns nullopt, quota or token stops the fetch (and also returns nullopt).
+  std::optional<Table> reference_table(CallResult&& result, std::string_view table);
+  // Warn that `table` was not refreshed, because of `why`; once a table and run.
+  void warn_not_refreshed(std::string_view table, const std::string& why);
   // Make a day's calls; only the client is used, so that it may run ahead on another thread.
   DayCalls call_day(const json& params, bool adj, bool suspend);
   // Read a day's calls into its answer, or stop.
@@ -180,7 +203,8 @@ private:
   DayBatch m_batch;
   FetchReport m_report;
   bool m_adj_permitted = true;
-  bool m_suspend_permitted = true;
+  bool m_suspend_asked = true; // false once suspend_d failed: the run goes on without it (D18)
+  std::set<std::string, std::less<>> m_not_refreshed; // the reference tables warned of
   std::optional<std::size_t> m_previous_rows; // the previous open day's answer, for D18's 90%
   std::set<domain::Date> m_open_days;
   std::map<domain::Date, std::set<std::string>> m_absent; // absent_at_source marks, by day
@@ -205,6 +229,31 @@ std::optional<Table> TushareFetch::required_table(CallResult&& result) {
     return std::nullopt;
   }
   return std::move(std::get<Table>(result));
+}
+
+void TushareFetch::warn_not_refreshed(std::string_view table, const std::string& why) {
+  if (m_not_refreshed.emplace(table).second) {
+    warn(std::string(table) + (table == "the calendar" ? " was" : " were") + " not refreshed: " + why);
+  }
+}
+
+std::optional<Table> TushareFetch::reference_table(CallResult&& result, std::string_view table) {
+  if (auto* failure = std::get_if<CallFailure>(&result)) {
+    if (is_quota_or_token(*failure)) {
+      stop(*failure);
+    } else {
+      warn_not_refreshed(table, failure->message);
+    }
+    return std::nullopt;
+  }
+  return std::move(std::get<Table>(result));
+}
+
+std::optional<Table> TushareFetch::call_reference(const char* api,
+                                                  const json& params,
+                                                  std::string_view fields,
+                                                  std::string_view table) {
+  return reference_table(m_client.call(api, params, fields), table);
 }
 
 std::optional<Table> TushareFetch::call_optional(const char* api, const json& params, bool& permitted) {
@@ -236,22 +285,18 @@ bool TushareFetch::refresh_calendar() {
   const auto last = domain::Date::from_ymd(static_cast<int>(static_cast<int>(
                                                std::chrono::year_month_day(today.days()).year()) + 1),
                                            12, 31);
-  auto result = m_client.call("trade_cal",
-                              json{{"exchange", "SSE"},
-                                   {"start_date", yyyymmdd(first)},
-                                   {"end_date", yyyymmdd(last.value_or(today))}},
-                              "cal_date,is_open");
-  if (auto* failure = std::get_if<CallFailure>(&result)) {
-    if (failure->kind == CallFailure::Kind::token || failure->kind == CallFailure::Kind::quota) {
-      return stop(*failure);
-    }
-    warn("the calendar was not refreshed: " + failure->message);
-    return true;
+  const auto table = call_reference("trade_cal",
+                                    json{{"exchange", "SSE"},
+                                         {"start_date", yyyymmdd(first)},
+                                         {"end_date", yyyymmdd(last.value_or(today))}},
+                                    "cal_date,is_open", "the calendar");
+  if (!table) {
+    return m_report.end == FetchEnd::done; // warned, or quota or token
   }
-  auto calendar = read_calendar(std::get<Table>(result));
+  auto calendar = read_calendar(*table);
   if (!calendar || !calendar->span) {
-    warn("the calendar was not refreshed: "
-         + (calendar ? std::string("Tushare `trade_cal` answered no days") : calendar.error().message));
+    warn_not_refreshed("the calendar", calendar ? std::string("Tushare `trade_cal` answered no days")
+                                                : calendar.error().message);
     return true;
   }
   store::WriteTransaction transaction(m_store);
@@ -264,17 +309,13 @@ bool TushareFetch::refresh_listings() {
   // D19: listed, delisted and paused symbols, so that delisted ones keep their bars and gaps.
   std::vector<store::Listing> listings;
   for (const char* status : {"L", "D", "P"}) {
-    bool permitted = true;
-    auto table = call_optional("stock_basic", json{{"list_status", status}}, permitted);
-    if (m_report.end != FetchEnd::done) {
-      return false;
-    }
+    auto table = call_reference("stock_basic", json{{"list_status", status}}, "", "the listings");
     if (!table) {
-      return true; // warned: the listings stay as stored
+      return m_report.end == FetchEnd::done; // warned: the listings stay as stored
     }
     auto read = read_listings(*table);
     if (!read) {
-      warn("the listings were not refreshed: " + read.error().message);
+      warn_not_refreshed("the listings", read.error().message);
       return true;
     }
     listings.insert(listings.end(), read->begin(), read->end());
@@ -304,17 +345,13 @@ bool TushareFetch::refresh_listings() {
 bool TushareFetch::refresh_aliases() {
   // D19: the Beijing code change, shipped and refreshed from bse_mapping; a change is written as
   // a change of the store (the generation moves: what either code answers moved).
-  bool permitted = true;
-  auto table = call_optional("bse_mapping", json::object(), permitted);
-  if (m_report.end != FetchEnd::done) {
-    return false;
-  }
+  auto table = call_reference("bse_mapping", json::object(), "", "the code aliases");
   if (!table) {
-    return true; // warned: the aliases stay as stored
+    return m_report.end == FetchEnd::done; // warned: the aliases stay as stored
   }
   auto read = read_bse_mapping(*table);
   if (!read) {
-    warn("the code aliases were not refreshed: " + read.error().message);
+    warn_not_refreshed("the code aliases", read.error().message);
     return true;
   }
   const auto stored = m_store.load_aliases();
@@ -470,9 +507,18 @@ std::optional<DayAnswer> TushareFetch::answer_of(domain::Date day, DayCalls call
   if (calls.adj && optional_table(std::move(*calls.adj), m_adj_permitted) && *calls.adj_factors) {
     answer.adj = std::move(**calls.adj_factors);
   }
-  if (calls.suspend && m_report.end == FetchEnd::done
-      && optional_table(std::move(*calls.suspend), m_suspend_permitted) && *calls.suspensions) {
-    answer.suspensions = std::move(**calls.suspensions);
+  if (calls.suspend && m_report.end == FetchEnd::done) {
+    // D18: suspensions that cannot be had are a warning; the day's bars are written without them.
+    if (failed(calls.suspend)) {
+      m_suspend_asked = false; // the run asks no more (Ahead's thread stops on its own)
+    }
+    if (reference_table(std::move(*calls.suspend), "the suspensions")) {
+      if (*calls.suspensions) {
+        answer.suspensions = std::move(**calls.suspensions);
+      } else {
+        warn_not_refreshed("the suspensions", calls.suspensions->error().message);
+      }
+    }
   }
   if (m_report.end != FetchEnd::done) {
     return std::nullopt;
@@ -481,7 +527,7 @@ std::optional<DayAnswer> TushareFetch::answer_of(domain::Date day, DayCalls call
 }
 
 std::optional<DayAnswer> TushareFetch::ask_day(domain::Date day, const std::vector<std::string>& symbols) {
-  return answer_of(day, call_day(day_params(day, symbols), m_adj_permitted, m_suspend_permitted));
+  return answer_of(day, call_day(day_params(day, symbols), m_adj_permitted, m_suspend_asked));
 }
 
 bool TushareFetch::published(domain::Date day, std::size_t rows) {
@@ -611,15 +657,15 @@ bool TushareFetch::fetch_days(const Plan& plan) {
     }
   }
   // The days' calls go out on a thread of their own while days are written, up to
-  // k_days_ahead days ahead: still one request in flight (D18). A permission refusal ends the
-  // asking of that API there (the writing warns of it, once); an answer that ends the fetch ends
-  // the asking.
+  // k_days_ahead days ahead: still one request in flight (D18). A permission refusal of
+  // adj_factor, and any failure of suspend_d, ends the asking of that API there (the writing
+  // warns of it, once); an answer that ends the fetch ends the asking.
   Ahead<DayCalls> ahead(
       plan.days, k_days_ahead,
-      [this, adj = m_adj_permitted, suspend = m_suspend_permitted](domain::Date day) mutable {
+      [this, adj = m_adj_permitted, suspend = m_suspend_asked](domain::Date day) mutable {
         auto calls = call_day(day_params(day, m_options.symbols), adj, suspend);
         adj = adj && !refused_permission(calls.adj);
-        suspend = suspend && !refused_permission(calls.suspend);
+        suspend = suspend && !failed(calls.suspend);
         return calls;
       },
       [](const DayCalls& calls) { return ends_fetch(calls); });
