@@ -316,7 +316,10 @@ TEST_CASE("fetch: a day paged in two, an empty day, and one not yet published") 
 
 TEST_CASE("fetch: the pace holds after a per-minute answer") {
   TushareStandIn standin;
-  standin.control({{"per_minute", {{"api", "daily"}, {"count", 1}, {"limit", 20}, {"wording", "frequency"}}}});
+  std::string wording;
+  SUBCASE("today's wording") { wording = "frequency"; }
+  SUBCASE("2018's wording, 每分最多访问该接口N次") { wording = "2018"; }
+  standin.control({{"per_minute", {{"api", "daily"}, {"count", 1}, {"limit", 20}, {"wording", wording}}}});
   TestStore store;
   const auto run = fetch(store, standin, {"--from", "2024-02-26"});
   REQUIRE_MESSAGE(run.status == 0, run.err);

@@ -9,12 +9,17 @@ using nlohmann::json;
 
 const std::string k_doc_tail = "权限的具体详情访问：https://tushare.pro/document/1?doc_id=108。";
 
-// The per-minute limit message in its two recorded wordings (shared/data/real/SOURCES.md,
-// tushare_pro): "minute" (waditu/tushare #900) and "frequency".
+// The per-minute limit message in its three recorded wordings (shared/data/real/SOURCES.md,
+// tushare_pro): "minute" (waditu/tushare #900), "frequency", and "2018" (#818, its tail after
+// "详情访问：" assumed).
 std::string per_minute_msg(const std::string& wording, const std::string& api, int limit) {
   if (wording == "frequency") {
     return "抱歉，您访问接口(" + api + ")频率超限(" + std::to_string(limit) + "次/分钟)，"
            + k_doc_tail;
+  }
+  if (wording == "2018") {
+    return "抱歉，您每分最多访问该接口" + std::to_string(limit)
+           + "次:-(，详情访问：https://tushare.pro/document/1?doc_id=108";
   }
   return "抱歉，您每分钟最多访问该接口" + std::to_string(limit) + "次，" + k_doc_tail;
 }

@@ -82,6 +82,29 @@ TEST_CASE("tushare client: a per-minute answer waits the window and sends the sa
   CHECK(rig.clock.slept.front() == 60s);
 }
 
+TEST_CASE("tushare client: the per-minute answer's N paces the calls after it, in every wording (D18)") {
+  struct Case {
+    const char* msg;
+    int pace;                       // pace_under(N)
+    std::chrono::milliseconds apart; // 60 s / pace
+  };
+  for (const auto& c : {Case{"抱歉，您每分钟最多访问该接口50次，权限的具体详情访问：x", 45, 1333ms},
+                        Case{"抱歉，您每分最多访问该接口80次:-(，详情访问：x", 72, 833ms},
+                        Case{"抱歉，您访问接口(daily)频率超限(20次/分钟)，权限的具体详情访问：x", 18, 3333ms}}) {
+    INFO(c.msg);
+    Rig rig;
+    rig.transport.then(refusal(40203, c.msg));
+    rig.transport.then(rows_reply(0, 1, false));
+    rig.transport.then(rows_reply(0, 1, false));
+    REQUIRE(std::holds_alternative<Table>(rig.client.call("daily", nlohmann::json::object(), "")));
+    REQUIRE(std::holds_alternative<Table>(rig.client.call("daily", nlohmann::json::object(), "")));
+    CHECK(rig.transport.sent.size() == 3);
+    CHECK(rig.pacer.per_window() == c.pace);
+    // The window waited out, then the same call and the next one at the new pace.
+    CHECK(rig.clock.slept == std::vector<std::chrono::milliseconds>{60s, c.apart, c.apart});
+  }
+}
+
 TEST_CASE("tushare client: network and internal errors are retried with a doubling backoff") {
   Rig rig;
   rig.transport.then_fail("connection refused");

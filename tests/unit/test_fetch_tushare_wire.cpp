@@ -103,6 +103,13 @@ TEST_CASE("tushare wire: refusals are classified by their words (D18)") {
   const auto minute2 = kind(40203, "抱歉，您访问接口(daily)频率超限(200次/分钟)，请稍后再试");
   CHECK(minute2.kind == Refusal::per_minute);
   CHECK(minute2.per_minute_limit == 200);
+  // D18's "每分…最多访问该接口N次": the 2018 wording too (waditu/tushare #818).
+  const auto minute2018 = kind(40203, "抱歉，您每分最多访问该接口80次:-(，详情访问：https://tushare.pro");
+  CHECK(minute2018.kind == Refusal::per_minute);
+  CHECK(minute2018.per_minute_limit == 80);
+  const auto unsaid = kind(40203, "抱歉，您每分钟最多访问该接口次数超限");
+  CHECK(unsaid.kind == Refusal::per_minute);
+  CHECK_FALSE(unsaid.per_minute_limit.has_value());
   CHECK(kind(40203, "抱歉，您每天最多访问该接口50000次，权限的具体详情访问：...").kind
         == Refusal::daily_quota);
   CHECK(kind(-2002, "抱歉，您没有权限访问该接口，权限的具体详情访问：https://tushare.pro/document/1?doc_id=108。").kind

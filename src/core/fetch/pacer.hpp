@@ -1,6 +1,6 @@
 // Politeness towards a source (D18): one request in flight, spaced so that no window of the
 // source's rate limit sees more calls than it allows. The pace starts at a default (Tushare: 180
-// a minute) and, once the source says its limit ("每分钟最多访问该接口N次"), stays under it.
+// a minute) and, once the source says its limit ("每分…最多访问该接口N次"), stays under it.
 #pragma once
 
 #include "core/fetch/transport.hpp"

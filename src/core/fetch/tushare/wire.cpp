@@ -20,12 +20,16 @@ std::optional<int> number_before(std::string_view text, std::size_t end) {
   return value;
 }
 
-// D18: the per-minute answer in both recorded wordings: "您每分钟最多访问该接口500次" and
-// "您访问接口(daily)频率超限(500次/分钟)". Return N, or nullopt when `msg` is neither.
+// D18: the per-minute answer in its recorded wordings: "每分…最多访问该接口N次" ("您每分钟最多
+// 访问该接口500次", and in 2018 "您每分最多访问该接口80次:-(") and "您访问接口(daily)频率超限
+// (500次/分钟)". Return N (nullopt when it names none), or nullopt when `msg` is neither.
 std::optional<std::optional<int>> per_minute_limit(std::string_view msg) {
-  const std::string_view first = "每分钟最多访问该接口";
-  if (const auto at = msg.find(first); at != std::string_view::npos) {
-    auto rest = msg.substr(at + first.size());
+  const std::string_view per_minute = "每分";
+  const std::string_view at_most = "最多访问该接口";
+  const auto minute = msg.find(per_minute);
+  if (const auto at = minute == std::string_view::npos ? minute : msg.find(at_most, minute);
+      at != std::string_view::npos) {
+    auto rest = msg.substr(at + at_most.size());
     std::size_t digits = 0;
     while (digits < rest.size() && rest[digits] >= '0' && rest[digits] <= '9') {
       ++digits;

@@ -47,7 +47,7 @@ Result<Reply> parse_reply(std::string_view body);
 
 // What a refusal (`code` other than 0) means for the fetch (D18).
 enum class Refusal {
-  per_minute,  // "每分钟最多访问该接口N次" and the like: wait for the window, then retry the call
+  per_minute,  // "每分…最多访问该接口N次" and the like: wait for the window, then retry the call
   daily_quota, // "每天最多访问该接口": the fetch ends (exit 4)
   token,       // the token is wrong or missing: the fetch ends (exit 4)
   permission,  // the token may not call this API (code -2002): fall back where one exists
