@@ -14,6 +14,12 @@
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <cmath>
 #include <csignal>
 #include <fstream>
@@ -320,7 +326,10 @@ TEST_CASE("verify: stores filled by fetch tdx and by fetch tushare from the same
   for (const auto& [store, against] : {std::pair{&from_tdx, "tushare"}, std::pair{&from_tushare, "tdx"},
                                        std::pair{&from_tdx, "tdx"}, std::pair{&from_tushare, "tushare"}}) {
     INFO(against);
-    std::vector<std::string> args{"--against", against, "--hosts", tdx.host(), "--format", "csv"};
+    std::vector<std::string> args{"--against", against, "--format", "csv"};
+    if (std::string(against) == "tdx") { // --hosts is tdx's only (D18)
+      args.insert(args.end(), {"--hosts", tdx.host()});
+    }
     args.insert(args.end(), symbols.begin(), symbols.end());
     const auto run = verify(*store, args, tushare);
     CHECK_MESSAGE(run.status == 0, run.err);
@@ -393,6 +402,75 @@ TEST_CASE("verify: a source that keeps failing is exit 3; remote mode and no --a
   CHECK(store.cli({"--base-url", "http://127.0.0.1:1", "verify", "--against", "tdx"}).status == 2);
   CHECK(store.cli({"verify"}).status == 2);
   CHECK(store.cli({"verify", "--against", "sina"}).status == 2);
+}
+
+namespace {
+
+// A port on 127.0.0.1 that listens and never accepts: a client that connected to it, even one
+// that has gone since, waits in its backlog, so contacted() tells whether anyone came.
+class SilentPort {
+public:
+  SilentPort() {
+    m_fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    REQUIRE(m_fd >= 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    REQUIRE(::bind(m_fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+    REQUIRE(::listen(m_fd, 8) == 0);
+    socklen_t length = sizeof address;
+    REQUIRE(::getsockname(m_fd, reinterpret_cast<sockaddr*>(&address), &length) == 0);
+    m_port = ntohs(address.sin_port);
+  }
+  ~SilentPort() { ::close(m_fd); }
+  SilentPort(const SilentPort&) = delete;
+  SilentPort& operator=(const SilentPort&) = delete;
+
+  std::string host() const { return "127.0.0.1:" + std::to_string(m_port); }
+  bool contacted() const {
+    pollfd pending{m_fd, POLLIN, 0};
+    return ::poll(&pending, 1, 0) == 1;
+  }
+
+private:
+  int m_fd = -1;
+  int m_port = 0;
+};
+
+} // namespace
+
+TEST_CASE("verify: an option of the other provider is a usage error, and nothing is asked (D18)") {
+  TushareStandIn tushare;
+  SilentPort tdx;
+  TestStore store;
+  store.import({data_dir() / "tushare_standin" / "daily" / "600519.SH.csv"}, {"--format", "tushare"});
+  const std::vector<std::string> env{"ASHARE_TUSHARE_TOKEN=" + std::string(TushareStandIn::k_token),
+                                     "ASHARE_TUSHARE_URL=" + tushare.url(), "ASHARE_TDX_HOSTS=" + tdx.host(),
+                                     "ASHARE_NOW=2024-12-31T18:00:00+08:00"};
+  const auto token_file = store.dir() / "token";
+  std::ofstream(token_file) << TushareStandIn::k_token << "\n";
+  std::filesystem::permissions(token_file, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::vector<Case> cases{
+      {{"--against", "tdx", "--source-url", tushare.url()}, "--source-url does not apply to --against tdx (it is tushare's)"},
+      {{"--against", "tdx", "--token-file", token_file.string()}, "--token-file does not apply to --against tdx (it is tushare's)"},
+      {{"--against", "tushare", "--hosts", tdx.host()}, "--hosts does not apply to --against tushare (it is tdx's)"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.message);
+    std::vector<std::string> argv{"--timeout", "1", "--retries", "1", "verify", "--pace", "0",
+                                  "--from", "2024-01-02", "--to", "2024-01-31", "600519.SH"};
+    argv.insert(argv.end(), c.args.begin(), c.args.end());
+    const auto run = store.cli(argv, k_cli_timeout, env);
+    CHECK(run.status == 2);
+    CHECK(run.err == "ashare: error: " + c.message + "\n");
+    CHECK(run.out.empty());
+    CHECK_FALSE(tdx.contacted());
+    CHECK(tushare.log().empty());
+  }
 }
 
 TEST_CASE("fetch tdx --repair: a bar the servers lacked at the first fetch is asked again") {

@@ -39,6 +39,31 @@ struct VerifyArgs {
   QueryOutputArgs output;
 };
 
+// The options that belong to one provider (D18: given with the other, a usage error, not
+// ignored); --pace belongs to both.
+struct ProviderOption {
+  const char* name;
+  const char* provider;
+  std::optional<std::string> VerifyArgs::*value;
+};
+
+constexpr ProviderOption k_provider_options[] = {
+    {"--hosts", "tdx", &VerifyArgs::hosts},
+    {"--token-file", "tushare", &VerifyArgs::token_file},
+    {"--source-url", "tushare", &VerifyArgs::source_url},
+};
+
+// Return the usage error of an option of `args` that does not apply to the provider asked, if any.
+std::optional<std::string> option_not_applying(const VerifyArgs& args) {
+  for (const auto& option : k_provider_options) {
+    if ((args.*option.value).has_value() && args.against != option.provider) {
+      return std::string(option.name) + " does not apply to --against " + args.against + " (it is "
+             + option.provider + "'s)";
+    }
+  }
+  return std::nullopt;
+}
+
 // The window of `args` on `store`: --from and --to, else the last 20 ledger days (or open days
 // up to as_of); one bound given, the other from that default.
 Result<std::pair<domain::Date, domain::Date>> window_of(const VerifyArgs& args, store::BarStore& store) {
@@ -152,6 +177,9 @@ int run_verify(const VerifyArgs& args, const Config& config) {
   if (config.base_url) {
     return fail("verify reads the local store; run it without --base-url (remote mode)", k_exit_usage);
   }
+  if (const auto problem = option_not_applying(args)) {
+    return fail(*problem, k_exit_usage);
+  }
   auto format = choose_format(config.output_format);
   if (!format) {
     return fail(format.error().message, k_exit_usage);
@@ -217,10 +245,10 @@ Action setup_verify(CLI::App& command, GlobalFlags& flags) {
   command.add_option("SYMBOL", args->symbols, "Only these symbols (default: every stored one and the source's)");
   command.add_option("--from", args->from, "First day (default: 20 ledger days back from the last)")->type_name("DATE");
   command.add_option("--to", args->to, "Last day (default: the last ledger day, else as_of)")->type_name("DATE");
-  command.add_option("--hosts", args->hosts, "TDX servers to ask in turn (as fetch tdx)")->type_name("LIST");
-  command.add_option("--token-file", args->token_file, "Read the Tushare token from FILE (as fetch tushare)")
+  command.add_option("--hosts", args->hosts, "TDX servers to ask in turn (tdx only, as fetch tdx)")->type_name("LIST");
+  command.add_option("--token-file", args->token_file, "Read the Tushare token from FILE (tushare only, as fetch tushare)")
       ->type_name("FILE");
-  command.add_option("--source-url", args->source_url, "Tushare's address (as fetch tushare)")->type_name("URL");
+  command.add_option("--source-url", args->source_url, "Tushare's address (tushare only, as fetch tushare)")->type_name("URL");
   command.add_option("--pace", args->pace, "Calls a minute at most (tdx 1200, tushare 180; 0: no pace)")
       ->type_name("N")->check(CLI::Range(0, 100000));
   add_output_options(command, flags, args->output);
