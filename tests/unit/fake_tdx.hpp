@@ -94,7 +94,7 @@ inline std::vector<std::uint8_t> encode_events(fetch::tdx::Market market, const 
 // A TDX of several hosts, each serving the same bars unless told to fail.
 class FakeTdx final : public fetch::tdx::Connector {
 public:
-  enum class Fault { none, refuses, times_out, truncates, answers_another };
+  enum class Fault { none, refuses, times_out, truncates, answers_another, not_tdx };
 
   std::map<std::string, std::vector<fetch::tdx::RawBar>> bars; // by 6-digit code, oldest first
   std::map<std::string, std::vector<fetch::tdx::XdxrEvent>> events; // by 6-digit code
@@ -109,6 +109,10 @@ public:
     connects.push_back(host);
     if (fault(host) == Fault::refuses) {
       return make_error(ErrorCode::service_unavailable, "connection refused");
+    }
+    if (fault(host) == Fault::not_tdx) { // as cli::TdxConnector says it
+      return make_error(ErrorCode::invalid_input, host + " does not answer as a TDX server (its reply starts "
+                                                         "\"HTTP/1.1 400 Bad\", not 0x0074cbb1)");
     }
     return std::unique_ptr<fetch::tdx::Channel>(new Channel(*this, host));
   }

@@ -152,3 +152,39 @@ TEST_CASE("cli::TdxConnector: what fails is an error naming the host, never a wr
   CHECK_FALSE(connector.connect("127.0.0.1:port"));
   CHECK_FALSE(connector.connect("[::1"));
 }
+
+TEST_CASE("cli::TdxConnector: a host that answers something other than TDX is said so, once a host") {
+  // An HTTP server (what it answers to bytes it cannot read) and a peer answering random bytes.
+  LoopbackPeer web(
+      [](const LoopbackPeer::Request&, int) {
+        return LoopbackPeer::Answer{LoopbackPeer::answer(400, "Connection: close\r\n", "bad request"), true};
+      },
+      LoopbackPeer::Framing::tdx);
+  LoopbackPeer noise(
+      [](const LoopbackPeer::Request&, int) {
+        return LoopbackPeer::Answer{from_hex("3fa20017c5e80b66d2904e1c7a35f0019b"), true};
+      },
+      LoopbackPeer::Framing::tdx);
+  const auto web_host = "127.0.0.1:" + std::to_string(web.port());
+  const auto noise_host = "127.0.0.1:" + std::to_string(noise.port());
+  const auto web_says = web_host + " does not answer as a TDX server (its reply starts \"HTTP/1.1 400 Wha\", "
+                                   "not 0x0074cbb1)";
+  const auto noise_says = noise_host + " does not answer as a TDX server (its reply starts "
+                                       "3f a2 00 17 c5 e8 0b 66 d2 90 4e 1c 7a 35 f0 01, not 0x0074cbb1)";
+  cli::TdxConnector connector(2s);
+  const auto refused = connector.connect(web_host);
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().code == ErrorCode::invalid_input);
+  CHECK(refused.error().message == web_says);
+  const auto random = connector.connect(noise_host);
+  REQUIRE_FALSE(random);
+  CHECK(random.error().message == noise_says);
+
+  // Through the client, over three rounds: each host is asked once and said once.
+  Client client(connector, {{web_host, noise_host}, 3});
+  const auto failed = client.daily_bars(Market::sz, "000001", std::nullopt);
+  REQUIRE_FALSE(failed);
+  CHECK(failed.error().message == "every TDX host failed (2 attempts; " + web_says + "; " + noise_says + ")");
+  CHECK(web.connections() == 2); // the connector's own connect above, then the client's
+  CHECK(noise.connections() == 2);
+}

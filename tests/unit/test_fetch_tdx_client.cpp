@@ -108,3 +108,43 @@ TEST_CASE("tdx client: a call fails once every host has failed `rounds` times") 
   REQUIRE_FALSE(no_host);
   CHECK(no_host.error().message.find("no TDX host") != std::string::npos);
 }
+
+TEST_CASE("tdx client: a host that is no TDX server is asked no more, and said once") {
+  FakeTdx tdx;
+  tdx.bars["000001"] = history(5);
+  tdx.faults = {{"web:80", FakeTdx::Fault::not_tdx}, {"mute:7709", FakeTdx::Fault::times_out}};
+  SUBCASE("another host answers: every call goes there") {
+    for (int client_number = 0; client_number < 2; ++client_number) { // a new client asks it again, once
+      Client client(tdx, {{"web:80", "good:7709"}, 3});
+      for (int call = 0; call < 3; ++call) {
+        REQUIRE(client.daily_bars(Market::sz, "000001", std::nullopt));
+      }
+    }
+    CHECK(tdx.connects == std::vector<std::string>{"web:80", "good:7709", "web:80", "good:7709"});
+  }
+  SUBCASE("no host answers: the call fails naming it once, the others' rounds as before") {
+    Client client(tdx, {{"web:80", "mute:7709"}, 3});
+    const auto failed = client.daily_bars(Market::sz, "000001", std::nullopt);
+    REQUIRE_FALSE(failed);
+    CHECK(failed.error().code == ErrorCode::service_unavailable);
+    CHECK(failed.error().message
+          == "every TDX host failed (4 attempts; web:80 does not answer as a TDX server (its reply starts "
+             "\"HTTP/1.1 400 Bad\", not 0x0074cbb1); the last: mute:7709: timed out after 5 s; "
+             "mute:7709: timed out after 5 s; mute:7709: timed out after 5 s)");
+    CHECK(std::count(tdx.connects.begin(), tdx.connects.end(), "web:80") == 1);
+    CHECK(std::count(tdx.connects.begin(), tdx.connects.end(), "mute:7709") == 3);
+    // The next call does not ask it again either.
+    CHECK_FALSE(client.daily_bars(Market::sz, "000001", std::nullopt));
+    CHECK(std::count(tdx.connects.begin(), tdx.connects.end(), "web:80") == 1);
+  }
+  SUBCASE("only such hosts: said once each, after one attempt each") {
+    tdx.faults["web2:80"] = FakeTdx::Fault::not_tdx;
+    Client client(tdx, {{"web:80", "web2:80"}, 3});
+    const auto failed = client.daily_bars(Market::sz, "000001", std::nullopt);
+    REQUIRE_FALSE(failed);
+    CHECK(failed.error().message.find("every TDX host failed (2 attempts; web:80 does not answer as a TDX server")
+          == 0);
+    CHECK(failed.error().message.find("; web2:80 does not answer as a TDX server") != std::string::npos);
+    CHECK(tdx.connects.size() == 2);
+  }
+}

@@ -166,6 +166,20 @@ TEST_CASE("tdx wire: the injoyai body: OHLC equal Tushare's 000001.SZ on its 10 
   }
 }
 
+TEST_CASE("tdx wire: a first reply that does not start as TDX's says what came instead") {
+  const auto frame = hex_after("pytdx_get_security_bars_docstring_L14-16.txt", "recv: ");
+  CHECK_FALSE(not_tdx_reply(frame).has_value());
+  const auto bytes = [](std::string_view text) { return std::vector<std::uint8_t>(text.begin(), text.end()); };
+  CHECK(not_tdx_reply(bytes("HTTP/1.1 400 Bad Request\r\n")) == "its reply starts \"HTTP/1.1 400 Bad\", not 0x0074cbb1");
+  CHECK(not_tdx_reply(bytes("SSH-2.0-OpenSSH_")) == "its reply starts \"SSH-2.0-OpenSSH_\", not 0x0074cbb1");
+  CHECK(not_tdx_reply(bytes("ok\r\n")) == "its reply starts \"ok\\r\\n\", not 0x0074cbb1");
+  CHECK(not_tdx_reply(std::vector<std::uint8_t>{0x00, 0xff, 0x10}) == "its reply starts 00 ff 10, not 0x0074cbb1");
+  // Only the magic says TDX: a head that is wrong after it is a malformed reply, not another server.
+  auto wrong_flag = frame;
+  wrong_flag[4] = 0x7f;
+  CHECK_FALSE(not_tdx_reply(wrong_flag).has_value());
+}
+
 TEST_CASE("tdx wire: the rustdx ex-rights record, and a whole reply around it") {
   const auto record = bytes_of_file("rustdx_xdxr_000001_19900301.record.bin");
   const auto event = parse_xdxr_record(record);

@@ -25,6 +25,14 @@ public:
     if (auto failure = m_stream.read(std::as_writable_bytes(std::span(head)), m_timeout)) {
       return unreachable(m_host, failure->reason);
     }
+    if (!m_answered) {
+      // The first reply says whether the host speaks TDX at all (an HTTP server, say, does not).
+      m_not_tdx = fetch::tdx::not_tdx_reply(head);
+      if (m_not_tdx) {
+        return make_error(ErrorCode::invalid_input, m_host + " does not answer as a TDX server (" + *m_not_tdx + ")");
+      }
+      m_answered = true;
+    }
     auto parsed = fetch::tdx::parse_reply_head(head);
     if (!parsed) {
       return parsed.error();
@@ -47,10 +55,15 @@ public:
     return reply;
   }
 
+  // Return whether the host's first reply was no TDX reply.
+  bool is_not_tdx() const { return m_not_tdx.has_value(); }
+
 private:
   net::TcpClient m_stream;
   std::string m_host;
   std::chrono::milliseconds m_timeout;
+  bool m_answered = false;               // a reply head with TDX's magic came
+  std::optional<std::string> m_not_tdx; // what came first instead
 };
 
 // Split `host` into an address and a port: "address" alone for the default port, else HOST:PORT
@@ -82,7 +95,9 @@ Result<std::unique_ptr<fetch::tdx::Channel>> TdxConnector::connect(const std::st
   auto channel = std::make_unique<TdxChannel>(std::move(std::get<net::TcpClient>(connected)), host, m_timeout);
   for (const auto& packet : fetch::tdx::setup_requests()) {
     if (auto reply = channel->exchange(packet); !reply) {
-      return unreachable(host, "setting the connection up: " + reply.error().message);
+      // Not a TDX server: an INVALID_INPUT error as is, so that the client asks that host no more.
+      return channel->is_not_tdx() ? reply.error()
+                                   : unreachable(host, "setting the connection up: " + reply.error().message);
     }
   }
   return std::unique_ptr<fetch::tdx::Channel>(std::move(channel));

@@ -17,7 +17,8 @@ public:
   explicit TdxConnector(std::chrono::milliseconds timeout) : m_timeout(timeout) {}
 
   // Connect to `host` ("address:port", "[v6]:port", or "address" for port 7709) and set the
-  // connection up.
+  // connection up. A host whose first reply does not start as a TDX reply is an INVALID_INPUT
+  // error, "HOST does not answer as a TDX server (its reply starts ...)".
   Result<std::unique_ptr<fetch::tdx::Channel>> connect(const std::string& host) override;
 
 private:

@@ -20,22 +20,43 @@ void Client::fail_over(std::vector<std::string>& failures, const std::string& wh
   m_host = (m_host + 1) % m_settings.hosts.size();
 }
 
+Error Client::all_failed(const std::vector<std::string>& failures) const {
+  // Each host that can never answer once, then the last three failures of the others.
+  std::string said;
+  for (const auto& [host, why] : m_unusable) {
+    said += "; " + why;
+  }
+  const auto attempts = failures.size() + m_unusable.size();
+  const auto first = failures.size() > 3 ? failures.size() - 3 : 0;
+  for (std::size_t i = first; i < failures.size(); ++i) {
+    said += (i == first ? "; the last: " : "; ") + failures[i];
+  }
+  return make_error(ErrorCode::service_unavailable,
+                    "every TDX host failed (" + std::to_string(attempts)
+                        + (attempts == 1 ? " attempt" : " attempts") + said + ")");
+}
+
 Result<Channel*> Client::channel(std::vector<std::string>& failures) {
-  const auto attempts = m_settings.hosts.size() * static_cast<std::size_t>(std::max(1, m_settings.rounds));
+  const auto& hosts = m_settings.hosts;
+  const auto rounds = static_cast<std::size_t>(std::max(1, m_settings.rounds));
   while (!m_channel) {
-    if (m_settings.hosts.empty()) {
+    if (hosts.empty()) {
       return make_error(ErrorCode::invalid_input, "no TDX host to ask (tdx_hosts is empty)");
     }
-    if (failures.size() >= attempts) {
-      std::string said;
-      for (std::size_t i = failures.size() > 3 ? failures.size() - 3 : 0; i < failures.size(); ++i) {
-        said += (said.empty() ? "" : "; ") + failures[i];
-      }
-      return make_error(ErrorCode::service_unavailable,
-                        "every TDX host failed (" + std::to_string(failures.size())
-                            + " attempts; the last: " + said + ")");
+    if (m_unusable.size() == hosts.size() || failures.size() >= (hosts.size() - m_unusable.size()) * rounds) {
+      return all_failed(failures);
     }
-    auto opened = m_connector.connect(m_settings.hosts[m_host]);
+    if (m_unusable.count(m_host) != 0) {
+      m_host = (m_host + 1) % hosts.size();
+      continue;
+    }
+    auto opened = m_connector.connect(hosts[m_host]);
+    if (!opened && opened.error().code == ErrorCode::invalid_input) {
+      // Asking it again cannot help: no TDX server there, or no address at all.
+      m_unusable.emplace(m_host, opened.error().message);
+      m_host = (m_host + 1) % hosts.size();
+      continue;
+    }
     if (!opened) {
       fail_over(failures, "cannot connect: " + opened.error().message);
       continue;

@@ -1,7 +1,8 @@
 // Asking the TDX quote servers (D18): one request at a time on one connection, hosts tried in
 // turn. A host that times out, closes, or answers with a malformed reply (a head that is not the
 // request's, a body a reader refuses) is left for the next one, and the same request is sent
-// there; when every host has failed `rounds` times over, the call fails (the fetch's exit 3). The
+// there; when every host has failed `rounds` times over, the call fails (the fetch's exit 3). A
+// host that can never answer (no TDX server, or no address:port) is asked no more, and said once. The
 // core never touches a socket: a Connector opens Channels (the command line's is TCP over Asio,
 // with zlib for flag-0x1c bodies), so tests run the client against a fake.
 #pragma once
@@ -13,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -39,7 +41,9 @@ public:
 class Connector {
 public:
   virtual ~Connector() = default;
-  // Connect to `host` ("address:port") and set the connection up, or say why not.
+  // Connect to `host` ("address:port") and set the connection up, or say why not: an
+  // INVALID_INPUT error when asking `host` again cannot help (it answers, but not as a TDX
+  // server; it is no address:port), any other error when it could not be reached this time.
   virtual Result<std::unique_ptr<Channel>> connect(const std::string& host) = 0;
 };
 
@@ -82,11 +86,14 @@ private:
   // Return the channel to the current host, connecting (and failing over) as needed.
   Result<Channel*> channel(std::vector<std::string>& failures);
   void fail_over(std::vector<std::string>& failures, const std::string& why);
+  // Return the error of a call that every host failed, `failures` the last of this call's.
+  Error all_failed(const std::vector<std::string>& failures) const;
 
   Connector& m_connector;
   ClientSettings m_settings;
   std::unique_ptr<Channel> m_channel;
   std::size_t m_host = 0;       // index into m_settings.hosts
+  std::map<std::size_t, std::string> m_unusable; // hosts asked no more, by index: why
   std::uint32_t m_sequence = 0; // of the last request
   std::string m_answered_by;
   std::int64_t m_requests = 0;

@@ -150,6 +150,27 @@ Result<ReplyHead> parse_reply_head(std::span<const std::uint8_t> bytes) {
   return ReplyHead{zlib, *sequence, *method, *zipped, *unzipped};
 }
 
+std::optional<std::string> not_tdx_reply(std::span<const std::uint8_t> bytes) {
+  const auto head = bytes.first(std::min(bytes.size(), k_reply_head_size));
+  if (Reader(head).u32() == k_reply_magic) {
+    return std::nullopt;
+  }
+  // Text (an HTTP server's "HTTP/1.1 400 Bad Request") as text, anything else as bytes.
+  const bool text = !head.empty() && std::all_of(head.begin(), head.end(), [](std::uint8_t byte) {
+    return (byte >= 0x20 && byte < 0x7f) || byte == '\r' || byte == '\n';
+  });
+  std::string shown;
+  for (const auto byte : head) {
+    if (!text) {
+      constexpr const char* k_hex = "0123456789abcdef";
+      shown += std::string(shown.empty() ? "" : " ") + k_hex[byte >> 4] + k_hex[byte & 0xf];
+    } else {
+      shown += byte == '\r' ? std::string("\\r") : byte == '\n' ? std::string("\\n") : std::string(1, static_cast<char>(byte));
+    }
+  }
+  return "its reply starts " + (text ? "\"" + shown + "\"" : shown) + ", not 0x0074cbb1";
+}
+
 std::vector<std::vector<std::uint8_t>> setup_requests() {
   // shared/data/real/protocols/tdx_7709/request_packets.txt (pytdx and rustdx send these bytes).
   return {

@@ -12,6 +12,7 @@
 #include "core/error.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -49,6 +50,11 @@ struct ReplyHead {
 // Parse the first 16 bytes of `bytes` as a reply head. Fewer bytes, another magic or flag, or a
 // plain body whose two sizes differ, is an INVALID_INPUT error.
 Result<ReplyHead> parse_reply_head(std::span<const std::uint8_t> bytes);
+
+// Return why the first reply head `bytes` of a host shows that the host is no TDX server: its
+// first bytes, as text when they are printable (`its reply starts "HTTP/1.1 400 Bad", not
+// 0x0074cbb1`) or in hex; nullopt when they start with that magic.
+std::optional<std::string> not_tdx_reply(std::span<const std::uint8_t> bytes);
 
 // Return the three set-up packets a connection sends first, in order (as recorded).
 std::vector<std::vector<std::uint8_t>> setup_requests();
