@@ -218,6 +218,23 @@ TEST_CASE("fetch tushare: a bar that fails D16 stops the fetch before its day, -
   CHECK(rig.store.load_bars("600276.SH", date("2021-05-20"), date("2021-05-20"), domain::SortOrder::asc, 9).size() == 1);
 }
 
+TEST_CASE("fetch tushare: a number past a double's range is read, and D16 refuses its bar") {
+  Rig rig;
+  rig.source.refused_apis = {"adj_factor", "trade_cal"};
+  for (auto& row : rig.source.by_day["20210520"]) {
+    if (row[0] == "000001.SZ") {
+      row[5] = "8.488e464"; // close, sent as a JSON number
+    }
+  }
+  const auto report = rig.fetch(window("2021-05-17", at("2021-05-24", 16)));
+  CHECK(report.end == FetchEnd::refused_row);
+  CHECK(exit_status(report.end) == 1);
+  CHECK(report.message
+        == "tushare-pro: 000001.SZ on 2021-05-20: close: \"8.488e464\" is out of range; nothing of that day "
+           "was written (--skip-invalid writes the rest)");
+  CHECK(report.days_stored == 3);
+}
+
 TEST_CASE("fetch tushare: a second bar of a symbol in a day's answer stops the fetch before its day") {
   Rig rig;
   rig.source.refused_apis = {"adj_factor", "trade_cal"};

@@ -92,6 +92,29 @@ TEST_CASE("tushare wire: the reply reader takes JSON exactly as RFC 8259 writes 
   CHECK(nested.error().message.find("row 1 has a nested cell") != std::string::npos);
 }
 
+TEST_CASE("tushare wire: a number past a double's range is JSON, kept as sent, and refused by D16's row checks") {
+  // RFC 8259's grammar sets no range on a number (section 6 lets a parser set one): the envelope
+  // is read, and the bar that holds such a number is the row checks' to refuse, as an import's.
+  const auto reply = parse_reply(
+      R"({"request_id":"r","code":0,"msg":"","data":{"fields":["ts_code","trade_date","open","high","low",)"
+      R"("close","pre_close","change","pct_chg","vol","amount"],"items":[)"
+      R"(["600519.SH","20240102",1715.0,1718.19,1678.1,8.488e464,1726.0,-40.99,-2.3749,32156.12,5440082.128],)"
+      R"(["000001.SZ","20240102",9.39,9.42,9.21,9.21,9.39,-0.18,-1.9169,1158366.45,1e-400]],"has_more":false}})");
+  REQUIRE(reply);
+  CHECK(*reply->data.items[0][5] == "8.488e464");
+  CHECK(*reply->data.items[1][10] == "1e-400");
+  const auto rows = read_daily(reply->data);
+  REQUIRE(rows);
+  CHECK(rows->file.rows.empty());
+  REQUIRE(rows->file.problems.size() == 2);
+  CHECK(rows->code_on_line(rows->file.problems[0].line) == "600519.SH");
+  CHECK(rows->file.problems[0].column == "close");
+  CHECK(rows->file.problems[0].message == "\"8.488e464\" is out of range");
+  CHECK(rows->code_on_line(rows->file.problems[1].line) == "000001.SZ");
+  CHECK(rows->file.problems[1].column == "amount");
+  CHECK(rows->file.problems[1].message == "\"1e-400\" is out of range");
+}
+
 TEST_CASE("tushare wire: refusals are classified by their words (D18)") {
   auto kind = [](std::int64_t code, std::string msg) {
     return classify_refusal(Reply{"", code, std::move(msg), {}});

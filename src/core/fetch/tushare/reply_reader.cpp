@@ -3,7 +3,9 @@
 // through a double (D12), and builds no DOM. A general parser converts each number it meets (a
 // SAX parser calls strtod before handing over the text); a whole-market day is three answers of
 // about 5,500 rows of up to 11 cells, read while the day before is written (issue 32).
-// It accepts exactly RFC 8259 JSON, UTF-8 checked; the fuzz target compares it with nlohmann's.
+// It accepts exactly RFC 8259 JSON, UTF-8 checked, numbers of any range (the grammar sets none;
+// a number no bar can hold is D16's to refuse, in the table readers' row checks); the fuzz target
+// compares it with nlohmann's parser, past whose range limit it reads such a number as 0.
 #include "core/fetch/tushare/wire.hpp"
 
 #include <charconv>
