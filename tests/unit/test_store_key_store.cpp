@@ -198,6 +198,36 @@ TEST_CASE("D7: a batch on one key is all charged when it fits, else decided char
   CHECK(keys.load_balance(id) == 4);
 }
 
+TEST_CASE("D7: a charge and a batch of it on one key answer alike (one conditional write on PostgreSQL)") {
+  test::StoreBackend backend;
+  const auto store = backend.open_keys();
+  auto& keys = *store;
+  const auto metered = keys.insert_key(new_key("ask_metered", Plan::basic, 5));
+  const auto unmetered = keys.insert_key(new_key("ask_unmetered", Plan::pro, std::nullopt));
+  const auto revoked = keys.insert_key(new_key("ask_revoked", Plan::pro, 9));
+  REQUIRE(keys.revoke(revoked, "2024-02-01T00:00:00Z"));
+  // Each (key, cost) charged alone, then as a batch of one: the same answer, the same balance.
+  for (const auto& [id, cost] : std::vector<std::pair<std::int64_t, std::int64_t>>{
+           {metered, 2}, {metered, 1}, {metered, 3}, {metered, 0}, {unmetered, 1}, {revoked, 1}, {revoked + 100, 1}}) {
+    CAPTURE(id);
+    CAPTURE(cost);
+    const auto before = keys.load_balance(id);
+    const auto charged = keys.charge(id, cost);
+    const auto after_charge = keys.load_balance(id);
+    if (charged) {
+      REQUIRE(keys.add_credits(id, cost).has_value()); // as it was
+    }
+    const auto batch = keys.charge_batch(std::vector<store::ChargeRequest>{{id, cost}}).front();
+    CHECK(batch.charged == charged.has_value());
+    CHECK((batch.charged ? batch.balance : std::nullopt) == charged);
+    CHECK(keys.load_balance(id) == after_charge);
+    if (charged) {
+      CHECK(*charged + cost == before);
+    }
+  }
+  CHECK(keys.load_balance(metered) == 2); // 5 - 2 - 1, and 3 more refused
+}
+
 TEST_CASE("D7: store::charge_credits decides one charge") {
   using Key = std::optional<store::KeyCredits>;
   struct Row {

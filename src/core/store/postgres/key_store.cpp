@@ -103,9 +103,11 @@ std::optional<std::int64_t> PostgresKeyStore::add_credits(std::int64_t id, std::
   return result.int64(0, 0);
 }
 
-std::optional<std::int64_t> PostgresKeyStore::charge(std::int64_t id, std::int64_t cost) {
+std::optional<std::int64_t> PostgresKeyStore::take_credits(std::int64_t id, std::int64_t cost) {
+  // D7, re-checked on the locked row as every replica's charges are. An unmetered key (credits
+  // NULL) is never charged here.
   const auto result = m_connection.run(
-    "charge_only",
+    "take_credits",
     "UPDATE api_keys SET credits = credits - $2 WHERE id = $1 AND credits IS NOT NULL "
     "AND credits >= $2 AND revoked_at IS NULL RETURNING credits",
     {id, cost});
@@ -113,6 +115,10 @@ std::optional<std::int64_t> PostgresKeyStore::charge(std::int64_t id, std::int64
     return std::nullopt;
   }
   return result.int64(0, 0);
+}
+
+std::optional<std::int64_t> PostgresKeyStore::charge(std::int64_t id, std::int64_t cost) {
+  return take_credits(id, cost);
 }
 
 std::vector<ChargeResult> PostgresKeyStore::charge_batch(std::span<const ChargeRequest> requests) {
@@ -142,11 +148,10 @@ std::optional<std::vector<ChargeResult>>
 PostgresKeyStore::charge_one_key(std::span<const ChargeRequest> requests) {
   // Issue 35: a batch nearly always names one key, and that key nearly always has the credits
   // for all of it. Then every charge succeeds in turn (D7: each partial sum is at most the
-  // total), so one plain UPDATE takes the total, re-checked on the locked row as every replica's
-  // charges are. It returns the credits left, from which charge_credits() gives each result in
-  // order, without api_keys_charge's locking read and PL/pgSQL loop (0.12 against 0.14 ms a
-  // call in pgbench, and the row locked for less of it). Otherwise nothing was written and the
-  // function decides charge by charge.
+  // total), so a single charge's UPDATE takes the total. It returns the credits left, from which
+  // charge_credits() gives each result in order, without api_keys_charge's locking read and
+  // PL/pgSQL loop (0.12 against 0.14 ms a call in pgbench, and the row locked for less of it).
+  // Otherwise nothing was written and the function decides charge by charge.
   if (requests.empty()) {
     return std::nullopt;
   }
@@ -158,15 +163,11 @@ PostgresKeyStore::charge_one_key(std::span<const ChargeRequest> requests) {
     }
     total += request.cost;
   }
-  const auto left = m_connection.run(
-    "charge_one_key",
-    "UPDATE api_keys SET credits = credits - $2 WHERE id = $1 AND revoked_at IS NULL "
-    "AND credits >= $2 RETURNING credits",
-    {id, total});
-  if (left.rows() == 0) {
+  const auto left = take_credits(id, total);
+  if (!left) {
     return std::nullopt;
   }
-  std::optional<KeyCredits> key = KeyCredits{left.int64(0, 0) + total, false};
+  std::optional<KeyCredits> key = KeyCredits{*left + total, false};
   std::vector<ChargeResult> results;
   results.reserve(requests.size());
   for (const auto& request : requests) {

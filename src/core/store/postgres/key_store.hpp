@@ -35,6 +35,10 @@ private:
   // Return the keys `sql` (a prepared statement `name` selecting k_key_columns) finds.
   std::vector<KeyRecord> select_keys(const char* name, const char* sql, std::initializer_list<Param> params);
 
+  // Take `cost` from key `id` when it is metered, not revoked and has the credits; return the
+  // credits left, or nullopt (nothing written). The one statement of charge and charge_one_key.
+  std::optional<std::int64_t> take_credits(std::int64_t id, std::int64_t cost);
+
   // Apply `requests` when they charge one key that has the credits for all of them and is not
   // revoked; nullopt (nothing written) otherwise.
   std::optional<std::vector<ChargeResult>> charge_one_key(std::span<const ChargeRequest> requests);
