@@ -1,7 +1,6 @@
 #include "fixtures.hpp"
 
 #include <chrono>
-#include <thread>
 
 #include "raw_http.hpp"
 
@@ -439,10 +438,7 @@ void await_revoked(const TestStore& store, int port, const std::string& target,
   if (!store.keys_on_server()) {
     return;
   }
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
-  while (request(port, target, key).status != 401 && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+  poll_until([&] { return request(port, target, key).status == 401; });
 }
 
 } // namespace bb

@@ -190,8 +190,9 @@ void check_raw_head(int port, const std::string& path, const std::string& key,
 } // namespace indicator_tests
 
 // After `keys revoke` of `key` on `store`: return once `port` refuses it for `target`. With the
-// keys on PostgreSQL a revoke reaches a server within 1 s (issue 14), so this polls up to 1 s
-// there; on SQLite it is seen by the next request, so this returns at once.
+// keys on PostgreSQL a revoke reaches a server within about 1 s (issue 14), so this polls there
+// (until k_patience; the caller's check of the 401 fails the test after it); on SQLite it is
+// seen by the next request, so this returns at once.
 void await_revoked(const TestStore& store, int port, const std::string& target,
                    const std::string& key);
 

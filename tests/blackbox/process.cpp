@@ -198,23 +198,36 @@ std::optional<int> Process::wait_for_exit(std::chrono::milliseconds timeout) {
     if (Clock::now() >= deadline) {
       return std::nullopt;
     }
-    std::this_thread::sleep_for(5ms);
+    std::this_thread::sleep_for(5ms); // a poll interval: waitpid has no timeout
   }
   return m_status;
 }
 
 std::optional<std::string> Process::wait_for_stdout_line(const std::string& prefix,
                                                          std::chrono::milliseconds timeout) {
+  return wait_for_line(m_out, prefix, timeout, 0);
+}
+
+std::optional<std::string> Process::wait_for_stderr_line(const std::string& prefix,
+                                                         std::chrono::milliseconds timeout,
+                                                         std::size_t from) {
+  return wait_for_line(m_err, prefix, timeout, from);
+}
+
+std::optional<std::string> Process::wait_for_line(const std::string& text,
+                                                  const std::string& prefix,
+                                                  std::chrono::milliseconds timeout,
+                                                  std::size_t from) {
   const auto deadline = Clock::now() + timeout;
   std::unique_lock lock(m_mutex);
   while (true) {
-    std::size_t start = 0;
+    std::size_t start = from;
     while (true) {
-      const std::size_t newline = m_out.find('\n', start);
+      const std::size_t newline = text.find('\n', start);
       if (newline == std::string::npos) {
         break;
       }
-      std::string line = m_out.substr(start, newline - start);
+      std::string line = text.substr(start, newline - start);
       if (line.rfind(prefix, 0) == 0) {
         return line;
       }

@@ -53,6 +53,12 @@ public:
   std::optional<std::string> wait_for_stdout_line(const std::string& prefix,
                                                   std::chrono::milliseconds timeout);
 
+  // As wait_for_stdout_line(), for stderr, looking only at lines that start at byte `from` or
+  // later (the size of stderr_text() before the test asked for the line, say).
+  std::optional<std::string> wait_for_stderr_line(const std::string& prefix,
+                                                  std::chrono::milliseconds timeout,
+                                                  std::size_t from = 0);
+
   // Everything captured so far. After the child exited and the pipes closed, this is all of it.
   std::string stdout_text();
   std::string stderr_text();
@@ -62,6 +68,11 @@ public:
 
 private:
   void read_loop(int out_fd, int err_fd);
+  // Wait for a line of `text` (m_out or m_err) as wait_for_stderr_line() says.
+  std::optional<std::string> wait_for_line(const std::string& text,
+                                           const std::string& prefix,
+                                           std::chrono::milliseconds timeout,
+                                           std::size_t from);
 
   pid_t m_pid = -1;
   std::optional<int> m_status; // set once reaped

@@ -164,9 +164,10 @@ void RawConnection::release() {
   }
 }
 
-std::size_t RawConnection::sent_by_server(int server_port) const {
+std::pair<std::optional<RawConnection::TcpEnd>, std::optional<RawConnection::TcpEnd>>
+RawConnection::tcp_ends(int server_port) const {
   if (m_ssl != nullptr) {
-    throw std::logic_error("sent_by_server() counts plain TCP bytes only");
+    throw std::logic_error("/proc/net/tcp tells plain TCP connections only");
   }
   sockaddr_in address{};
   socklen_t length = sizeof address;
@@ -175,9 +176,8 @@ std::size_t RawConnection::sent_by_server(int server_port) const {
   // Lines: "sl local_address rem_address st tx_queue:rx_queue ...", addresses as HEX_IP:HEX_PORT.
   std::ifstream table("/proc/net/tcp");
   std::string line;
-  std::getline(table, line);                 // the header
-  std::optional<std::size_t> unacknowledged; // the server's socket's send queue
-  std::optional<std::size_t> unread;         // ours' receive queue
+  std::getline(table, line); // the header
+  std::pair<std::optional<TcpEnd>, std::optional<TcpEnd>> ends;
   while (std::getline(table, line)) {
     std::istringstream fields(line);
     std::string slot, local, remote, state, queues;
@@ -188,19 +188,30 @@ std::size_t RawConnection::sent_by_server(int server_port) const {
     if (queues.find(':') == std::string::npos) {
       continue;
     }
-    const auto tx = std::stoul(queues.substr(0, queues.find(':')), nullptr, 16);
-    const auto rx = std::stoul(queues.substr(queues.find(':') + 1), nullptr, 16);
+    const TcpEnd end{std::stoi(state, nullptr, 16),
+                     std::stoul(queues.substr(0, queues.find(':')), nullptr, 16),
+                     std::stoul(queues.substr(queues.find(':') + 1), nullptr, 16)};
     if (port_of(local) == server_port && port_of(remote) == our_port) {
-      unacknowledged = tx;
+      ends.first = end;
     } else if (port_of(local) == our_port && port_of(remote) == server_port) {
-      unread = rx;
+      ends.second = end;
     }
   }
-  if (!unacknowledged || !unread) {
-    throw std::runtime_error("the connection from port " + std::to_string(our_port)
+  return ends;
+}
+
+std::size_t RawConnection::sent_by_server(int server_port) const {
+  const auto [server, ours] = tcp_ends(server_port);
+  if (!server || !ours) {
+    throw std::runtime_error("the connection to port " + std::to_string(server_port)
                              + " is not in /proc/net/tcp");
   }
-  return m_received + *unacknowledged + *unread;
+  return m_received + server->unsent + ours->unread;
+}
+
+bool RawConnection::held_by_server(int server_port) const {
+  const auto server = tcp_ends(server_port).first;
+  return server && server->state == 1;
 }
 
 void RawConnection::read_slowly(std::size_t chunk, std::chrono::milliseconds pause) {
@@ -349,6 +360,11 @@ bool RawConnection::receive_until_closed(std::chrono::milliseconds timeout) {
       return false;
     }
   }
+}
+
+bool RawConnection::ended_by_server() const {
+  pollfd entry{m_fd, POLLRDHUP, 0};
+  return ::poll(&entry, 1, 0) == 1 && (entry.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0;
 }
 
 bool RawConnection::closed_within(std::chrono::milliseconds timeout) {

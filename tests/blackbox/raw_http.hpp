@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 struct ssl_st;     // OpenSSL's SSL
 struct ssl_ctx_st; // OpenSSL's SSL_CTX
@@ -85,6 +86,10 @@ public:
   // return whether it did within `timeout`.
   bool closed_within(std::chrono::milliseconds timeout);
 
+  // Return whether the server has ended the connection (a FIN or a reset has arrived), without
+  // reading or waiting: a test tells with it what had happened by the time it looks.
+  bool ended_by_server() const;
+
   // Return the bytes received and not yet read as a response.
   const std::string& pending() const { return m_buffer; }
 
@@ -97,7 +102,21 @@ public:
   // tells what of a response the server still holds itself. Plain TCP only.
   std::size_t sent_by_server(int server_port) const;
 
+  // Return whether the server listening on `server_port` still holds its end of this connection
+  // open (ESTABLISHED in /proc/net/tcp): false from the moment it closes it, even while its FIN
+  // waits behind bytes this client has not read. Plain TCP only.
+  bool held_by_server(int server_port) const;
+
 private:
+  // One end of this connection as /proc/net/tcp lists it.
+  struct TcpEnd {
+    int state = 0;             // 1: ESTABLISHED
+    std::size_t unsent = 0;    // tx_queue: written and not acknowledged
+    std::size_t unread = 0;    // rx_queue: received and not read
+  };
+  // Return the server's end and ours of this connection (nullopt for an end not listed).
+  std::pair<std::optional<TcpEnd>, std::optional<TcpEnd>> tcp_ends(int server_port) const;
+
   enum class Received { data, closed, timeout };
   // Receive what arrives before `deadline`, appending it to `into` when set.
   Received receive(std::chrono::steady_clock::time_point deadline, std::string* into);

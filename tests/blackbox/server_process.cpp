@@ -7,7 +7,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <stdexcept>
-#include <thread>
 #include <unistd.h>
 
 namespace bb {
@@ -67,14 +66,7 @@ bool await_on_server(const TestStore& store, const std::function<bool()>& until)
   if (!store.data_on_server() && !store.keys_on_server()) {
     return until();
   }
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
-  while (!until()) {
-    if (std::chrono::steady_clock::now() >= deadline) {
-      return false;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return true;
+  return poll_until(until);
 }
 
 RunResult TestStore::cli(const std::vector<std::string>& args,
