@@ -7,7 +7,8 @@
 # against the sqlite3 CLI), P3 (import against sqlite3 .import, peak memory, and P5's bytes per
 # bar), P4 (indicator against bars requests, in process), P5 (a full market against 10 symbols
 # under serve: latency and RSS) and P6 (remote mode from the cache against local mode), each with
-# its baseline measured in the same run.
+# its baseline measured in the same run; then the timings the tests check only by order
+# (bench/serve_timings.py: deadlines, drains, requests beside held work).
 # Each part ends with bench/quiet.py's verdict: a run marked BUSY is not a figure.
 # --quick runs fewer and shorter rounds on less data (a smoke run; its figures are noisier).
 set -euo pipefail
@@ -28,9 +29,11 @@ ashare=build/release/src/cli/ashare
 if [ "$quick" = 1 ]; then
   p1=(--rounds 1 --seconds 2) oneshot=(--rounds 2 --processes 20) loop=(--loop 500) p4=(5000 50)
   p3=(--symbols 60 --days 3000 --rounds 1) p5=(--symbols 300 --requests 3000 --cold 100)
+  timings=(--rounds 1)
 else
   p1=(--rounds 5 --seconds 5) oneshot=(--rounds 5 --processes 100) loop=(--loop 5000) p4=(5000 300)
   p3=(--symbols 700 --days 3000 --rounds 3) p5=(--symbols 5000 --requests 100000)
+  timings=(--rounds 5)
 fi
 echo "== P1, P1m, P1h, P1z: ashare serve against nginx; bytes on the wire"
 python3 bench/serve_vs_nginx.py "$ashare" "${p1[@]}"
@@ -53,3 +56,5 @@ echo "== P5: a full market against 10 symbols, under serve"
 python3 bench/market_vs_small.py "$ashare" "${p5[@]}"
 echo "== P6: remote mode from the cache against local mode"
 python3 bench/remote_cache_vs_local.py "$ashare" "${oneshot[@]}"
+echo "== timings the tests check only by order: deadlines, drains, requests beside held work"
+python3 bench/serve_timings.py "$ashare" "${timings[@]}"
