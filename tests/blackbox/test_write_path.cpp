@@ -6,15 +6,17 @@
 // as an uncached server writes. A client that reads slowly gets them all, and an import, a
 // rebuilt history or an evicted gzip tail while a body is still being sent changes nothing in it
 // (the suite also runs under ASan: a piece freed while it is being sent is a crash there).
+// Histories load off the requests' path: a case that needs them loaded (rendered) waits until the
+// server says none is left to load (SIGUSR1), never for a length of time.
 #include "fixtures.hpp"
 #include "raw_http.hpp"
 
 #include <doctest/doctest.h>
 
+#include <csignal>
 #include <fstream>
 #include <set>
 #include <sstream>
-#include <thread>
 
 using namespace bb;
 using nlohmann::json;
@@ -138,13 +140,33 @@ const std::string& key() {
   return world().market.key.plaintext;
 }
 
+// What a server says on SIGUSR1, before the number of histories it has still to load.
+const std::string k_loads_line = "ashare: histories not yet loaded: ";
+
+// Wait until `server` has loaded every history its requests asked for (rendered from a symbol's
+// second request on, by a thread of its own): asked with SIGUSR1 until it says none is left. So
+// the requests that follow are answered from the histories the case meant to warm.
+void await_loaded(ServerProcess& server) {
+  auto& process = server.process();
+  const bool loaded = poll_until([&] {
+    const auto from = process.stderr_text().size();
+    process.send_signal(SIGUSR1);
+    const auto line = process.wait_for_stderr_line(k_loads_line, k_wait, from);
+    REQUIRE_MESSAGE(line, "no answer to SIGUSR1");
+    return std::stoul(line->substr(k_loads_line.size())) == 0;
+  });
+  REQUIRE_MESSAGE(loaded, "the histories asked for were not loaded within " << k_wait.count()
+                                                                           << " ms");
+}
+
 // What `server` wrote to stderr besides its access log (an ASan report, an error), and whether it
 // has exited: for the message of a failure.
 std::string trouble_of(ServerProcess& server) {
   std::string out;
   std::istringstream lines(server.process().stderr_text());
   for (std::string line; std::getline(lines, line);) {
-    if (line.rfind("GET ", 0) != 0 && line.rfind("HEAD ", 0) != 0) {
+    if (line.rfind("GET ", 0) != 0 && line.rfind("HEAD ", 0) != 0
+        && line.rfind(k_loads_line, 0) != 0) {
       out += "  " + line + "\n";
     }
   }
@@ -332,7 +354,7 @@ TEST_CASE(
       REQUIRE(response);
       check_same_bars(*response, reference(target));
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    await_loaded(*world().cached);
   }
   // Nothing follows the last answer: every Content-Length was the bytes sent.
   REQUIRE(connection.send(raw_request("/healthz", std::nullopt, k_close)));
@@ -573,11 +595,11 @@ TEST_CASE("issue 35: over TLS, large, pipelined, HEAD and gzip answers are plain
 TEST_CASE("issue 35: a client that reads slowly gets every byte of large answers, in order") {
   INFO(world_trouble());
   const auto port = world().cached->port();
-  for (const auto& target : {k_everything, k_fixtures}) { // rendered by now
+  for (const auto& target : {k_everything, k_fixtures}) { // rendered after their second request
     fetch(port, target);
     fetch(port, target);
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  await_loaded(*world().cached);
   const std::vector<std::pair<std::string, std::string>> asks{{k_everything, ""},
                                                               {k_fixtures, k_gzip},
                                                               {k_years_desc, ""},
@@ -593,10 +615,17 @@ TEST_CASE("issue 35: a client that reads slowly gets every byte of large answers
   }
   batch += raw_request("/healthz", std::nullopt, k_close);
   REQUIRE(connection.send(batch));
-  REQUIRE(connection.receive_at_least(1, k_wait));
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  // The server holds most of the first answer itself until the client reads it.
-  CHECK(connection.sent_by_server(port) < wire_size(reference(k_everything)) / 2);
+  // The server holds most of the first answer itself until the client reads it: what it has
+  // handed the kernel and the client has not read stays small while the client reads it all,
+  // looked at every 64 KiB.
+  const auto first = wire_size(reference(k_everything));
+  std::size_t most_in_kernel = 0;
+  for (std::size_t read = 0; read < first; read = std::min(first, read + (64u << 10))) {
+    REQUIRE(connection.receive_at_least(read, k_wait));
+    most_in_kernel =
+      std::max(most_in_kernel, connection.sent_by_server(port) - connection.received());
+  }
+  CHECK(most_in_kernel < first / 2);
   for (const auto& [target, headers] : asks) {
     CAPTURE(target + " " + headers);
     const auto response = connection.read_response(k_wait);
@@ -632,12 +661,13 @@ TEST_CASE(
   // keeps the compressed tail of the answer.
   for (int round = 0; round < 3; ++round) {
     ask(tight.port(), k_600519);
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    await_loaded(tight);
   }
   for (int round = 0; round < 3; ++round) {
     ask(roomy.port(), k_everything);
     ask(tight.port(), k_everything);
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    await_loaded(roomy);
+    await_loaded(tight);
   }
   const auto before = ask(roomy.port(), k_everything);
   const auto before_gzip = ask(roomy.port(), k_everything, k_gzip);
@@ -661,17 +691,20 @@ TEST_CASE(
   held.push_back({"roomy, plain", roomy.port(), "", &before, nullptr});
   held.push_back({"tight, plain", tight.port(), "", &before, nullptr});
   held.push_back({"roomy, gzip", roomy.port(), k_gzip, &before_gzip, nullptr});
+  // Still with the server: all of the fixtures' part, or half of the compressed body; checked
+  // again after the changes below, which shows it was held all the while.
+  const auto still_held = [&](const Held& h) {
+    const auto sent = h.connection->sent_by_server(h.port);
+    const auto total = wire_size(*h.expected);
+    INFO("the server has written " << sent << " bytes of " << total);
+    return sent < (h.headers.empty() ? total - fixtures_part : total / 2);
+  };
   for (auto& h : held) {
     CAPTURE(h.name);
     h.connection = std::make_unique<RawConnection>(h.port, k_slow);
     REQUIRE(h.connection->send(raw_request(k_everything, key, h.headers + k_close)));
     REQUIRE(h.connection->receive_at_least(1, k_wait));
-    std::this_thread::sleep_for(std::chrono::milliseconds(100)); // the kernel's buffers fill up
-    const auto sent = h.connection->sent_by_server(h.port);
-    const auto total = wire_size(*h.expected);
-    INFO("the server has written " << sent << " bytes of " << total);
-    // Still with the server: all of the fixtures' part, or half of the compressed body.
-    REQUIRE(sent < (h.headers.empty() ? total - fixtures_part : total / 2));
+    REQUIRE(still_held(h));
   }
 
   // Meanwhile, new data for every fixture symbol: a new store generation, every cached history
@@ -695,7 +728,8 @@ TEST_CASE(
       ask(port, k_600519);
       ask(port, k_600036);
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    await_loaded(roomy);
+    await_loaded(tight);
   }
   // 600036.SH asked for more than twice as often as 600519.SH lately: the tight server renders it,
   // evicting 600519.SH's new rendering.
@@ -719,7 +753,7 @@ TEST_CASE(
   for (auto& h : held) {
     CAPTURE(h.name);
     auto& connection = *h.connection;
-    CHECK(connection.sent_by_server(h.port) < wire_size(*h.expected)); // it was still sending
+    CHECK(still_held(h)); // it was still sending, the same part as before the changes
     const auto response = connection.read_response(k_wait);
     REQUIRE(response);
     CHECK(response->header("Content-Encoding") == h.expected->header("Content-Encoding"));
