@@ -1470,7 +1470,10 @@ TEST_CASE("cli query: --timeout bounds a remote that never answers") {
   INFO(describe(run));
   CHECK(run.status == 3);
   CHECK(run.err.rfind("ashare: error: cannot reach " + url, 0) == 0);
-  CHECK(elapsed < 15s);
+  // It ended by itself, not killed by the run's limit, and not before its timeout (which a slow
+  // machine cannot make earlier). How long after it is bench/serve_timings.py's figure.
+  CHECK_FALSE(run.timed_out);
+  CHECK(elapsed >= 900ms);
 }
 
 // A 402 on a later page is refused credits like one on the first page.

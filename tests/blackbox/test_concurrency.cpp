@@ -123,18 +123,18 @@ TEST_CASE("WAL: the server keeps answering during an import and then reports the
 
   Process import({ashare_bin(), "--db", store.data_locator(), "import", big.string()},
                  {"HOME=" + store.dir().string()});
-  int polls_during_import = 0;
+  // Answers that came while the import was still running, from before to after them: the
+  // readers do not wait for the writer (WAL). How long they take meanwhile is
+  // bench/serve_timings.py's figure.
+  int answered_during_import = 0;
   bool saw_new = false;
   bool went_back = false;
-  auto slowest = Clock::duration::zero();
   const auto deadline = Clock::now() + 240s;
   for (int i = 0; i < 100'000 && Clock::now() < deadline; ++i) {
     const bool running = !import.exited();
-    const auto started = Clock::now();
     const auto health = request(port, "/healthz", std::nullopt);
     const auto reply = request(port, bars_request, key.plaintext);
-    const auto took = Clock::now() - started;
-    slowest = std::max(slowest, took);
+    const bool still_running = !import.exited();
     REQUIRE(health.status == 200);
     REQUIRE(reply.status == 200);
     CHECK(reply.json()["ohlc"] == expected_ohlc);
@@ -145,7 +145,7 @@ TEST_CASE("WAL: the server keeps answering during an import and then reports the
     if (!running) {
       break;
     }
-    ++polls_during_import;
+    answered_during_import += still_running ? 1 : 0;
   }
   const auto status = import.wait_for_exit(120s);
   REQUIRE(status.has_value());
@@ -154,10 +154,9 @@ TEST_CASE("WAL: the server keeps answering during an import and then reports the
   CHECK(import.stdout_text()
         == big.string() + ": canonical, loaded 300000 rows for 30 symbols, no factors (1.0); as_of "
              + new_as_of + "\n");
-  INFO("polls during the import: " << polls_during_import);
-  CHECK(polls_during_import >= 3); // the import took long enough to be observed
+  INFO("answered during the import: " << answered_during_import);
+  CHECK(answered_during_import >= 3);
   CHECK_FALSE(went_back);
-  CHECK(std::chrono::duration_cast<std::chrono::seconds>(slowest).count() < 10);
 
   // The same server process, not restarted, now reports the new data.
   CHECK_FALSE(server.process().exited());

@@ -276,7 +276,10 @@ TEST_CASE("crash: kill -9 of a server charging credits under load: none lost or 
         }
       });
     }
-    std::this_thread::sleep_for(between(std::chrono::milliseconds(100), std::chrono::milliseconds(600)));
+    // Under load: the clients are answered; then a random kill point.
+    CHECK(poll_until([&] { return answered > 0; }));
+    std::this_thread::sleep_for(
+      between(std::chrono::microseconds(0), std::chrono::milliseconds(500)));
     server.process().send_signal(SIGKILL);
     REQUIRE(server.process().wait_for_exit(30s).has_value());
     stop = true;

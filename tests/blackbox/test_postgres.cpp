@@ -1,7 +1,9 @@
 // The stores on PostgreSQL (issue 14), through the real binary: `ashare keys` on a postgresql://
 // key store, several `serve` replicas sharing one database for bars and keys, a revoke and an
 // import reaching them all, a replica killed under load, the database server stopped under load
-// (D15). The cases are named "postgres: ..." and run only under
+// (D15). How soon a change reaches a replica is a figure (bench/serve_timings.py), not a check: a
+// case asks until it has, with a deadline that fails it. The cases are named "postgres: ..." and
+// run only under
 // scripts/with-postgres.sh (ctest ashare_postgres_blackbox_tests), which names the server in
 // ASHARE_TEST_POSTGRES; without it they fail, never pass unseen.
 #include "burst.hpp"
@@ -100,7 +102,7 @@ TEST_CASE("postgres: three replicas, 300 concurrent requests on 50 credits: exac
   CHECK(stored_balance(database, key.id) == "0");
 }
 
-TEST_CASE("postgres: an import reaches every replica within 1 s, answers identical to SQLite's") {
+TEST_CASE("postgres: an import reaches every replica by itself, answers identical to SQLite's") {
   PostgresDatabase database;
   TestStore store(TestStore::OnServer{uri_of(database)});
   TestStore local(TestStore::Backend::sqlite);
@@ -118,24 +120,21 @@ TEST_CASE("postgres: an import reaches every replica within 1 s, answers identic
   for (const auto* each : {&store, &local}) {
     each->import({fixture("jenny_000001.SZ.csv")});
   }
-  const auto imported_at = std::chrono::steady_clock::now();
   ServerProcess reference(local);
   const auto expected = request(reference.port(), later, local_key.plaintext);
   REQUIRE(expected.status == 200);
   for (const int port : {a.port(), b.port(), c.port()}) {
     CAPTURE(port);
     Reply reply;
-    while ((reply = request(port, later, key.plaintext)).status != 200
-           && std::chrono::steady_clock::now() - imported_at < 1s) {
-      std::this_thread::sleep_for(10ms);
-    }
+    // Within about 1 s (its change counter's re-check); asked until it has.
+    CHECK(poll_until([&] { return (reply = request(port, later, key.plaintext)).status == 200; }));
     REQUIRE(reply.status == 200);
     // Byte for byte the SQLite store's answer, but for the request id.
     CHECK(without_request_id(reply.body) == without_request_id(expected.body));
   }
 }
 
-TEST_CASE("postgres: a revoke reaches every replica within 1 s") {
+TEST_CASE("postgres: a revoke reaches every replica by itself") {
   PostgresDatabase database;
   TestStore store(TestStore::OnServer{uri_of(database)}); // bars and keys, as on several hosts
   store.import({fixture("bancob_600519.SH.csv")});
@@ -145,14 +144,11 @@ TEST_CASE("postgres: a revoke reaches every replica within 1 s") {
     REQUIRE(request(port, k_target, key.plaintext).status == 200); // each has cached the key
   }
   REQUIRE(store.cli({"keys", "revoke", std::to_string(key.id)}).status == 0);
-  const auto revoked_at = std::chrono::steady_clock::now();
   for (const int port : {a.port(), b.port(), c.port()}) {
     CAPTURE(port);
     int status = 0;
-    while ((status = request(port, k_target, key.plaintext).status) == 200
-           && std::chrono::steady_clock::now() - revoked_at < 1s) {
-      std::this_thread::sleep_for(10ms);
-    }
+    // Within about 1 s (its change counter's re-check); asked until it has.
+    poll_until([&] { return (status = request(port, k_target, key.plaintext).status) != 200; });
     CHECK(status == 401);
   }
 }
@@ -165,26 +161,46 @@ TEST_CASE("postgres: a replica killed under load: no credit lost or charged twic
   const auto key = store.create_key("pro", k_credits, "crash");
   ServerProcess a(store), b(store);
   auto victim = std::make_unique<ServerProcess>(store);
-  std::vector<Outcome> outcomes;
-  std::thread load(
-    [&] { outcomes = burst({a.port(), b.port(), victim->port()}, k_target, key.plaintext, 300); });
-  std::this_thread::sleep_for(30ms);
-  victim->process().send_signal(SIGKILL);
-  load.join();
-  victim.reset();
-  int answered = 0, cut_short = 0;
-  for (const auto& outcome : outcomes) {
-    if (outcome.status == 200) {
-      ++answered;
-    } else {
-      CHECK(outcome.status == 0); // only the killed replica's requests may fail, in transport
-      ++cut_short;
-    }
+  // Two clients a replica, each asking until told to stop; the victim's stop at their first
+  // request cut short.
+  const int victim_port = victim->port();
+  std::atomic<bool> stop{false};
+  std::atomic<int> answered{0};
+  std::atomic<int> by_victim{0};
+  std::atomic<int> cut_short{0};
+  std::atomic<int> failed{0}; // other than a transport failure on the victim
+  std::vector<std::thread> clients;
+  for (const int port : {a.port(), b.port(), victim_port, a.port(), b.port(), victim_port}) {
+    clients.emplace_back([&, port] {
+      while (!stop) {
+        const auto reply = request(port, k_target, key.plaintext);
+        if (reply.status == 200) {
+          ++answered;
+          by_victim += port == victim_port ? 1 : 0;
+        } else if (reply.status == 0 && port == victim_port) {
+          ++cut_short;
+          return;
+        } else {
+          ++failed;
+        }
+      }
+    });
   }
+  // Killed under load: while it answers its clients.
+  CHECK(poll_until([&] { return by_victim >= 10; }));
+  victim->process().send_signal(SIGKILL);
+  // The others answer on.
+  const int at_kill = answered;
+  CHECK(poll_until([&] { return answered >= at_kill + 50; }));
+  stop = true;
+  for (auto& client : clients) {
+    client.join();
+  }
+  victim.reset();
   const auto spent = k_credits - std::stoll(stored_balance(database, key.id));
-  CAPTURE(answered);
-  CAPTURE(cut_short);
-  CHECK(answered >= 200); // the survivors answered all of theirs
+  CAPTURE(answered.load());
+  CAPTURE(cut_short.load());
+  CHECK(failed == 0); // only the killed replica's requests may fail, in transport
   CHECK(answered <= spent);
   CHECK(spent <= answered + cut_short);
   for (const int port : {a.port(), b.port()}) {
@@ -267,10 +283,13 @@ TEST_CASE("postgres: the database server stopped under load: 503, no free answer
       }
     });
   }
-  std::this_thread::sleep_for(300ms);
+  CHECK(poll_until([&] { return answered >= 20; })); // the clients are under way
   {
     Outage outage;
-    std::this_thread::sleep_for(1500ms); // past the key cache's 1 s re-check
+    // The server's memory of the keys must outlive its 1 s re-check, for the unmetered key
+    // below to be answered from a memory the server cannot renew: this pause is the case, not a
+    // wait for something to happen.
+    std::this_thread::sleep_for(1500ms);
 
     const auto refused = request(server.port(), k_target, metered.plaintext);
     CHECK(refused.status == 503);
@@ -289,15 +308,12 @@ TEST_CASE("postgres: the database server stopped under load: 503, no free answer
     CHECK(during > 0);
     outage.end();
   }
-  // Service comes back by itself.
-  const auto back_at = std::chrono::steady_clock::now();
+  // Service comes back by itself, to the clients too.
   int status = 0;
-  while ((status = request(server.port(), "/healthz").status) != 200
-         && std::chrono::steady_clock::now() - back_at < 10s) {
-    std::this_thread::sleep_for(50ms);
-  }
+  poll_until([&] { return (status = request(server.port(), "/healthz").status) == 200; });
   CHECK(status == 200);
-  std::this_thread::sleep_for(300ms);
+  const int at_back = answered;
+  CHECK(poll_until([&] { return answered >= at_back + 20; }));
   stop = true;
   for (auto& client : clients) {
     client.join();
@@ -480,7 +496,14 @@ TEST_CASE("postgres: an import killed midway leaves nothing behind and locks not
   {
     Process import({ashare_bin(), "--db", store.data_locator(), "import", big.string()},
                    {"HOME=" + store.dir().string()});
-    std::this_thread::sleep_for(400ms); // well inside the import (it takes seconds here)
+    // Inside its write transaction, which holds the writers' advisory lock (k_write_lock of
+    // src/core/store/postgres/bar_store.cpp: 7305190012190002, its halves in classid and objid)
+    // from its BEGIN to its COMMIT, seconds here.
+    REQUIRE(poll_until([&] {
+      return database.sql("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted"
+                          " AND classid = 1700872 AND objid = 397507890")
+             == "1\n";
+    }));
     REQUIRE(import.wait_for_exit(0ms) == std::nullopt);
     import.send_signal(SIGKILL);
     CHECK(import.wait_for_exit(10s) == 128 + SIGKILL);

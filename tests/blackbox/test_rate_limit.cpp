@@ -66,12 +66,11 @@ TEST_CASE("D14: a Free key bursting 100 requests gets about 10 through, per key,
   const auto a = burst(server.port(), free_a.plaintext, 100);
   INFO("burst of 100 in " << a.seconds << " s: " << a.ok << " answered");
   CHECK(a.ok + a.limited == 100);
-  // The bucket starts full (10) and refills 5 a second while the burst lasts.
+  // The bucket starts full (10) and refills 5 a second while the burst lasts: about 10 through
+  // (the issue's "at most 12" for a burst of 0.3 s or less is this bound then), however long the
+  // burst takes on this machine.
   CHECK(a.ok >= 10);
   CHECK(a.ok <= 10 + static_cast<int>(5 * a.seconds) + 1);
-  if (a.seconds < 0.3) {
-    CHECK(a.ok <= 12); // the issue's figure, for a burst as quick as it normally is
-  }
   // Another key of the same plan has a bucket of its own.
   const auto b = burst(server.port(), free_b.plaintext, 30);
   CHECK(b.ok >= 10);
@@ -80,17 +79,26 @@ TEST_CASE("D14: a Free key bursting 100 requests gets about 10 through, per key,
   CHECK(m.ok >= 10);
   CHECK(m.limited >= 1);
   CHECK(store.listed_credits(metered.id) == std::to_string(50 - m.ok));
-  const auto limited = request(server.port(),
-                               bars_target("2025-09-01", "2025-09-30", "symbol=600519.SH"),
-                               metered.plaintext);
-  if (limited.status == 429) {
-    CHECK(limited.header("X-Credits-Remaining") == std::to_string(50 - m.ok));
+  // A 429 on its own says the balance: asked until one comes (the bucket refills 5 a second, far
+  // slower than requests one after another), each answer before it charged.
+  int charged_since = 0;
+  Reply limited;
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    limited = request(server.port(), bars_target("2025-09-01", "2025-09-30", "symbol=600519.SH"),
+                      metered.plaintext);
+    if (limited.status != 200) {
+      break;
+    }
+    ++charged_since;
   }
+  REQUIRE(limited.status == 429);
+  CHECK(limited.header("X-Credits-Remaining") == std::to_string(50 - m.ok - charged_since));
   // The public routes are never limited.
   for (int i = 0; i < 30; ++i) {
     REQUIRE(request(server.port(), "/healthz").status == 200);
   }
-  // After a pause the bucket has refilled.
+  // After a pause the bucket has refilled: the pause is the case (2.2 s refill 11 at 5 a second),
+  // and a slow machine only makes it longer.
   std::this_thread::sleep_for(std::chrono::milliseconds(2200));
   const auto later = burst(server.port(), free_a.plaintext, 10);
   CHECK(later.ok >= 10);
