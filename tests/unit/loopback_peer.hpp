@@ -3,7 +3,9 @@
 // its Content-Length body, or a TDX request: a 12-byte head whose bytes 6-7 count the rest plus
 // 2), records them, and writes what the test's script answers, byte for byte, so that a test controls what a
 // well-behaved library would never send (a 304 without Content-Length on a kept-alive
-// connection, a close without a word, silence). Loopback only; every wait is bounded.
+// connection, a close without a word, silence). Loopback only; every wait is bounded, and the
+// peer tells when what it did has reached the client (close_reached_client), so that a test never
+// sleeps for it.
 #pragma once
 
 #include <doctest/doctest.h>
@@ -18,9 +20,11 @@
 #include <atomic>
 #include <cctype>
 #include <chrono>
+#include <fstream>
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -83,6 +87,29 @@ public:
     return m_connections;
   }
 
+  // Stop answering: a silent answer ends, closing its connection (for a test that gives up on a
+  // client waiting for it). The destructor does it too.
+  void stop() { m_stop = true; }
+
+  // Return whether a client's end of a connection to this peer has received the peer's close:
+  // it is in CLOSE_WAIT in /proc/net/tcp, so the client sees the close the next time it looks.
+  bool close_reached_client() const {
+    std::ifstream table("/proc/net/tcp");
+    std::string line;
+    std::getline(table, line); // the header
+    while (std::getline(table, line)) {
+      std::istringstream fields(line);
+      std::string slot, local, remote, state;
+      fields >> slot >> local >> remote >> state;
+      const auto colon = remote.find(':');
+      if (colon != std::string::npos && std::stoi(remote.substr(colon + 1), nullptr, 16) == m_port
+          && state == "08") {
+        return true;
+      }
+    }
+    return false;
+  }
+
   // Return an HTTP/1.1 answer of `status` with `headers` ("Name: value\r\n" lines) and `body`,
   // with a Content-Length.
   static std::string answer(int status, const std::string& headers, const std::string& body) {
@@ -133,7 +160,7 @@ private:
       }
       const auto reply = m_script(*request, index);
       if (reply.silent) {
-        while (!m_stop) {
+        while (!m_stop) { // silent until the peer stops: its stop flag looked at every 10 ms
           std::this_thread::sleep_for(std::chrono::milliseconds(10));
         }
         return;

@@ -589,7 +589,7 @@ TEST_CASE("api::dispatch_in_memory: from memory once warm, deferred while the st
       CHECK(server.call("GET", k_bars_path, "symbol=600519.SH", "Bearer " + key.plaintext).status
             == 200);
     }
-    server.services->filler.wait_idle(); // loaded off the requests' path (issue 35)
+    test::await_idle(server.services->filler); // loaded off the requests' path (issue 35)
     const std::vector<api::Request> requests{
         bars,
         health,
@@ -618,7 +618,7 @@ TEST_CASE("api::dispatch_in_memory: from memory once warm, deferred while the st
   SUBCASE("an import is seen by the next request, through the change counter") {
     CHECK(in_two_steps(*server.services, bars).status == 200);
     CHECK(in_two_steps(*server.services, bars).status == 200); // kept from the second request on
-    server.services->filler.wait_idle();
+    test::await_idle(server.services->filler);
     REQUIRE(std::holds_alternative<api::Response>(api::dispatch_in_memory(bars, *server.services)));
     server.stores.import_text(
         "symbol,trade_date,open,high,low,close,volume,turnover,change_pct,factor\n"
@@ -652,7 +652,7 @@ TEST_CASE("D7: a metered request waits on its charge: apply_charges, then finish
             .status
         == 200);
   CHECK(in_two_steps(*server.services, two).status == 200); // warms the caches: 3 -> 1
-  server.services->filler.wait_idle();
+  test::await_idle(server.services->filler);
   CHECK(server.balance(metered) == 1);
 
   SUBCASE("the charge is not made until apply_charges") {

@@ -289,8 +289,8 @@ TEST_CASE("issue 11: without the history cache (a one-shot command), or with com
       const auto from_compact = api::dispatch_trusted(request, compact, pro);
       CHECK(from_compact.status == expected.status);
       CHECK(comparable(from_compact.body.str()) == comparable(expected.body.str()));
-      cached.filler.wait_idle();
-      compact.filler.wait_idle();
+      test::await_idle(cached.filler);
+      test::await_idle(compact.filler);
     }
   }
   CHECK(one_shot.histories.bytes() == 0); // nothing was cached
@@ -313,7 +313,7 @@ TEST_CASE("issue 35: a cached answer's bars are the rendering's, by reference, a
   // The second request has the filler render the history; the third is served from it.
   api::dispatch_trusted(request, services, pro);
   api::dispatch_trusted(request, services, pro);
-  services.filler.wait_idle();
+  test::await_idle(services.filler);
   const auto in_flight = api::dispatch_trusted(request, services, pro);
   REQUIRE(in_flight.status == 200);
   CHECK(in_flight.body.piece_count() == 3); // the envelope's head, the bars, the envelope's end
@@ -330,7 +330,7 @@ TEST_CASE("issue 35: a cached answer's bars are the rendering's, by reference, a
             .committed);
   for (int time = 0; time < 3; ++time) {
     api::dispatch_trusted(request, services, pro);
-    services.filler.wait_idle();
+    test::await_idle(services.filler);
   }
   services.histories.set_budget(1);
   CHECK(services.histories.bytes() == 0);
@@ -391,7 +391,7 @@ TEST_CASE("issue 11: serve --cache-budget: the cache keeps within the budget it 
     const api::Request request{"GET", "/v1/ohlc/range/1/day/2024-01-01/2024-06-30",
                                std::string("symbol=") + symbol, std::nullopt};
     REQUIRE(api::dispatch_trusted(request, services, pro).status == 200);
-    services.filler.wait_idle(); // what the request asked the filler for is loaded (issue 35)
+    test::await_idle(services.filler); // what the request asked the filler for is loaded (issue 35)
   };
   ask("600519.SH"); // a first miss reads just its rows
   CHECK(services.histories.bytes() == 0);
@@ -443,7 +443,7 @@ TEST_CASE("issue 11: rendered histories hold at most an eighth of the budget, co
     const api::Request request{"GET", "/v1/ohlc/range/1/day/2024-01-01/2024-06-30",
                                std::string("symbol=") + symbol, std::nullopt};
     REQUIRE(api::dispatch_trusted(request, services, pro).status == 200);
-    services.filler.wait_idle();
+    test::await_idle(services.filler);
   }
   const auto first = services.histories.find("600519.SH", generation);
   const auto second = services.histories.find("000001.SZ", generation);
@@ -479,7 +479,7 @@ TEST_CASE("issue 11: a compact history asked for more than twice as often as the
       REQUIRE(api::finish_dispatch(request, services, std::get<api::Deferred>(step)).status == 200);
       deferred = true;
     }
-    services.filler.wait_idle(); // what the request asked the filler for is loaded (issue 35)
+    test::await_idle(services.filler); // what the request asked the filler for is loaded (issue 35)
     return deferred;
   };
   ask("000001.SZ");
@@ -545,7 +545,7 @@ TEST_CASE("issue 11: an indicator asked again is read from the series kept with 
       const api::Request request{"GET", target.substr(0, question), target.substr(question + 1),
                                  std::nullopt};
       const auto got = api::dispatch_trusted(request, cached, pro);
-      cached.filler.wait_idle();
+      test::await_idle(cached.filler);
       const auto expected = api::dispatch_trusted(request, one_shot, pro);
       REQUIRE(got.status == 200);
       CHECK(comparable(got.body.str()) == comparable(expected.body.str()));

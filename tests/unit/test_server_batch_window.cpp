@@ -4,6 +4,7 @@
 #include "server/charge_batcher.hpp"
 
 #include "core/api/services.hpp"
+#include "support/wait.hpp"
 #include "testutil.hpp"
 
 #include <doctest/doctest.h>
@@ -103,9 +104,7 @@ TEST_CASE("server::ChargeBatcher: under load a batch waits for more charges, and
                    });
   };
   const auto wait_answered = [&](int count) {
-    while (answered < count) {
-      std::this_thread::sleep_for(1ms);
-    }
+    REQUIRE(test::poll_until([&] { return answered >= count; }, test::k_patience, 1ms));
   };
 
   // 1,000 charges, 250 ms by the batcher's clock: busy after the first 50 ms.

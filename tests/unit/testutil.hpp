@@ -1,6 +1,7 @@
 // Helpers shared by the unit tests over the core: bar builders, CSV import helpers, fixed random
 // sources, a store dump for before/after comparisons and API keys made the way `ashare keys
-// create` makes them. The temporary directory and the test data are tests/support's.
+// create` makes them. The temporary directory, the test data and bounded waits are
+// tests/support's.
 #pragma once
 
 #include "core/auth/api_key.hpp"
@@ -13,6 +14,7 @@
 #include "core/store/sqlite_key_store.hpp"
 #include "support/temp_dir.hpp"
 #include "support/test_data.hpp"
+#include "support/wait.hpp"
 
 #include <SQLiteCpp/Statement.h>
 #include <doctest/doctest.h>
@@ -29,6 +31,13 @@
 #include <string_view>
 
 namespace ashare::test {
+
+// Wait until `filler` (an api::HistoryFiller) has loaded or dropped every history asked so far:
+// its wait_idle(), with a deadline that fails the test instead of a wait without end.
+template <class Filler> void await_idle(Filler& filler) {
+  REQUIRE_MESSAGE(poll_until([&] { return filler.pending() == 0; }),
+                  "the histories asked for were not loaded within " << k_patience.count() << " ms");
+}
 
 // Return the date of a valid "YYYY-MM-DD"; fails the test otherwise.
 inline domain::Date date(std::string_view iso) {
