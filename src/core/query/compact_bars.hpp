@@ -9,7 +9,8 @@
 // one the store derives (domain::derived_change_pct). A number that is not a whole 1/10000 is
 // kept as its double, after the integers.
 // Blocks of k_block_bars bars start afresh, so a window is read from the block holding its first
-// date on, without decoding what precedes it.
+// date on, without decoding what precedes it. The stream's layout is compact_bars_format.hpp;
+// encode() is compact_bars_encode.cpp, the reading compact_bars.cpp.
 #pragma once
 
 #include "core/domain/bar.hpp"
