@@ -103,22 +103,21 @@ double time_us(const std::vector<domain::Bar>& bars, int rounds, std::size_t his
   return bytes > 0 ? elapsed / rounds : 0;
 }
 
-std::string respond(const query::BarQuery& query,
-                    query::SymbolBars item,
-                    std::vector<std::string_view> bar_json = {},
-                    std::vector<domain::BarTenThousandths> exact = {},
-                    std::span<const domain::Bar> in_place = {}) {
+std::string respond(const query::BarQuery& query, api::BarsItem item) {
   api::BarsResponse response;
   response.single = true;
   response.adjusted = query.adjusted;
   response.from = query.from;
   response.to = query.to;
   response.items.push_back(std::move(item));
-  response.next_urls.resize(1);
-  response.bar_json.push_back(std::move(bar_json));
-  response.bar_exact.push_back(std::move(exact));
-  response.bars_in_place.push_back(in_place);
   return api::bars_to_json(response, std::nullopt);
+}
+
+// As api::StoreView reads a rendered history's window: its text referred to, not copied.
+api::BarsItem rendered_item(const api::RenderedHistory& history, const query::BarQuery& query) {
+  auto window = api::select_bars(history, "600000.SH", query);
+  return api::BarsItem(std::move(window.item),
+                       api::WrittenBars{window.in_place, std::move(window.json), nullptr});
 }
 
 } // namespace
@@ -150,16 +149,14 @@ int main(int argc, char** argv) {
   const auto bars = market_bars(days, 20261123); // the dates windows end on
   // As api/bars_endpoint answers from each.
   const auto compact_answer = [&](std::size_t i, const query::BarQuery& query) {
-    auto window = compacts[i].bars.read_window("600000.SH", query, compacts[i].latest_factor);
-    return respond(query, std::move(window.item), {}, std::move(window.exact));
+    return respond(query, api::BarsItem(compacts[i].bars.read_window(
+                            "600000.SH", query, compacts[i].latest_factor)));
   };
   const auto from_compact = [&](std::size_t i, const query::BarQuery& query) {
     return compact_answer(i, query).size();
   };
   const auto from_rendered = [&](std::size_t i, const query::BarQuery& query) {
-    auto window = api::select_bars(*rendered[i], "600000.SH", query);
-    return respond(query, std::move(window.item), std::move(window.json), {}, window.in_place)
-      .size();
+    return respond(query, rendered_item(*rendered[i], query)).size();
   };
   // The same answer both ways, or the figures mean nothing.
   query::BarQuery check;
@@ -169,9 +166,7 @@ int main(int argc, char** argv) {
   check.limit = 5000;
   for (const bool adjusted : {true, false}) {
     check.adjusted = adjusted;
-    auto window = api::select_bars(*rendered[0], "600000.SH", check);
-    if (compact_answer(0, check)
-        != respond(check, std::move(window.item), std::move(window.json), {}, window.in_place)) {
+    if (compact_answer(0, check) != respond(check, rendered_item(*rendered[0], check))) {
       std::fprintf(stderr, "the compact and rendered answers differ (adjusted %d)\n", adjusted);
       return 1;
     }

@@ -94,8 +94,7 @@ double time_bars_from_sqlite_us(const std::filesystem::path& db, int rounds) {
                           std::int64_t limit) {
       return store.load_bars(info->symbol, from, to, order, limit);
     };
-    response.items.push_back(query::read_window(info->symbol, read, query, info->latest_factor));
-    response.next_urls.resize(response.items.size());
+    response.items.emplace_back(query::read_window(info->symbol, read, query, info->latest_factor));
     bytes += api::bars_to_json(response, std::nullopt).size();
   }
   const auto elapsed = std::chrono::duration<double, std::micro>(Clock::now() - start).count();

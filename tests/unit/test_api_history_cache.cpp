@@ -85,9 +85,7 @@ std::vector<std::pair<std::string, std::string>> bar_requests() {
 // it has one entry per bar.
 std::string bars_json(query::SymbolBars item, std::vector<domain::BarTenThousandths> exact) {
   api::BarsResponse response;
-  response.items.push_back(std::move(item));
-  response.next_urls.resize(1);
-  response.bar_exact.push_back(std::move(exact));
+  response.items.emplace_back(query::ExactWindow{std::move(item), std::move(exact)});
   return api::bars_to_json(response, std::nullopt);
 }
 
@@ -375,9 +373,9 @@ TEST_CASE("issue 31: api::answer is dispatch_trusted's answer, typed, bar for ba
       CHECK(comparable(api::bars_to_json(response, std::nullopt)) == comparable(expected.body.str()));
       const auto parsed = api::bars_from_json(expected.body.str());
       REQUIRE(parsed);
-      REQUIRE(response.items.size() == parsed->errors.size());
+      REQUIRE(response.items.size() == parsed->items.size());
       for (std::size_t i = 0; i < response.items.size(); ++i) {
-        CHECK(api::item_error(response, i).has_value() == parsed->errors[i].has_value());
+        CHECK(api::item_error(response, i).has_value() == parsed->items[i].error.has_value());
       }
     }
   }

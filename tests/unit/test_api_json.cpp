@@ -17,12 +17,12 @@ using test::make_bar;
 
 namespace {
 
-query::SymbolBars item(const char* symbol, std::vector<domain::Bar> bars, bool known = true) {
+api::BarsItem item(const char* symbol, std::vector<domain::Bar> bars, bool known = true) {
   query::SymbolBars out;
   out.symbol = symbol;
   out.known = known;
   out.bars = std::move(bars);
-  return out;
+  return api::BarsItem(std::move(out));
 }
 
 api::BarsResponse single_response() {
@@ -36,7 +36,6 @@ api::BarsResponse single_response() {
   bar.turnover = 8398945449;
   bar.change_pct = -1.5;
   response.items.push_back(item("600519.SH", {bar}));
-  response.next_urls.emplace_back(std::nullopt);
   response.dataset = store::DatasetInfo{date("2024-01-31"), "tushare", 7};
   return response;
 }
@@ -108,9 +107,9 @@ TEST_CASE("api::bars_to_json: single-symbol form") {
   }
   SUBCASE("summary with nulls, next_url") {
     auto copy = single_response();
-    copy.items[0].bars.clear();
+    copy.items[0] = item("600519.SH", {});
     copy.items[0].summary = query::Summary{date("2024-01-01"), date("2024-01-31"), 0, {}, {}, {}};
-    copy.next_urls[0] = "/v1/ohlc/range/1/day/2024-01-03/2024-01-31?symbol=600519.SH&limit=1";
+    copy.items[0].next_url = "/v1/ohlc/range/1/day/2024-01-03/2024-01-31?symbol=600519.SH&limit=1";
     const auto with = json::parse(api::bars_to_json(copy, std::nullopt));
     CHECK(with["resultsCount"] == 0);
     CHECK(with["ohlc"] == json::array());
@@ -139,7 +138,7 @@ TEST_CASE("D1: api::bars_to_json: multi-symbol form") {
   served.summary = query::Summary{date("2024-01-01"), date("2024-01-31"), 1, 2.2222, 9.0, 9.2};
   response.items.push_back(item("000002.SZ", {}, false));
   response.items.push_back(std::move(served));
-  response.next_urls = {std::optional<std::string>("/v1/next"), std::nullopt, std::nullopt};
+  response.items[0].next_url = "/v1/next";
   const auto body = json::parse(api::bars_to_json(response, 2));
 
   CHECK(body["status"] == "PARTIAL");
@@ -170,7 +169,6 @@ TEST_CASE("D1: api::bars_to_json: multi-symbol form") {
 
   SUBCASE("every item served: OK") {
     response.items.erase(response.items.begin() + 1);
-    response.next_urls.erase(response.next_urls.begin() + 1);
     CHECK(json::parse(api::bars_to_json(response, 2))["status"] == "OK");
   }
 }

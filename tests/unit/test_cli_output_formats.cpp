@@ -20,11 +20,7 @@ domain::Date date(unsigned month, unsigned day) {
 }
 
 // Two raw bars: 1650 beside 1650.92 (issue 12), a derived change of 17 digits, a factor of 17.
-api::BarsResponse raw_bars() {
-  api::BarsResponse response;
-  response.adjusted = false;
-  response.from = date(6, 18);
-  response.to = date(6, 19);
+query::SymbolBars raw_window() {
   query::SymbolBars item;
   item.symbol = "600519.SH";
   item.known = true;
@@ -32,8 +28,15 @@ api::BarsResponse raw_bars() {
     {date(6, 18), 1650, 1660.5, 1640.123, 1650.92, 2561234, 4210000000, 0.6964, 8.305},
     {date(6, 19), 1652.3, 1655, 1630.01, 1650, 45367539, 950000000, -0.05563530047873, 8.305},
   };
-  response.items = {item};
-  response.next_urls = {std::nullopt};
+  return item;
+}
+
+api::BarsResponse raw_bars() {
+  api::BarsResponse response;
+  response.adjusted = false;
+  response.from = date(6, 18);
+  response.to = date(6, 19);
+  response.items.emplace_back(raw_window());
   return response;
 }
 
@@ -121,12 +124,11 @@ TEST_CASE("cli::print_bars table") {
   SUBCASE("several symbols: a SYMBOL column, all listed in the title while they fit") {
     auto response = raw_bars();
     response.adjusted = true;
-    auto other = response.items[0];
+    auto other = raw_window();
     other.symbol = "600036.SH";
     other.bars.resize(1);
     other.bars[0].trade_date = date(6, 17);
-    response.items.push_back(other);
-    response.next_urls.push_back(std::nullopt);
+    response.items.emplace_back(std::move(other));
     const auto wide = table_of(response, std::nullopt);
     CHECK(wide.substr(0, wide.find('\n'))
           == "600519.SH, 600036.SH  2024-06-17 .. 2024-06-19  forward-adjusted");
@@ -136,7 +138,9 @@ TEST_CASE("cli::print_bars table") {
   }
   SUBCASE("no bars: a title without a window, the header") {
     auto response = raw_bars();
-    response.items[0].bars.clear();
+    auto empty = raw_window();
+    empty.bars.clear();
+    response.items[0] = api::BarsItem(std::move(empty));
     CHECK(table_of(response, 80)
           == "600519.SH  raw prices\n"
              "DATE  OPEN  HIGH  LOW  CLOSE  CHANGE%  VOLUME  TURNOVER  FACTOR\n"

@@ -172,9 +172,9 @@ TEST_CASE("issue 31: CachedRemote::answer is the remote's answer, typed, with it
     CHECK(comparable(api::bars_to_json(response, std::nullopt)) == comparable(expected.body));
     const auto parsed = api::bars_from_json(expected.body);
     REQUIRE(parsed);
-    REQUIRE(response.items.size() == parsed->errors.size());
-    for (std::size_t i = 0; i < parsed->errors.size(); ++i) {
-      CHECK(api::item_error(response, i).has_value() == parsed->errors[i].has_value());
+    REQUIRE(response.items.size() == parsed->items.size());
+    for (std::size_t i = 0; i < parsed->items.size(); ++i) {
+      CHECK(api::item_error(response, i).has_value() == parsed->items[i].error.has_value());
     }
   }
 }

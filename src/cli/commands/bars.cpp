@@ -24,7 +24,7 @@ struct BarsArgs {
 
 // D8: the note on an item that --limit cut short.
 std::string more_bars_note(const BarsArgs& args, const api::BarsResponse& response, std::size_t i) {
-  if (!args.limit || !response.next_urls[i]) {
+  if (!args.limit || !response.items[i].next_url) {
     return "";
   }
   return response.items[i].symbol + ": more bars exist in the window; showing the first "

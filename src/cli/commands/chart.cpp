@@ -115,7 +115,7 @@ int fetch_bars(Backend& backend, const ChartArgs& args, const Window& window, Ch
          const auto& item = response.items.front();
          data.symbol = item.symbol;
          data.adjusted = response.adjusted;
-         data.bars = item.bars;
+         data.bars.assign(item.bars().begin(), item.bars().end());
        },
      .more_note = [](const api::BarsResponse&, std::size_t) { return std::string(); }});
 }

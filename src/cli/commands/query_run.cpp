@@ -24,11 +24,11 @@ template <class Response> Result<Response> response_of(api::Answer answered) {
 // D8: the summary describes the bars returned, which are now every page's.
 void append_page(api::BarsResponse& response, std::size_t index, const api::BarsResponse& page) {
   auto& item = response.items[index];
-  const auto& more = page.items.front().bars;
-  item.bars.insert(item.bars.end(), more.begin(), more.end());
+  item.append(page.items.front().bars());
   if (item.summary) {
-    item.summary = query::summarize(item.bars, response.from, response.to);
+    item.summary = query::summarize(item.bars(), response.from, response.to);
   }
+  item.next_url = page.items.front().next_url;
   response.credits_charged.reset(); // several pages: no one charge
 }
 
@@ -39,10 +39,20 @@ void append_page(api::IndicatorResponse& response,
   const auto& more = page.items.front().values;
   item.values.insert(item.values.end(), more.begin(), more.end());
   item.has_more = page.items.front().has_more;
+  response.next_urls[index] = page.next_urls.front();
+}
+
+const std::optional<std::string>& next_url_of(const api::BarsResponse& response, std::size_t index) {
+  return response.items[index].next_url;
+}
+
+const std::optional<std::string>& next_url_of(const api::IndicatorResponse& response,
+                                              std::size_t index) {
+  return response.next_urls[index];
 }
 
 domain::Date last_of(const api::BarsResponse& response, std::size_t index) {
-  return response.items[index].bars.back().trade_date;
+  return response.items[index].bars().back().trade_date;
 }
 
 std::int64_t last_of(const api::IndicatorResponse& response, std::size_t index) {
@@ -55,7 +65,7 @@ template <class Request, class Response>
 Result<bool> follow(Backend& backend, Request page, Response& response, std::size_t index) {
   const std::string symbol = page.query.symbols[index].str();
   bool paged = false;
-  while (response.next_urls[index]) {
+  while (next_url_of(response, index)) {
     page = api::next_request(page, symbol, last_of(response, index));
     auto next = response_of<Response>(backend.answer(page));
     if (!next) {
@@ -64,7 +74,6 @@ Result<bool> follow(Backend& backend, Request page, Response& response, std::siz
                           + std::to_string(error_info(next.error().code).http_status));
     }
     append_page(response, index, *next);
-    response.next_urls[index] = next->next_urls.front();
     paged = true;
   }
   return paged;

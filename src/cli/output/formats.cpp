@@ -126,7 +126,7 @@ Table bars_table(const api::BarsResponse& response, const OutputOptions& options
   std::vector<double> open, high, low, close, change, volume, turnover, factor;
   for (const auto& item : response.items) {
     symbols.push_back(item.symbol);
-    for (const auto& bar : item.bars) {
+    for (const auto& bar : item.bars()) {
       row_symbols.push_back(item.symbol);
       dates.push_back(bar.trade_date);
       open.push_back(bar.open);
@@ -205,7 +205,7 @@ void print_bars_csv(std::ostream& out, const api::BarsResponse& response, const 
     out << "symbol,trade_date,t,open,high,low,close,volume,turnover,change_pct,factor\n";
   }
   for (const auto& item : response.items) {
-    for (const auto& bar : item.bars) {
+    for (const auto& bar : item.bars()) {
       out << item.symbol << ',' << bar.trade_date.iso() << ',' << bar.trade_date.t_ms() << ','
           << number(bar.open) << ',' << number(bar.high) << ',' << number(bar.low) << ','
           << number(bar.close) << ',' << bar.volume << ',' << number(bar.turnover) << ','
@@ -216,7 +216,7 @@ void print_bars_csv(std::ostream& out, const api::BarsResponse& response, const 
 
 void print_bars_ndjson(std::ostream& out, const api::BarsResponse& response, const OutputOptions& options) {
   for (const auto& item : response.items) {
-    for (const auto& bar : item.bars) {
+    for (const auto& bar : item.bars()) {
       out << api::bar_to_ndjson(item.symbol, bar) << '\n';
     }
   }

@@ -47,36 +47,24 @@ std::variant<BarsResponse, Unanswered> answer_bars(const BarsRequest& request,
   response.adjusted = query.adjusted;
   response.from = query.from;
   response.to = query.to;
+  response.items.reserve(query.symbols.size());
   for (const auto& symbol : query.symbols) {
     const auto* info = catalog.find(symbol.str());
     if (info == nullptr) {
-      response.items.push_back(query::SymbolBars{symbol.str(), false, {}, false, {}});
-      response.bar_json.emplace_back();
-      response.bar_exact.emplace_back();
-      response.keep_alive.emplace_back();
-      response.bars_in_place.emplace_back();
+      response.items.emplace_back(query::SymbolBars{symbol.str(), false, {}, false, {}});
       continue;
     }
     auto read = source.window(*info, query);
     if (auto* unanswered = std::get_if<Unanswered>(&read)) {
       return *unanswered;
     }
-    auto& window = std::get<WindowBars>(read);
-    response.items.push_back(std::move(window.item));
-    response.bar_json.push_back(std::move(window.json));
-    response.bar_exact.push_back(std::move(window.exact));
-    response.keep_alive.push_back(std::move(window.keep_alive));
-    response.bars_in_place.push_back(window.in_place);
+    auto& item = response.items.emplace_back(std::get<BarsItem>(std::move(read)));
+    if (item.has_more) {
+      item.next_url = next_url(request, item.symbol, item.bars().back().trade_date);
+    }
   }
   response.dataset = catalog.dataset;
   response.dataset.source = catalog.source_of(query.symbols); // D8: the symbols served
-  for (std::size_t i = 0; i < response.items.size(); ++i) {
-    const auto& item = response.items[i];
-    response.next_urls.push_back(
-        item.has_more
-            ? std::optional(next_url(request, item.symbol, item_bars(response, i).back().trade_date))
-            : std::nullopt);
-  }
   return response;
 }
 

@@ -140,25 +140,15 @@ void write_bars(JsonWriter& json,
   json.end_array();
 }
 
-std::span<const std::string_view> rendered_bars(const BarsResponse& response, std::size_t item) {
-  return item < response.bar_json.size() ? std::span<const std::string_view>(response.bar_json[item])
-                                         : std::span<const std::string_view>();
+} // namespace
+
+// Write the bars of `item` in the form it holds their text in (BarsItem: the body writer alone
+// reads it).
+void write_item_bars(JsonWriter& json, const BarsItem& item) {
+  write_bars(json, item.bars(), item.m_written.json, item.m_written.owner, item.m_exact);
 }
 
-std::span<const domain::BarTenThousandths> exact_bars(const BarsResponse& response,
-                                                      std::size_t item) {
-  return item < response.bar_exact.size()
-             ? std::span<const domain::BarTenThousandths>(response.bar_exact[item])
-             : std::span<const domain::BarTenThousandths>();
-}
-
-// Write the bars of item `i` of `response`, from what it holds of them.
-void write_item_bars(JsonWriter& json, const BarsResponse& response, std::size_t i) {
-  static const std::shared_ptr<const void> k_no_owner;
-  write_bars(json, item_bars(response, i), rendered_bars(response, i),
-             i < response.keep_alive.size() ? response.keep_alive[i] : k_no_owner,
-             exact_bars(response, i));
-}
+namespace {
 
 void write_summary(JsonWriter& json, const query::Summary& summary) {
   json.begin_object();
@@ -186,30 +176,25 @@ void write_error_object(JsonWriter& json, const Error& error) {
   json.end_object();
 }
 
-void write_symbol_result(JsonWriter& json,
-                         const BarsResponse& response,
-                         std::size_t i,
-                         const std::optional<Error>& error) {
-  const auto& item = response.items[i];
-  const auto& next_url = response.next_urls[i];
+void write_symbol_result(JsonWriter& json, const BarsItem& item) {
   json.begin_object();
   json.key("symbol");
   json.string(item.symbol);
   json.key("resultsCount");
-  json.integer(static_cast<std::int64_t>(item_bars(response, i).size()));
+  json.integer(static_cast<std::int64_t>(item.bars().size()));
   json.key("ohlc");
-  write_item_bars(json, response, i);
+  write_item_bars(json, item);
   if (item.summary) {
     json.key("summary");
     write_summary(json, *item.summary);
   }
-  if (next_url) {
+  if (item.next_url) {
     json.key("next_url");
-    json.string(*next_url);
+    json.string(*item.next_url);
   }
-  if (error) {
+  if (item.error) {
     json.key("error");
-    write_error_object(json, *error);
+    write_error_object(json, *item.error);
   }
   json.end_object();
 }
@@ -245,21 +230,15 @@ std::optional<Error> item_error(const IndicatorResponse& response, std::size_t i
 }
 
 std::optional<Error> item_error(const BarsResponse& response, std::size_t i) {
-  if (i < response.errors.size()) {
-    return response.errors[i];
-  }
-  if (!response.items[i].known) {
-    return unknown_symbol(response.items[i].symbol);
-  }
-  return std::nullopt;
+  return response.items[i].error;
 }
 
 namespace {
 
 std::size_t estimated_size(const BarsResponse& response) {
   std::size_t bars = 0;
-  for (std::size_t i = 0; i < response.items.size(); ++i) {
-    bars += item_bars(response, i).size();
+  for (const auto& item : response.items) {
+    bars += item.bars().size();
   }
   return 512 + 220 * bars;
 }
@@ -369,13 +348,6 @@ std::string indicators_to_json(const IndicatorResponse& response) {
   return json.take();
 }
 
-std::span<const domain::Bar> item_bars(const BarsResponse& response, std::size_t i) {
-  if (i < response.bars_in_place.size() && !response.bars_in_place[i].empty()) {
-    return response.bars_in_place[i];
-  }
-  return response.items[i].bars;
-}
-
 std::string bar_to_json(const domain::Bar& bar) {
   JsonWriter json(200);
   write_bar(json, bar);
@@ -388,10 +360,8 @@ namespace {
 void write_bars_response(JsonWriter& json,
                          const BarsResponse& response,
                          std::optional<std::int64_t> credits_charged) {
-  bool partial = false;
-  for (std::size_t i = 0; i < response.items.size(); ++i) {
-    partial = partial || item_error(response, i).has_value();
-  }
+  const bool partial = std::any_of(response.items.begin(), response.items.end(),
+                                   [](const BarsItem& item) { return item.error.has_value(); });
   json.begin_object();
   json.key("status");
   json.string(partial ? "PARTIAL" : "OK");
@@ -414,24 +384,24 @@ void write_bars_response(JsonWriter& json,
   if (response.single) {
     const auto& item = response.items.front();
     json.key("resultsCount");
-    json.integer(static_cast<std::int64_t>(item_bars(response, 0).size()));
+    json.integer(static_cast<std::int64_t>(item.bars().size()));
     json.key("ohlc");
-    write_item_bars(json, response, 0);
+    write_item_bars(json, item);
     if (item.summary) {
       json.key("summary");
       write_summary(json, *item.summary);
     }
-    if (response.next_urls.front()) {
+    if (item.next_url) {
       json.key("next_url");
-      json.string(*response.next_urls.front());
+      json.string(*item.next_url);
     }
   } else {
     json.key("resultsCount");
     json.integer(static_cast<std::int64_t>(response.items.size()));
     json.key("results");
     json.begin_array();
-    for (std::size_t i = 0; i < response.items.size(); ++i) {
-      write_symbol_result(json, response, i, item_error(response, i));
+    for (const auto& item : response.items) {
+      write_symbol_result(json, item);
     }
     json.end_array();
   }

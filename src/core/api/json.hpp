@@ -4,6 +4,7 @@
 // trade_date, ...); everything else speaks C++.
 #pragma once
 
+#include "core/api/bars_item.hpp"
 #include "core/api/body.hpp"
 #include "core/error.hpp"
 #include "core/query/bar_query.hpp"
@@ -22,47 +23,31 @@ namespace ashare::api {
 
 inline constexpr const char* k_schema_version = "2026-05-27"; // SPEC Versioning 3, D11
 
+// A bars answer: one item per symbol asked, in request order (D1).
 struct BarsResponse {
   std::string request_id;
   bool single = true; // single-symbol form (D1)
   bool adjusted = true;
   domain::Date from;
   domain::Date to;
-  std::vector<query::SymbolBars> items;
-  std::vector<std::optional<std::string>> next_urls; // one per item (D8)
-  std::vector<std::optional<Error>> errors; // one per item when parsed; else derived from `known`
+  std::vector<BarsItem> items;
   store::DatasetInfo dataset;
   // meta.credits_charged as read from a remote's body (D7); a server passes its own charge to
   // bars_to_json() instead.
   std::optional<std::int64_t> credits_charged;
-  // Optional, per item: the JSON of its bars, already written (api/history_cache), as pieces joined
-  // by commas; an item without pieces is written from its bars. The item's `keep_alive` owns
-  // the text, which the body spliced from it (bars_to_body) goes on referring to.
-  std::vector<std::vector<std::string_view>> bar_json;
-  std::vector<std::shared_ptr<const void>> keep_alive;
-  // Optional, per item: its bars where they lie in a cached history (owned by its `keep_alive`),
-  // when they were not copied into the item's `bars`; read an item's bars with item_bars().
-  std::vector<std::span<const domain::Bar>> bars_in_place;
-  // Optional, per item: its bars' numbers as whole 1/10000s, one per bar (a compact history's
-  // window, query::ExactWindow), written from their digits; else from the bars' doubles.
-  std::vector<std::vector<domain::BarTenThousandths>> bar_exact;
 };
-
-// Return the bars of item `i` of `response`: its `bars`, or where they lie (bars_in_place).
-std::span<const domain::Bar> item_bars(const BarsResponse& response, std::size_t i);
 
 // Return `bar` as the JSON object the bars endpoint writes for it.
 std::string bar_to_json(const domain::Bar& bar);
 
-// Return the error of item `i` of `response`: as read from its body, else D1's unknown symbol
-// when the item's symbol is not known; nullopt when it has none.
+// Return the error of item `i` of `response` (BarsItem::error), as for an IndicatorResponse.
 std::optional<Error> item_error(const BarsResponse& response, std::size_t i);
 
 // Return the bars response body; `credits_charged` appears in meta when set (D7).
 std::string bars_to_json(const BarsResponse& response, std::optional<std::int64_t> credits_charged);
 
-// As bars_to_json(), with the bars' JSON that `response` holds spliced into the body by
-// reference (Body::splice) rather than copied: what the server sends (issue 35).
+// As bars_to_json(), with the bars' JSON that the items hold written already spliced into the
+// body by reference (Body::splice) rather than copied: what the server sends (issue 35).
 Body bars_to_body(const BarsResponse& response, std::optional<std::int64_t> credits_charged);
 
 struct IndicatorResponse {

@@ -126,25 +126,29 @@ std::optional<Error> error_of(const json& value) {
   return Error{code_from_wire(value.value("code", "")), value.value("message", "")};
 }
 
-Result<query::SymbolBars> symbol_bars_of(const json& value, const std::string& symbol) {
-  query::SymbolBars item;
-  item.symbol = symbol;
-  item.known = !value.contains("error");
+std::optional<std::string> string_or_none(const json& value, const char* name) {
+  const auto it = value.find(name);
+  return it != value.end() && it->is_string() ? std::optional(it->get<std::string>()) : std::nullopt;
+}
+
+// Return the item of `symbol` that `value` (a single-symbol body, or an item of `results`) says.
+Result<BarsItem> bars_item_of(const json& value, const std::string& symbol) {
+  query::SymbolBars window;
+  window.symbol = symbol;
+  window.known = !value.contains("error");
   for (const auto& bar : value.value("ohlc", json::array())) {
     auto parsed = bar_of(bar);
     if (!parsed) {
       return parsed.error();
     }
-    item.bars.push_back(*parsed);
+    window.bars.push_back(*parsed);
   }
-  item.summary = summary_of(value.value("summary", json()));
-  item.has_more = value.contains("next_url");
+  window.summary = summary_of(value.value("summary", json()));
+  window.has_more = value.contains("next_url");
+  BarsItem item(std::move(window));
+  item.next_url = string_or_none(value, "next_url");
+  item.error = error_of(value.value("error", json())); // as the body says it
   return item;
-}
-
-std::optional<std::string> string_or_none(const json& value, const char* name) {
-  const auto it = value.find(name);
-  return it != value.end() && it->is_string() ? std::optional(it->get<std::string>()) : std::nullopt;
 }
 
 Result<json> parse(std::string_view body) {
@@ -219,23 +223,20 @@ Result<BarsResponse> read_bars(std::string_view body) {
   }
   response.single = value.contains("ohlc");
   if (response.single) {
-    auto item = symbol_bars_of(value, value.value("symbol", ""));
+    auto item = bars_item_of(value, value.value("symbol", ""));
     if (!item) {
       return item.error();
     }
+    item->error.reset(); // the single-symbol form has none: an unknown symbol is a 400 (D1)
     response.items.push_back(std::move(*item));
-    response.next_urls.push_back(string_or_none(value, "next_url"));
-    response.errors.push_back(std::nullopt);
     return response;
   }
   for (const auto& result : value.value("results", json::array())) {
-    auto item = symbol_bars_of(result, result.value("symbol", ""));
+    auto item = bars_item_of(result, result.value("symbol", ""));
     if (!item) {
       return item.error();
     }
     response.items.push_back(std::move(*item));
-    response.next_urls.push_back(string_or_none(result, "next_url"));
-    response.errors.push_back(error_of(result.value("error", json())));
   }
   return response;
 }

@@ -1,11 +1,11 @@
-// What an answer of the API reads, from wherever its data is: the store (api/store_source: a
+// What an answer of the API reads, from wherever its data is: the store (api/store_view: a
 // server's memory of it, or a one-shot command's rows) or remote mode's cache
 // (remote/cached_remote), which first fills itself from the remote. Everything an answer decides
 // is api/answer's; a source only reads.
 #pragma once
 
+#include "core/api/bars_item.hpp"
 #include "core/api/typed_request.hpp"
-#include "core/domain/bar.hpp"
 #include "core/error.hpp"
 #include "core/query/bar_query.hpp"
 #include "core/query/catalog.hpp"
@@ -28,19 +28,6 @@ enum class Unanswered { wait, forward };
 // What a source gives, or why it cannot.
 template <class T> using Read = std::variant<T, Unanswered>;
 
-// One symbol's bars of a window, with their text when the source has it written already.
-struct WindowBars {
-  query::SymbolBars item; // sorted, limited and adjusted as the query asks; no summary
-  // The bars' JSON objects as pieces to join with commas (a rendered history's slices, owned by
-  // `keep_alive`), or empty: then they are written from `exact`, else from the bars' doubles.
-  std::vector<std::string_view> json;
-  std::vector<domain::BarTenThousandths> exact; // whole 1/10000s per bar (a compact history's)
-  std::shared_ptr<const void> keep_alive;
-  // The bars, when they are not copied into item.bars: where they lie in a rendered history
-  // (owned by `keep_alive`), in the query's order.
-  std::span<const domain::Bar> in_place;
-};
-
 // The catalog an answer is checked against: the dataset and the request's known symbols.
 using CatalogRead = std::variant<std::shared_ptr<const query::Catalog>, Error, Unanswered>;
 
@@ -54,9 +41,10 @@ public:
   // that fetch is the Error.
   virtual CatalogRead catalog(const TypedRequest& request) = 0;
 
-  // Return the bars of `info` (a symbol of catalog()) that `query` returns (query::pick_window),
-  // forward-adjusted to info.latest_factor when query.adjusted (D8).
-  virtual Read<WindowBars> window(const store::SymbolInfo& info, const query::BarQuery& query) = 0;
+  // Return the item of `info` (a symbol of catalog()) with the bars that `query` returns
+  // (query::pick_window), forward-adjusted to info.latest_factor when query.adjusted (D8), their
+  // text in whatever form the source has it (BarsItem); no next_url.
+  virtual Read<BarsItem> window(const store::SymbolInfo& info, const query::BarQuery& query) = 0;
 
   // Return the values of `info`'s indicator that `query` returns, computed over the symbol's
   // whole history (D9) and only then filtered, ordered and limited (query::select_values).

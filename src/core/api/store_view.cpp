@@ -60,21 +60,18 @@ CatalogRead StoreView::catalog(const TypedRequest& request) {
   return found;
 }
 
-Read<WindowBars> StoreView::window(const store::SymbolInfo& info, const query::BarQuery& query) {
+Read<BarsItem> StoreView::window(const store::SymbolInfo& info, const query::BarQuery& query) {
   assert(m_catalog);
   if (m_cache_histories) {
     if (auto history = this->history(info); history.rendered) {
+      // The bars and their text stay in the history, which the item keeps (issue 35).
       auto selected = select_bars(*history.rendered, info.symbol, query);
-      WindowBars window;
-      window.item = std::move(selected.item);
-      window.json = std::move(selected.json);
-      window.in_place = selected.in_place;
-      window.keep_alive = std::move(history.rendered);
-      return window;
+      return BarsItem(std::move(selected.item),
+                      WrittenBars{selected.in_place, std::move(selected.json),
+                                  std::move(history.rendered)});
     } else if (history.compact) {
       // Decoded and written per request (issue 11, P5), as a read of the store would be.
-      auto read = history.compact->read_window(info.symbol, query, info.latest_factor);
-      return WindowBars{std::move(read.item), {}, std::move(read.exact), nullptr, {}};
+      return BarsItem(history.compact->read_window(info.symbol, query, info.latest_factor));
     }
   }
   if (!may_wait()) {
@@ -86,8 +83,7 @@ Read<WindowBars> StoreView::window(const store::SymbolInfo& info, const query::B
                         std::int64_t limit) {
     return query::load_series_window(store, m_catalog->aliases, info.symbol, from, to, order, limit);
   };
-  return WindowBars{query::read_window(info.symbol, read, query, info.latest_factor), {}, {},
-                    nullptr, {}};
+  return BarsItem(query::read_window(info.symbol, read, query, info.latest_factor));
 }
 
 Read<query::SymbolValues> StoreView::values(const store::SymbolInfo& info,

@@ -53,7 +53,7 @@ public:
 
   // Source: from the symbol's cached history, rendered or compact, when it is cached; else its
   // rows, read from the store (query::read_window: the bounded read) when waiting is allowed.
-  Read<WindowBars> window(const store::SymbolInfo& info, const query::BarQuery& query) override;
+  Read<BarsItem> window(const store::SymbolInfo& info, const query::BarQuery& query) override;
 
   // Source: from the series kept with a rendered history (computed once, IndicatorSeriesMemo),
   // a compact history decoded, or the whole series read from the store.

@@ -36,8 +36,8 @@ api::BarsRequest raw_bars_request(const std::vector<std::string>& symbols, DateR
 // an answer serving one symbol, or one naming a single source for all of them. A list such as
 // "tushare,akshare" cannot be split among several symbols: nullopt.
 std::optional<std::string> symbol_source(const api::BarsResponse& response) {
-  const auto served = std::count_if(response.errors.begin(), response.errors.end(),
-                                    [](const auto& error) { return !error; });
+  const auto served = std::count_if(response.items.begin(), response.items.end(),
+                                    [](const api::BarsItem& item) { return !item.error; });
   if (served == 1 || response.dataset.source.find(',') == std::string::npos) {
     return response.dataset.source;
   }
@@ -48,8 +48,8 @@ std::optional<std::string> symbol_source(const api::BarsResponse& response) {
 // nothing follows (clamped to as_of: later days have no bars yet), else up to its last bar (asc).
 DateRange covered_by(const api::BarsResponse& response, std::size_t i, Date as_of) {
   const auto& item = response.items[i];
-  if (response.next_urls[i] && !item.bars.empty()) {
-    return {response.from, item.bars.back().trade_date};
+  if (item.next_url && !item.bars().empty()) {
+    return {response.from, item.bars().back().trade_date};
   }
   return {response.from, std::min(response.to, as_of)};
 }
@@ -122,18 +122,20 @@ Refusal CacheFiller::fetch_pages(std::string target, FetchStats& stats) {
     const auto source = symbol_source(*response);
     for (std::size_t i = 0; i < response->items.size(); ++i) {
       auto& item = response->items[i];
-      if (response->errors[i]) {
+      if (item.error) {
         stats.unknown.push_back(item.symbol);
         continue;
       }
       const auto range = covered_by(*response, i, as_of);
-      stats.bars += static_cast<std::int64_t>(item.bars.size());
-      m_cache.save_page(m_base_url, {item.symbol, item.bars, range.first, range.last, as_of, source});
-      if (response->next_urls[i]) {
-        pending.push_back(*response->next_urls[i]);
-      } else if (!item.bars.empty() && response->to >= as_of) {
+      const auto bars = item.bars();
+      stats.bars += static_cast<std::int64_t>(bars.size());
+      m_cache.save_page(m_base_url, {item.symbol, {bars.begin(), bars.end()}, range.first,
+                                     range.last, as_of, source});
+      if (item.next_url) {
+        pending.push_back(*item.next_url);
+      } else if (!bars.empty() && response->to >= as_of) {
         // The window reached as_of, so its last bar is the symbol's latest: the D8 anchor.
-        m_cache.save_anchor(m_base_url, item.symbol, {item.bars.back().factor, as_of});
+        m_cache.save_anchor(m_base_url, item.symbol, {bars.back().factor, as_of});
         stats.anchored.insert(item.symbol);
       }
     }
@@ -162,13 +164,13 @@ Refusal CacheFiller::fetch_anchor(const std::string& symbol, Date as_of, FetchSt
   }
   const Date remote_as_of = *response->dataset.as_of;
   m_cache.save_answer_meta(m_base_url, remote_as_of, response->dataset.source);
-  const auto& bars = response->items.front().bars;
+  const auto bars = response->items.front().bars();
   // desc with limit 1: no bar lies between the one returned (if any) and the window's end.
   const Date last = std::min(as_of, remote_as_of);
   const Date first = bars.empty() ? from : bars.front().trade_date;
   stats.bars += static_cast<std::int64_t>(bars.size());
-  m_cache.save_page(m_base_url,
-                    {symbol, bars, first, last, remote_as_of, symbol_source(*response)});
+  m_cache.save_page(m_base_url, {symbol, {bars.begin(), bars.end()}, first, last, remote_as_of,
+                                 symbol_source(*response)});
   if (!bars.empty() && as_of >= remote_as_of) {
     m_cache.save_anchor(m_base_url, symbol, {bars.front().factor, remote_as_of});
   }

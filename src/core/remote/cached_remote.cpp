@@ -41,13 +41,12 @@ public:
       request);
   }
 
-  api::Read<api::WindowBars> window(const store::SymbolInfo& info,
-                                    const query::BarQuery& query) override {
+  api::Read<api::BarsItem> window(const store::SymbolInfo& info,
+                                  const query::BarQuery& query) override {
     const auto read = [&](Date from, Date to, domain::SortOrder order, std::int64_t limit) {
       return m_cache.load_bars(m_settings.base_url, info.symbol, from, to, order, limit);
     };
-    return api::WindowBars{query::read_window(info.symbol, read, query, info.latest_factor), {},
-                           {}, nullptr, {}};
+    return api::BarsItem(query::read_window(info.symbol, read, query, info.latest_factor));
   }
 
   api::Read<query::SymbolValues> values(const store::SymbolInfo& info,
