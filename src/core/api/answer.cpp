@@ -31,11 +31,11 @@ Answer answer_of(std::variant<Response, Unanswered> answered) {
 } // namespace
 
 std::variant<Admitted, Error, Unanswered>
-admit(Result<TypedRequest> parsed, const Caller& caller, Source& source) {
+admit(Result<TypedRequest> parsed, const Caller& caller, DataView& view) {
   if (!parsed) {
     return parsed.error(); // 400
   }
-  auto catalog = source.catalog(*parsed);
+  auto catalog = view.catalog(*parsed);
   if (auto* refused = std::get_if<Error>(&catalog)) {
     return *refused;
   }
@@ -56,32 +56,32 @@ admit(Result<TypedRequest> parsed, const Caller& caller, Source& source) {
   return Admitted{std::move(*parsed), std::move(known)};
 }
 
-Answer answer_admitted(const Admitted& admitted, Source& source, const std::string& request_id) {
+Answer answer_admitted(const Admitted& admitted, DataView& view, const std::string& request_id) {
   const auto& catalog = *admitted.catalog;
   return std::visit(
     Overloaded{
       [&](const HealthRequest&) -> Answer { return HealthResponse{catalog.dataset}; },
       [&](const BarsRequest& bars) {
-        return answer_of(answer_bars(bars, catalog, source, request_id));
+        return answer_of(answer_bars(bars, catalog, view, request_id));
       },
       [&](const IndicatorRequest& values) {
-        return answer_of(answer_indicator(values, catalog, source, request_id));
+        return answer_of(answer_indicator(values, catalog, view, request_id));
       }},
     admitted.request);
 }
 
 Answer answer(Result<TypedRequest> parsed,
               const Caller& caller,
-              Source& source,
+              DataView& view,
               const std::string& request_id) {
-  auto admitted = admit(std::move(parsed), caller, source);
+  auto admitted = admit(std::move(parsed), caller, view);
   if (auto* error = std::get_if<Error>(&admitted)) {
     return *error;
   }
   if (auto* unanswered = std::get_if<Unanswered>(&admitted)) {
     return *unanswered;
   }
-  return answer_admitted(std::get<Admitted>(admitted), source, request_id);
+  return answer_admitted(std::get<Admitted>(admitted), view, request_id);
 }
 
 std::int64_t credit_cost(const Admitted& admitted) {

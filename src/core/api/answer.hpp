@@ -3,12 +3,12 @@
 // over its cache (remote/cached_remote). D6's order after authentication lives here alone: the
 // parse (400), D1's single unknown symbol (400), the plan (403) and what it implies where the
 // request is silent (the default limit, the history clip); then the window or the indicator,
-// meta.source and next_url. What an answer reads comes from a Source (api/source).
+// meta.source and next_url. What an answer reads comes from a DataView (api/data_view).
 #pragma once
 
 #include "core/api/caller.hpp"
 #include "core/api/json.hpp"
-#include "core/api/source.hpp"
+#include "core/api/data_view.hpp"
 #include "core/error.hpp"
 #include "core/query/catalog.hpp"
 #include "core/store/bar_store.hpp"
@@ -35,23 +35,23 @@ struct Admitted {
   std::shared_ptr<const query::Catalog> catalog; // what the checks read
 };
 
-// Check `parsed` (the request as parsed, or its parse error) of `caller` against what `source`
+// Check `parsed` (the request as parsed, or its parse error) of `caller` against what `view`
 // holds, in D6's order: the parse (400), D1's single unknown symbol (400), the plan (403).
-// Unanswered when `source` cannot give the catalog here; the Error of its refusal (remote mode:
+// Unanswered when `view` cannot give the catalog here; the Error of its refusal (remote mode:
 // the remote's).
 std::variant<Admitted, Error, Unanswered>
-admit(Result<TypedRequest> parsed, const Caller& caller, Source& source);
+admit(Result<TypedRequest> parsed, const Caller& caller, DataView& view);
 
-// Answer `admitted` from `source`: one item per symbol (D1: an unknown one an item error), each
+// Answer `admitted` from `view`: one item per symbol (D1: an unknown one an item error), each
 // with its next_url (D8, D9), and meta.source of the symbols served (D8). The response carries
-// `request_id`. Unanswered when `source` cannot give an item here.
-Answer answer_admitted(const Admitted& admitted, Source& source, const std::string& request_id);
+// `request_id`. Unanswered when `view` cannot give an item here.
+Answer answer_admitted(const Admitted& admitted, DataView& view, const std::string& request_id);
 
-// Answer `parsed` for `caller` from `source`: admit(), then answer_admitted(). What the command
+// Answer `parsed` for `caller` from `view`: admit(), then answer_admitted(). What the command
 // line (local and remote mode) calls; the server calls the two steps, tagging in between (D17).
 Answer answer(Result<TypedRequest> parsed,
               const Caller& caller,
-              Source& source,
+              DataView& view,
               const std::string& request_id);
 
 // D7: what `admitted` costs: one credit per symbol its catalog knows (an unknown item is free).

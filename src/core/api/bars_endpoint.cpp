@@ -38,7 +38,7 @@ Status apply_bars_plan(BarsRequest& request, const Caller& caller, std::optional
 
 std::variant<BarsResponse, Unanswered> answer_bars(const BarsRequest& request,
                                                    const query::Catalog& catalog,
-                                                   Source& source,
+                                                   DataView& view,
                                                    const std::string& request_id) {
   const auto& query = request.query;
   BarsResponse response;
@@ -54,7 +54,7 @@ std::variant<BarsResponse, Unanswered> answer_bars(const BarsRequest& request,
       response.items.emplace_back(query::SymbolBars{symbol.str(), false, {}, false, {}});
       continue;
     }
-    auto read = source.window(*info, query);
+    auto read = view.window(*info, query);
     if (auto* unanswered = std::get_if<Unanswered>(&read)) {
       return *unanswered;
     }

@@ -1,10 +1,10 @@
 // GET /v1/ohlc/range/{multiplier}/{timespan}/{from}/{to} (SPEC "Daily bars", D1-D8) as api/answer
-// reads it: the plan's check and defaults, and the answer from a source.
+// reads it: the plan's check and defaults, and the answer from a DataView.
 #pragma once
 
 #include "core/api/caller.hpp"
 #include "core/api/json.hpp"
-#include "core/api/source.hpp"
+#include "core/api/data_view.hpp"
 #include "core/api/typed_request.hpp"
 #include "core/domain/date.hpp"
 #include "core/error.hpp"
@@ -26,12 +26,12 @@ Status check_bars_plan(const BarsRequest& request,
 // then set what the plan implies where the request is silent: `limit` (D4, D6).
 Status apply_bars_plan(BarsRequest& request, const Caller& caller, std::optional<domain::Date> as_of);
 
-// Return the response to `request` (its plan applied) from `source`, over the symbols `catalog`
-// knows: an item per symbol with its next_url, meta.source of those served (D8); or why `source`
+// Return the response to `request` (its plan applied) from `view`, over the symbols `catalog`
+// knows: an item per symbol with its next_url, meta.source of those served (D8); or why `view`
 // cannot give an item here.
 std::variant<BarsResponse, Unanswered> answer_bars(const BarsRequest& request,
                                                    const query::Catalog& catalog,
-                                                   Source& source,
+                                                   DataView& view,
                                                    const std::string& request_id);
 
 } // namespace ashare::api

@@ -47,7 +47,7 @@ Status apply_indicator_plan(IndicatorRequest& request,
 
 std::variant<IndicatorResponse, Unanswered> answer_indicator(const IndicatorRequest& request,
                                                              const query::Catalog& catalog,
-                                                             Source& source,
+                                                             DataView& view,
                                                              const std::string& request_id) {
   const auto& query = request.query;
   IndicatorResponse response;
@@ -65,7 +65,7 @@ std::variant<IndicatorResponse, Unanswered> answer_indicator(const IndicatorRequ
       response.items.push_back(query::SymbolValues{symbol.str(), false, {}, false});
       continue;
     }
-    auto read = source.values(*info, query);
+    auto read = view.values(*info, query);
     if (auto* unanswered = std::get_if<Unanswered>(&read)) {
       return *unanswered;
     }

@@ -1,10 +1,10 @@
 // GET /v1/indicators/{ema,rsi,sma,macd,bbands,atr,kdj} (SPEC sections 2-4, D9, D13 with D1, D4-D7)
-// as api/answer reads them: the plan's check and defaults, and the answer from a source.
+// as api/answer reads them: the plan's check and defaults, and the answer from a DataView.
 #pragma once
 
 #include "core/api/caller.hpp"
 #include "core/api/json.hpp"
-#include "core/api/source.hpp"
+#include "core/api/data_view.hpp"
 #include "core/api/typed_request.hpp"
 #include "core/domain/date.hpp"
 #include "core/error.hpp"
@@ -28,11 +28,11 @@ Status apply_indicator_plan(IndicatorRequest& request,
                             const Caller& caller,
                             std::optional<domain::Date> as_of);
 
-// Return the response to `request` (its plan applied) from `source`, over the symbols `catalog`
-// knows: an item per symbol with its next_url (D9); or why `source` cannot give an item here.
+// Return the response to `request` (its plan applied) from `view`, over the symbols `catalog`
+// knows: an item per symbol with its next_url (D9); or why `view` cannot give an item here.
 std::variant<IndicatorResponse, Unanswered> answer_indicator(const IndicatorRequest& request,
                                                              const query::Catalog& catalog,
-                                                             Source& source,
+                                                             DataView& view,
                                                              const std::string& request_id);
 
 } // namespace ashare::api

@@ -1,4 +1,4 @@
-// The store as a Source (api/source) for one request: the catalog and the symbols' histories,
+// The store as a DataView (api/data_view) for one request: the catalog and the symbols' histories,
 // from memory, reading SQLite only when the request may wait (issue 9). A server's network
 // threads answer with Waiting::forbidden, so a request whose catalog must be refreshed or whose
 // history must be loaded is Unanswered::wait, and is answered again on a worker thread with
@@ -9,7 +9,7 @@
 
 #include "core/api/history_cache.hpp"
 #include "core/api/history_filler.hpp"
-#include "core/api/source.hpp"
+#include "core/api/data_view.hpp"
 #include "core/query/catalog.hpp"
 #include "core/store/bar_store.hpp"
 #include "core/store/connection_pool.hpp"
@@ -24,7 +24,7 @@ namespace ashare::api {
 // May this step of a request wait on SQLite (a read of the store, a lock)?
 enum class Waiting { forbidden, allowed };
 
-class StoreView final : public Source {
+class StoreView final : public DataView {
 public:
   using Clock = std::chrono::steady_clock;
 
@@ -48,14 +48,14 @@ public:
   // this request alone: a store of a whole market costs no more than one of a few symbols.
   std::shared_ptr<const query::Catalog> catalog(std::span<const domain::Symbol> symbols = {});
 
-  // Source: catalog(symbols_of(request)), Unanswered::wait for nullptr.
+  // DataView: catalog(symbols_of(request)), Unanswered::wait for nullptr.
   CatalogRead catalog(const TypedRequest& request) override;
 
-  // Source: from the symbol's cached history, rendered or compact, when it is cached; else its
+  // DataView: from the symbol's cached history, rendered or compact, when it is cached; else its
   // rows, read from the store (query::read_window: the bounded read) when waiting is allowed.
   Read<BarsItem> window(const store::SymbolInfo& info, const query::BarQuery& query) override;
 
-  // Source: from the series kept with a rendered history (computed once, IndicatorSeriesMemo),
+  // DataView: from the series kept with a rendered history (computed once, IndicatorSeriesMemo),
   // a compact history decoded, or the whole series read from the store.
   Read<query::SymbolValues> values(const store::SymbolInfo& info,
                                    const query::IndicatorQuery& query) override;

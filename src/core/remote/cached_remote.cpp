@@ -1,7 +1,7 @@
 #include "core/remote/cached_remote.hpp"
 
 #include "core/api/json.hpp"
-#include "core/api/source.hpp"
+#include "core/api/data_view.hpp"
 #include "core/overloaded.hpp"
 #include "core/query/catalog.hpp"
 #include "core/remote/reply.hpp"
@@ -21,11 +21,11 @@ bool is_invalid_symbol(const Reply& reply) {
 
 } // namespace
 
-// The cache as the source of api::answer: its catalog() fills the cache with what a request reads
+// The cache as the DataView of api::answer: its catalog() fills the cache with what a request reads
 // first, then window() and values() read the cache alone.
-class CachedRemote::CacheSource final : public api::Source {
+class CachedRemote::CacheView final : public api::DataView {
 public:
-  CacheSource(Upstream& upstream, store::CacheStore& cache, const RemoteSettings& settings)
+  CacheView(Upstream& upstream, store::CacheStore& cache, const RemoteSettings& settings)
     : m_cache(cache), m_settings(settings),
       m_filler(upstream, cache, settings.base_url, settings.plan, settings.now_ms) {}
 
@@ -192,14 +192,14 @@ CachedRemote::CachedRemote(Upstream& upstream,
                            RemoteSettings settings,
                            auth::RandomSource& random)
   : m_upstream(upstream), m_cache(cache), m_settings(std::move(settings)), m_random(random),
-    m_source(std::make_unique<CacheSource>(upstream, cache, m_settings)) {}
+    m_view(std::make_unique<CacheView>(upstream, cache, m_settings)) {}
 
 CachedRemote::~CachedRemote() = default;
 
 api::Answer CachedRemote::answer(const api::TypedRequest& request) {
   // D6: the remote refuses what the key may not fetch; its plan gives the defaults here.
   const api::Caller caller{0, m_settings.plan, false, true};
-  auto answered = api::answer(request, caller, *m_source, auth::generate_uuid(m_random));
+  auto answered = api::answer(request, caller, *m_view, auth::generate_uuid(m_random));
   if (const auto* unanswered = std::get_if<api::Unanswered>(&answered);
       unanswered != nullptr && *unanswered == api::Unanswered::forward) {
     return answer_of_reply(

@@ -1,5 +1,5 @@
 // Remote mode's answers: a request of the API answered by api::answer over the cache store, as the
-// remote itself answers it. The cache is an api::Source that first fetches what a request reads
+// remote itself answers it. The cache is an api::DataView that first fetches what a request reads
 // and the cache lacks: for bars only the date ranges it does not hold (raw, adjusted=false), with
 // adjusted prices rendered locally from the symbol's anchor factor (D8), so the answer equals the
 // remote's own; for indicators the whole history, which it must hold already (else the request is
@@ -39,7 +39,7 @@ public:
                RemoteSettings settings,
                auth::RandomSource& random);
   ~CachedRemote();
-  CachedRemote(const CachedRemote&) = delete; // its source refers to its settings
+  CachedRemote(const CachedRemote&) = delete; // its view refers to its settings
   CachedRemote& operator=(const CachedRemote&) = delete;
 
   // Return the answer of `request` as the remote gives it to a key of the settings' plan (whose
@@ -49,13 +49,13 @@ public:
   api::Answer answer(const api::TypedRequest& request);
 
 private:
-  class CacheSource;
+  class CacheView;
 
   Upstream& m_upstream;
   store::CacheStore& m_cache;
   RemoteSettings m_settings;
   auth::RandomSource& m_random;
-  std::unique_ptr<CacheSource> m_source;
+  std::unique_ptr<CacheView> m_view;
 };
 
 } // namespace ashare::remote

@@ -1,7 +1,8 @@
-// What an answer of the API reads, from wherever its data is: the store (api/store_view: a
-// server's memory of it, or a one-shot command's rows) or remote mode's cache
+// What an answer of the API reads (a DataView), from wherever its data is: the store
+// (api/store_view: a server's memory of it, or a one-shot command's rows) or remote mode's cache
 // (remote/cached_remote), which first fills itself from the remote. Everything an answer decides
-// is api/answer's; a source only reads.
+// is api/answer's; a view only reads. (Not a "source": meta.source, D8, and fetch's sources name
+// where the data came from.)
 #pragma once
 
 #include "core/api/bars_item.hpp"
@@ -20,20 +21,20 @@
 
 namespace ashare::api {
 
-// Why a source cannot give what an answer reads: the answer must wait on the store (a server's
+// Why a view cannot give what an answer reads: the answer must wait on the store (a server's
 // network thread hands the request to a worker, which answers it again), or the request must go
 // to the remote as it is (remote mode: the cache cannot answer it as the remote would).
 enum class Unanswered { wait, forward };
 
-// What a source gives, or why it cannot.
+// What a view gives, or why it cannot.
 template <class T> using Read = std::variant<T, Unanswered>;
 
 // The catalog an answer is checked against: the dataset and the request's known symbols.
 using CatalogRead = std::variant<std::shared_ptr<const query::Catalog>, Error, Unanswered>;
 
-class Source {
+class DataView {
 public:
-  virtual ~Source() = default;
+  virtual ~DataView() = default;
 
   // Return the catalog `request` is answered from: the dataset (as_of, source, generation) and
   // those of the request's symbols that are known, each with its latest factor (the D8 anchor).
@@ -43,7 +44,7 @@ public:
 
   // Return the item of `info` (a symbol of catalog()) with the bars that `query` returns
   // (query::pick_window), forward-adjusted to info.latest_factor when query.adjusted (D8), their
-  // text in whatever form the source has it (BarsItem); no next_url.
+  // text in whatever form the view has it (BarsItem); no next_url.
   virtual Read<BarsItem> window(const store::SymbolInfo& info, const query::BarQuery& query) = 0;
 
   // Return the values of `info`'s indicator that `query` returns, computed over the symbol's
