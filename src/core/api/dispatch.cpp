@@ -2,10 +2,12 @@
 
 #include "core/api/answer.hpp"
 #include "core/api/caller.hpp"
+#include "core/api/charging.hpp"
 #include "core/api/etag.hpp"
 #include "core/api/json.hpp"
 #include "core/api/openapi.hpp"
 #include "core/api/request_checks.hpp"
+#include "core/api/responses.hpp"
 #include "core/api/store_view.hpp"
 #include "core/overloaded.hpp"
 #include "core/store/store_unavailable.hpp"
@@ -25,17 +27,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-constexpr const char* k_internal_message = "internal error; the server logged the details";
-constexpr const char* k_unavailable_message =
-  "service unavailable: the store cannot be reached; retry later";
-
 // A public route answers from what it has: no key, no plan, no credits. nullopt: it needs the
 // store and `view` may not wait.
 using PublicAnswer = std::optional<Response> (*)(StoreView& view, Services& services);
-
-// Renders a data answer's body; `credits_charged` is set when credits were charged (D7
-// meta.credits_charged).
-using Render = std::function<Body(std::optional<std::int64_t> credits_charged)>;
 
 // A data route parses its request; its error (400) is answered after authentication (D6).
 using ParseRequest = Result<TypedRequest> (*)(std::span<const std::string> captures,
@@ -67,13 +61,6 @@ Result<TypedRequest> parse_indicator_route(std::span<const std::string>, const Q
 
 Result<TypedRequest> parse_health_route(std::span<const std::string>, const QueryParams&) {
   return TypedRequest(HealthRequest{});
-}
-
-Response body_response(Body body, int status = 200) {
-  Response response;
-  response.status = status;
-  response.body = std::move(body);
-  return response;
 }
 
 std::optional<Response> answer_health(StoreView& view, Services& services) {
@@ -176,33 +163,8 @@ const Route* match_route(std::string_view path, std::vector<std::string>& captur
   return nullptr;
 }
 
-Response error_body(const Error& error) {
-  Response response;
-  response.status = error_info(error.code).http_status;
-  response.body = error_to_json(error);
-  return response;
-}
-
-// The 503 of D15, without a request id.
-Response unavailable_body() {
-  auto response = error_body(make_error(ErrorCode::service_unavailable, k_unavailable_message));
-  response.set_header("Retry-After", "1");
-  return response;
-}
-
-Response unauthorized(const Error& error) {
-  auto response = error_body(error);
-  response.set_header("WWW-Authenticate", "Bearer");
-  return response;
-}
-
-void set_credits_header(Response& response, const std::optional<std::int64_t>& balance) {
-  if (balance) {
-    response.set_header("X-Credits-Remaining", std::to_string(*balance));
-  }
-}
-
-// One request being answered: what the steps below share.
+// One request being answered: what the steps below share. A step gives the response, the charge
+// it waits on (ChargeNeeded), or Deferred{} when it needs the store and waiting is forbidden.
 struct Exchange {
   const Request& request;
   Services& services;
@@ -241,133 +203,6 @@ std::optional<Result<Caller>> find_caller(const Exchange& exchange) {
   }
 }
 
-// What one step of answering gives: the response, that the request needs the store (only when
-// waiting is forbidden), or the charge it waits on (likewise).
-struct NeedsStore {};
-using Outcome = std::variant<Response, NeedsStore, ChargeNeeded>;
-
-// Return the response of `answer` (an error, or the body's renderer) when `credits_charged`; a
-// 200 carries `etag` when one is given (D17).
-Response answer_response(const Result<Render>& answer,
-                         std::optional<std::int64_t> credits_charged,
-                         const std::string& etag = {}) {
-  if (!answer) {
-    return error_body(answer.error());
-  }
-  auto response = body_response((*answer)(credits_charged));
-  if (!etag.empty()) {
-    response.set_header("ETag", etag);
-  }
-  return response;
-}
-
-// D17: the 304 of a request whose If-None-Match names `etag`: no body, no charge.
-Response not_modified(const std::string& etag) {
-  Response response;
-  response.status = 304;
-  response.set_header("ETag", etag);
-  return response;
-}
-
-// Return whether `request` names `etag` in its If-None-Match (D17).
-bool is_not_modified(const Request& request, const std::string& etag) {
-  return request.if_none_match && etag_matches(*request.if_none_match, etag);
-}
-
-// D17: tag a public route's 200 by its body, and answer 304 when the request names that tag.
-Response tag_public(Response response, const Request& request) {
-  if (response.status != 200) {
-    return response;
-  }
-  if (response.find_header("ETag") == nullptr) {
-    response.set_header("ETag", body_etag(response.body.str()));
-  }
-  const std::string etag = *response.find_header("ETag");
-  if (is_not_modified(request, etag)) {
-    return not_modified(etag);
-  }
-  return response;
-}
-
-// Return the response of a metered request once its charge of `cost` has `result` (D7).
-Response charged_response(const Result<Render>& answer,
-                          std::int64_t cost,
-                          const std::string& etag,
-                          const store::ChargeResult& result) {
-  if (result.revoked || !result.balance) {
-    // Revoked (or deleted) since it was authenticated: the charge statement checks it too.
-    return unauthorized(make_error(ErrorCode::unauthorized,
-                                   result.revoked ? "API key revoked" : "invalid API key"));
-  }
-  Response response;
-  if (!answer || cost == 0) {
-    // Errors cost nothing; nor does a request whose every symbol is unknown (D7).
-    response = answer_response(answer, std::nullopt, etag);
-  } else if (result.charged) {
-    response = answer_response(answer, cost, etag);
-  } else {
-    response = error_body(make_error(ErrorCode::insufficient_credits,
-                                     "insufficient credits: this request costs "
-                                       + std::to_string(cost) + ", the balance is "
-                                       + std::to_string(*result.balance)));
-  }
-  // D7: X-Credits-Remaining on every response after authentication.
-  set_credits_header(response, result.balance);
-  return response;
-}
-
-// Return `needed` as the outcome: to wait for when waiting is forbidden, else charged now.
-Outcome charge_now_or_later(ChargeNeeded needed, const Exchange& exchange) {
-  if (exchange.waiting == Waiting::forbidden) {
-    return needed;
-  }
-  auto keys = exchange.services.keys.acquire();
-  const auto results = keys->charge_batch(std::span(&needed.charge, 1));
-  return needed.finish(results.front());
-}
-
-// 402: charge `cost` to `caller` and answer with `answer` (its 200 tagged `etag`, D17). An
-// unmetered caller is answered at once; a metered one waits on the key store (ChargeNeeded when
-// waiting is forbidden), and its balance is read even when nothing is charged: it is never kept
-// in memory.
-Outcome charge_and_answer(const Caller& caller,
-                          Result<Render> answer,
-                          std::int64_t cost,
-                          const Exchange& exchange,
-                          std::string etag = {}) {
-  if (!caller.metered) {
-    return answer_response(answer, std::nullopt, etag);
-  }
-  auto kept = std::make_shared<const Result<Render>>(std::move(answer));
-  return charge_now_or_later(
-    ChargeNeeded{store::ChargeRequest{caller.key_id, cost},
-                 [kept, cost, etag = std::move(etag)](const store::ChargeResult& result) {
-                   return charged_response(*kept, cost, etag, result);
-                 }},
-    exchange);
-}
-
-// D17: answer 304 in place of the charge, which it never makes (so a key with no credits left
-// still revalidates); a metered key's balance is read for X-Credits-Remaining (D7), and a key
-// revoked meanwhile is refused as the charge would refuse it.
-Outcome answer_not_modified(const Caller& caller, std::string etag, const Exchange& exchange) {
-  if (!caller.metered) {
-    return not_modified(etag);
-  }
-  return charge_now_or_later(
-    ChargeNeeded{store::ChargeRequest{caller.key_id, 0},
-                 [etag = std::move(etag)](const store::ChargeResult& result) {
-                   if (result.revoked || !result.balance) {
-                     return unauthorized(make_error(
-                       ErrorCode::unauthorized, result.revoked ? "API key revoked" : "invalid API key"));
-                   }
-                   auto response = not_modified(etag);
-                   set_credits_header(response, result.balance);
-                   return response;
-                 }},
-    exchange);
-}
-
 // Return the renderer of `answered`, a data route's typed response, or its error.
 Result<Render> render_of(Answer answered) {
   return std::visit(
@@ -391,32 +226,34 @@ Result<Render> render_of(Answer answered) {
 
 // A data route after authentication: the checks of D6 (api::admit: 400, 403), D17's 304, the
 // answer (api::answer_admitted), then the price (D7) and the charge (402).
-Outcome serve_data(Result<TypedRequest> parsed,
-                   const Caller& caller,
-                   StoreView& view,
-                   const Exchange& exchange) {
+Step serve_data(Result<TypedRequest> parsed,
+                const Caller& caller,
+                StoreView& view,
+                const Exchange& exchange) {
   auto admitted = admit(std::move(parsed), caller, view);
   if (auto* error = std::get_if<Error>(&admitted)) {
-    return charge_and_answer(caller, std::move(*error), 0, exchange);
+    return charge_and_answer(caller, std::move(*error), 0, {}, exchange.services,
+                             exchange.waiting);
   }
   if (std::holds_alternative<Unanswered>(admitted)) {
-    return NeedsStore{};
+    return Deferred{};
   }
   const auto& request = std::get<Admitted>(admitted);
   auto etag = data_etag(request.catalog->dataset, to_target(request.request), caller);
   if (is_not_modified(exchange.request, etag)) {
-    return answer_not_modified(caller, std::move(etag), exchange); // no history read either
+    // No history read either.
+    return answer_not_modified(caller, std::move(etag), exchange.services, exchange.waiting);
   }
   auto answered = answer_admitted(request, view, exchange.request_id);
   if (std::holds_alternative<Unanswered>(answered)) {
-    return NeedsStore{};
+    return Deferred{};
   }
-  return charge_and_answer(caller, render_of(std::move(answered)), credit_cost(request), exchange,
-                           std::move(etag));
+  return charge_and_answer(caller, render_of(std::move(answered)), credit_cost(request),
+                           std::move(etag), exchange.services, exchange.waiting);
 }
 
 // Return `outcome` with a Retry-After of `seconds`, now or once its charge is applied.
-Outcome with_retry_after(Outcome outcome, std::int64_t seconds) {
+Step with_retry_after(Step outcome, std::int64_t seconds) {
   if (auto* response = std::get_if<Response>(&outcome)) {
     response->set_header("Retry-After", std::to_string(seconds));
   } else if (auto* needed = std::get_if<ChargeNeeded>(&outcome)) {
@@ -434,7 +271,7 @@ Outcome with_retry_after(Outcome outcome, std::int64_t seconds) {
 
 // D14: take a token of `caller`'s bucket, once per request (not again when a deferred request
 // is answered on a worker); the 429 when there is none, which charges nothing.
-std::optional<Outcome> check_rate(const Caller& caller, const Exchange& exchange) {
+std::optional<Step> check_rate(const Caller& caller, const Exchange& exchange) {
   if (exchange.rate_checked) {
     return std::nullopt;
   }
@@ -449,7 +286,9 @@ std::optional<Outcome> check_rate(const Caller& caller, const Exchange& exchange
                               + " plan allows this key "
                               + std::to_string(exchange.services.rate_limiter.rate(caller.plan))
                               + " a second; retry after " + std::to_string(*wait) + " s");
-  return with_retry_after(charge_and_answer(caller, std::move(refused), 0, exchange), *wait);
+  return with_retry_after(charge_and_answer(caller, std::move(refused), 0, {}, exchange.services,
+                                            exchange.waiting),
+                          *wait);
 }
 
 // D10: the 404 of a path no route matches, or the 405 of a method other than GET and HEAD on a
@@ -470,32 +309,14 @@ std::optional<Response> refuse_route(const Request& request, const Route* route)
   return std::nullopt;
 }
 
-// The 500 of an unexpected failure after authentication, with the balance of a metered `caller`
-// when the key store can still be read (D7: X-Credits-Remaining on every such response).
-Response internal_error(const Caller& caller, const std::exception& error, const Exchange& exchange) {
-  Services& services = exchange.services;
-  services.log_error(exchange.request.method + " " + exchange.request.path + ": " + error.what());
-  auto response = error_body(make_error(ErrorCode::internal, k_internal_message));
-  if (caller.metered) {
-    try {
-      const store::ChargeRequest read_balance{caller.key_id, 0};
-      auto keys = services.keys.acquire();
-      set_credits_header(response, keys->charge_batch(std::span(&read_balance, 1)).front().balance);
-    } catch (const std::exception&) {
-      // the store is failing: answer without the balance rather than not at all
-    }
-  }
-  return response;
-}
-
 // A data route's request from `caller` (authenticated, or trusted when `trusted`): the request
 // rate (429, D14), then serve_data. An unexpected failure from here on is answered here, where
 // the balance can be read.
-Outcome serve_caller(Result<TypedRequest> parsed,
-                     const Caller& caller,
-                     bool trusted,
-                     StoreView& view,
-                     const Exchange& exchange) {
+Step serve_caller(Result<TypedRequest> parsed,
+                 const Caller& caller,
+                 bool trusted,
+                 StoreView& view,
+                 const Exchange& exchange) {
   if (!trusted) {
     if (auto refused = check_rate(caller, exchange)) {
       return std::move(*refused);
@@ -507,15 +328,18 @@ Outcome serve_caller(Result<TypedRequest> parsed,
     throw; // D15: a 503 without the balance, which cannot be read (finish_dispatch)
   } catch (const std::exception& error) {
     if (exchange.waiting == Waiting::forbidden && caller.metered) {
-      return NeedsStore{}; // answered again where the balance may be read
+      return Deferred{}; // answered again where the balance may be read
     }
-    return internal_error(caller, error, exchange);
+    return internal_error(caller,
+                          exchange.request.method + " " + exchange.request.path + ": "
+                            + error.what(),
+                          exchange.services);
   }
 }
 
 // Answer `exchange` for `trusted` (when set) or the request's key, in the D6 order: route (404),
 // method (405), caller (401), then serve_caller for the rest. Public routes need no key.
-Outcome route_request(const Exchange& exchange, const Caller* trusted) {
+Step route_request(const Exchange& exchange, const Caller* trusted) {
   const Request& request = exchange.request;
   std::vector<std::string> captures;
   const Route* route = match_route(request.path, captures);
@@ -528,25 +352,20 @@ Outcome route_request(const Exchange& exchange, const Caller* trusted) {
   if (route->answer_public != nullptr) {
     auto response = route->answer_public(view, services);
     if (!response) {
-      return NeedsStore{};
+      return Deferred{};
     }
     return tag_public(std::move(*response), request);
   }
   std::optional<Result<Caller>> caller = trusted != nullptr ? Result<Caller>(*trusted)
                                                             : find_caller(exchange);
   if (!caller) {
-    return NeedsStore{};
+    return Deferred{};
   }
   if (!*caller) {
     return unauthorized(caller->error());
   }
   return serve_caller(route->parse(captures, QueryParams::parse(request.query)), **caller,
                       trusted != nullptr, view, exchange);
-}
-
-Response with_request_id(Response response, const std::string& request_id) {
-  response.set_header("X-Request-Id", request_id);
-  return response;
 }
 
 } // namespace
@@ -585,12 +404,6 @@ Response finish_dispatch(const Request& request, Services& services, const Defer
 Response unavailable_response(const std::string& detail, Services& services) {
   services.log_error(detail);
   return with_request_id(unavailable_body(), auth::generate_uuid(services.random));
-}
-
-std::vector<store::ChargeResult> apply_charges(Services& services,
-                                               std::span<const store::ChargeRequest> charges) {
-  auto keys = services.keys.acquire();
-  return keys->charge_batch(charges);
 }
 
 Response dispatch(const Request& request, Services& services) {
