@@ -639,6 +639,38 @@ TEST_CASE("api::dispatch_in_memory: from memory once warm, deferred while the st
   }
 }
 
+TEST_CASE("issue 43: a deferred request resumes at the step that waited") {
+  Server server;
+  const auto key = server.key(Plan::pro, std::nullopt);
+  const api::Request bars{"GET", k_bars_path, "symbol=600519.SH", "Bearer " + key.plaintext};
+  // The key and the catalog are in memory after this; the history is not (a symbol's first
+  // request reads just its rows), so the next request waits at its answer.
+  REQUIRE(in_two_steps(*server.services, bars).status == 200);
+  auto step = api::dispatch_in_memory(bars, *server.services);
+  REQUIRE(std::holds_alternative<api::Deferred>(step));
+  const auto deferred = std::get<api::Deferred>(step);
+
+  SUBCASE("not authenticated again: a key revoked meanwhile refuses the next request only") {
+    REQUIRE(server.stores.open_keys()->revoke(key.id, "2024-03-01T00:00:00Z"));
+    const auto resumed = api::finish_dispatch(bars, *server.services, deferred);
+    CHECK(resumed.status == 200);
+    CHECK(body(resumed)["resultsCount"] == 5);
+    check_error(in_two_steps(*server.services, bars), 401, "UNAUTHORIZED");
+  }
+  SUBCASE("the store moved on meanwhile: admitted again under what the worker reads") {
+    REQUIRE(server.stores
+              .import_text("symbol,trade_date,open,high,low,close,volume,turnover,change_pct,factor\n"
+                           "600519.SH,2024-01-09,6,6.2,5.9,6.1,200,1220,0.8264,2\n",
+                           test::import_options(false, "unit"))
+              .committed);
+    const auto resumed = api::finish_dispatch(bars, *server.services, deferred);
+    CHECK(resumed.status == 200);
+    CHECK(body(resumed)["resultsCount"] == 6);
+    CHECK(body(resumed)["meta"]["as_of"] == "2024-01-09");
+    CHECK(header(resumed, "ETag") == header(in_two_steps(*server.services, bars), "ETag"));
+  }
+}
+
 TEST_CASE("D7: a metered request waits on its charge: apply_charges, then finish") {
   Server server;
   const auto metered = server.key(Plan::basic, 3);

@@ -31,7 +31,7 @@ Answer answer_of(std::variant<Response, Unanswered> answered) {
 } // namespace
 
 std::variant<Admitted, Error, Unanswered>
-admit(Result<TypedRequest> parsed, const Caller& caller, DataView& view) {
+admit(Result<TypedRequest>&& parsed, const Caller& caller, DataView& view) {
   if (!parsed) {
     return parsed.error(); // 400
   }

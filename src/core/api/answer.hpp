@@ -38,9 +38,10 @@ struct Admitted {
 // Check `parsed` (the request as parsed, or its parse error) of `caller` against what `view`
 // holds, in D6's order: the parse (400), D1's single unknown symbol (400), the plan (403).
 // Unanswered when `view` cannot give the catalog here; the Error of its refusal (remote mode:
-// the remote's).
+// the remote's). `parsed` is moved from only when admitted: a request left Unanswered is
+// admitted again later (api/dispatch, on a worker).
 std::variant<Admitted, Error, Unanswered>
-admit(Result<TypedRequest> parsed, const Caller& caller, DataView& view);
+admit(Result<TypedRequest>&& parsed, const Caller& caller, DataView& view);
 
 // Answer `admitted` from `view`: one item per symbol (D1: an unknown one an item error), each
 // with its next_url (D8, D9), and meta.source of the symbols served (D8). The response carries

@@ -22,7 +22,7 @@
 namespace ashare::api {
 
 // Why a view cannot give what an answer reads: the answer must wait on the store (a server's
-// network thread hands the request to a worker, which answers it again), or the request must go
+// network thread hands the request to a worker, which resumes it there), or the request must go
 // to the remote as it is (remote mode: the cache cannot answer it as the remote would).
 enum class Unanswered { wait, forward };
 

@@ -16,12 +16,15 @@
 #include <cassert>
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
-#include <variant>
 #include <string_view>
+#include <variant>
 #include <vector>
 
+// The routes (a row each), then a request's steps in D6's order (a row each), then the entry
+// points that run them.
 namespace ashare::api {
 namespace {
 
@@ -163,36 +166,96 @@ const Route* match_route(std::string_view path, std::vector<std::string>& captur
   return nullptr;
 }
 
-// One request being answered: what the steps below share. A step gives the response, the charge
-// it waits on (ChargeNeeded), or Deferred{} when it needs the store and waiting is forbidden.
-struct Exchange {
+// D10: the 404 of a path no route matches, or the 405 of a method other than GET and HEAD on a
+// route; nullopt for a request to answer.
+std::optional<Response> refuse_route(const Request& request, const Route* route) {
+  if (route == nullptr) {
+    // HEAD is GET without the body: the same message, so the same Content-Length (issue 9).
+    const std::string method = request.method == "HEAD" ? "GET" : request.method;
+    return error_body(make_error(ErrorCode::not_found, "no route " + method + " " + request.path));
+  }
+  if (request.method != "GET" && request.method != "HEAD") {
+    auto response = error_body(make_error(ErrorCode::method_not_allowed,
+                                          "method " + request.method + " is not allowed on "
+                                            + request.path + ": use GET or HEAD"));
+    response.set_header("Allow", "GET, HEAD");
+    return response;
+  }
+  return std::nullopt;
+}
+
+// The steps of a request, in D6's order: its route (404, 405), a public route's answer, the key
+// (401), the request rate (429, D14), the parse and api::admit (400, 403), D17's tag (304 in
+// place of the charge), the answer and its charge (402, D7). `failed` answers an unexpected
+// failure after authentication.
+enum class Stage { route, public_answer, key, rate, parse, admit, revalidate, answer, failed };
+
+} // namespace
+
+// How far a request has come: what its steps found, and the step to run next. A request that must
+// wait on the store keeps it (Deferred) and resumes at the step that waited.
+struct RequestProgress {
+  Stage stage = Stage::route;
+  const Route* route = nullptr;
+  std::vector<std::string> captures; // the route's "*" segments, decoded
+  std::optional<Caller> caller;      // once authenticated (trusted: from the start)
+  bool trusted = false;              // dispatch_trusted(): no key, no request rate
+  std::optional<Result<TypedRequest>> parsed;
+  std::optional<Admitted> admitted;
+  std::string etag;    // of the admitted request's 200 (D17)
+  std::string failure; // what failed (Stage::failed), for the log
+};
+
+namespace {
+
+// One pass over a request's steps: on a network thread (waiting forbidden), which stops at a step
+// that needs the store, or on a worker (waiting allowed), which ends with the response.
+struct Pass {
   const Request& request;
   Services& services;
   const std::string& request_id;
   Waiting waiting;
   Clock::time_point now;
-  bool rate_checked = false;       // an earlier step took this request's token (D14)
-  mutable bool rate_taken = false; // this step took it
+  StoreView view; // what this pass's steps read
 };
+
+// Return a pass over `request` (identified by `request_id`) as `waiting` allows, starting now.
+Pass pass_of(const Request& request,
+             Services& services,
+             const std::string& request_id,
+             Waiting waiting) {
+  const auto now = Clock::now();
+  return Pass{request,
+              services,
+              request_id,
+              waiting,
+              now,
+              StoreView(services.bars, services.catalog, services.histories, services.filler,
+                        services.cache_histories, waiting, now)};
+}
+
+// What a step gives: the response (or the charge it waits on), Deferred{} when it must wait on
+// the store (waiting forbidden), or nullopt: on to the next step.
+using StepResult = std::optional<Step>;
 
 // Return the caller of the request's key, an UNAUTHORIZED response, or nullopt when finding the
 // key needs the store and waiting is forbidden.
-std::optional<Result<Caller>> find_caller(const Exchange& exchange) {
-  const auto credential = bearer_credential(exchange.request.authorization);
+std::optional<Result<Caller>> find_caller(const Pass& pass) {
+  const auto credential = bearer_credential(pass.request.authorization);
   if (!credential) {
     return credential.error();
   }
-  auto& cache = exchange.services.key_cache;
-  if (exchange.waiting == Waiting::forbidden) {
-    const auto lookup = cache.find_fresh(*credential, exchange.now);
+  auto& cache = pass.services.key_cache;
+  if (pass.waiting == Waiting::forbidden) {
+    const auto lookup = cache.find_fresh(*credential, pass.now);
     if (!lookup.known) {
       return std::nullopt;
     }
     return caller_of(lookup.key);
   }
   try {
-    auto keys = exchange.services.keys.acquire();
-    return caller_of(cache.find(*credential, *keys, exchange.now));
+    auto keys = pass.services.keys.acquire();
+    return caller_of(cache.find(*credential, *keys, pass.now));
   } catch (const store::StoreUnavailable&) {
     // D15: a key already known is still answered (a metered one is refused by its charge).
     const auto remembered = cache.find_remembered(*credential);
@@ -201,6 +264,23 @@ std::optional<Result<Caller>> find_caller(const Exchange& exchange) {
     }
     return caller_of(remembered.key);
   }
+}
+
+// Return `step` with a Retry-After of `seconds`, now or once its charge is applied.
+Step with_retry_after(Step step, std::int64_t seconds) {
+  if (auto* response = std::get_if<Response>(&step)) {
+    response->set_header("Retry-After", std::to_string(seconds));
+  } else if (auto* needed = std::get_if<ChargeNeeded>(&step)) {
+    needed->finish = [finish = std::move(needed->finish),
+                      seconds](const store::ChargeResult& result) {
+      auto answered = finish(result);
+      if (answered.status == 429) { // not when the charge found the key revoked meanwhile
+        answered.set_header("Retry-After", std::to_string(seconds));
+      }
+      return answered;
+    };
+  }
+  return step;
 }
 
 // Return the renderer of `answered`, a data route's typed response, or its error.
@@ -224,181 +304,198 @@ Result<Render> render_of(Answer answered) {
     answered);
 }
 
-// A data route after authentication: the checks of D6 (api::admit: 400, 403), D17's 304, the
-// answer (api::answer_admitted), then the price (D7) and the charge (402).
-Step serve_data(Result<TypedRequest> parsed,
-                const Caller& caller,
-                StoreView& view,
-                const Exchange& exchange) {
-  auto admitted = admit(std::move(parsed), caller, view);
-  if (auto* error = std::get_if<Error>(&admitted)) {
-    return charge_and_answer(caller, std::move(*error), 0, {}, exchange.services,
-                             exchange.waiting);
-  }
-  if (std::holds_alternative<Unanswered>(admitted)) {
-    return Deferred{};
-  }
-  const auto& request = std::get<Admitted>(admitted);
-  auto etag = data_etag(request.catalog->dataset, to_target(request.request), caller);
-  if (is_not_modified(exchange.request, etag)) {
-    // No history read either.
-    return answer_not_modified(caller, std::move(etag), exchange.services, exchange.waiting);
-  }
-  auto answered = answer_admitted(request, view, exchange.request_id);
-  if (std::holds_alternative<Unanswered>(answered)) {
-    return Deferred{};
-  }
-  return charge_and_answer(caller, render_of(std::move(answered)), credit_cost(request),
-                           std::move(etag), exchange.services, exchange.waiting);
-}
-
-// Return `outcome` with a Retry-After of `seconds`, now or once its charge is applied.
-Step with_retry_after(Step outcome, std::int64_t seconds) {
-  if (auto* response = std::get_if<Response>(&outcome)) {
-    response->set_header("Retry-After", std::to_string(seconds));
-  } else if (auto* needed = std::get_if<ChargeNeeded>(&outcome)) {
-    needed->finish = [finish = std::move(needed->finish),
-                      seconds](const store::ChargeResult& result) {
-      auto answered = finish(result);
-      if (answered.status == 429) { // not when the charge found the key revoked meanwhile
-        answered.set_header("Retry-After", std::to_string(seconds));
-      }
-      return answered;
-    };
-  }
-  return outcome;
-}
-
-// D14: take a token of `caller`'s bucket, once per request (not again when a deferred request
-// is answered on a worker); the 429 when there is none, which charges nothing.
-std::optional<Step> check_rate(const Caller& caller, const Exchange& exchange) {
-  if (exchange.rate_checked) {
-    return std::nullopt;
-  }
-  exchange.rate_taken = true;
-  const auto wait = exchange.services.rate_limiter.take(caller.key_id, caller.plan, exchange.now);
-  if (!wait) {
-    return std::nullopt;
-  }
-  const auto& limits = auth::plan_limits(caller.plan);
-  auto refused = make_error(ErrorCode::rate_limited,
-                            "too many requests: the " + std::string(limits.name)
-                              + " plan allows this key "
-                              + std::to_string(exchange.services.rate_limiter.rate(caller.plan))
-                              + " a second; retry after " + std::to_string(*wait) + " s");
-  return with_retry_after(charge_and_answer(caller, std::move(refused), 0, {}, exchange.services,
-                                            exchange.waiting),
-                          *wait);
-}
-
-// D10: the 404 of a path no route matches, or the 405 of a method other than GET and HEAD on a
-// route; nullopt for a request to answer.
-std::optional<Response> refuse_route(const Request& request, const Route* route) {
-  if (route == nullptr) {
-    // HEAD is GET without the body: the same message, so the same Content-Length (issue 9).
-    const std::string method = request.method == "HEAD" ? "GET" : request.method;
-    return error_body(make_error(ErrorCode::not_found, "no route " + method + " " + request.path));
-  }
-  if (request.method != "GET" && request.method != "HEAD") {
-    auto response = error_body(make_error(ErrorCode::method_not_allowed,
-                                          "method " + request.method + " is not allowed on "
-                                            + request.path + ": use GET or HEAD"));
-    response.set_header("Allow", "GET, HEAD");
-    return response;
+// D10: the route of the path (404) and its method (405).
+StepResult route_step(RequestProgress& progress, Pass& pass) {
+  progress.route = match_route(pass.request.path, progress.captures);
+  if (auto refused = refuse_route(pass.request, progress.route)) {
+    return std::move(*refused);
   }
   return std::nullopt;
 }
 
-// A data route's request from `caller` (authenticated, or trusted when `trusted`): the request
-// rate (429, D14), then serve_data. An unexpected failure from here on is answered here, where
-// the balance can be read.
-Step serve_caller(Result<TypedRequest> parsed,
-                 const Caller& caller,
-                 bool trusted,
-                 StoreView& view,
-                 const Exchange& exchange) {
-  if (!trusted) {
-    if (auto refused = check_rate(caller, exchange)) {
-      return std::move(*refused);
-    }
+// A public route answers without a key (the health check, D15; the OpenAPI document), its 200
+// tagged by its body (D17). The others go on.
+StepResult public_answer_step(RequestProgress& progress, Pass& pass) {
+  if (progress.route->answer_public == nullptr) {
+    return std::nullopt;
   }
-  try {
-    return serve_data(std::move(parsed), caller, view, exchange);
-  } catch (const store::StoreUnavailable&) {
-    throw; // D15: a 503 without the balance, which cannot be read (finish_dispatch)
-  } catch (const std::exception& error) {
-    if (exchange.waiting == Waiting::forbidden && caller.metered) {
-      return Deferred{}; // answered again where the balance may be read
-    }
-    return internal_error(caller,
-                          exchange.request.method + " " + exchange.request.path + ": "
-                            + error.what(),
-                          exchange.services);
+  auto response = progress.route->answer_public(pass.view, pass.services);
+  if (!response) {
+    return Deferred{};
   }
+  return tag_public(std::move(*response), pass.request);
 }
 
-// Answer `exchange` for `trusted` (when set) or the request's key, in the D6 order: route (404),
-// method (405), caller (401), then serve_caller for the rest. Public routes need no key.
-Step route_request(const Exchange& exchange, const Caller* trusted) {
-  const Request& request = exchange.request;
-  std::vector<std::string> captures;
-  const Route* route = match_route(request.path, captures);
-  if (auto refused = refuse_route(request, route)) {
-    return std::move(*refused);
+// D5: the caller of the request's key (401), unless one is trusted.
+StepResult key_step(RequestProgress& progress, Pass& pass) {
+  if (progress.caller) {
+    return std::nullopt;
   }
-  Services& services = exchange.services;
-  StoreView view(services.bars, services.catalog, services.histories, services.filler,
-                 services.cache_histories, exchange.waiting, exchange.now);
-  if (route->answer_public != nullptr) {
-    auto response = route->answer_public(view, services);
-    if (!response) {
-      return Deferred{};
-    }
-    return tag_public(std::move(*response), request);
-  }
-  std::optional<Result<Caller>> caller = trusted != nullptr ? Result<Caller>(*trusted)
-                                                            : find_caller(exchange);
+  auto caller = find_caller(pass);
   if (!caller) {
     return Deferred{};
   }
   if (!*caller) {
     return unauthorized(caller->error());
   }
-  return serve_caller(route->parse(captures, QueryParams::parse(request.query)), **caller,
-                      trusted != nullptr, view, exchange);
+  progress.caller = **caller;
+  return std::nullopt;
+}
+
+// D14: a token of the caller's bucket, taken once per request; the 429 when there is none, which
+// charges nothing. A trusted caller is not limited.
+StepResult rate_step(RequestProgress& progress, Pass& pass) {
+  if (progress.trusted) {
+    return std::nullopt;
+  }
+  const Caller& caller = *progress.caller;
+  auto& limiter = pass.services.rate_limiter;
+  const auto wait = limiter.take(caller.key_id, caller.plan, pass.now);
+  if (!wait) {
+    return std::nullopt;
+  }
+  auto refused = make_error(ErrorCode::rate_limited,
+                            "too many requests: the "
+                              + std::string(auth::plan_limits(caller.plan).name)
+                              + " plan allows this key " + std::to_string(limiter.rate(caller.plan))
+                              + " a second; retry after " + std::to_string(*wait) + " s");
+  return with_retry_after(
+    charge_and_answer(caller, std::move(refused), 0, {}, pass.services, pass.waiting), *wait);
+}
+
+// The route's typed request, or its error, which admit() answers (400).
+StepResult parse_step(RequestProgress& progress, Pass& pass) {
+  progress.parsed = progress.route->parse(progress.captures, QueryParams::parse(pass.request.query));
+  return std::nullopt;
+}
+
+// D6 after the key (api::admit): 400, 403, an error charging nothing (D7).
+StepResult admit_step(RequestProgress& progress, Pass& pass) {
+  const Caller& caller = *progress.caller;
+  auto admitted = admit(std::move(*progress.parsed), caller, pass.view);
+  if (auto* error = std::get_if<Error>(&admitted)) {
+    return charge_and_answer(caller, std::move(*error), 0, {}, pass.services, pass.waiting);
+  }
+  if (std::holds_alternative<Unanswered>(admitted)) {
+    return Deferred{}; // admit() left progress.parsed as it was
+  }
+  progress.admitted.emplace(std::get<Admitted>(std::move(admitted)));
+  return std::nullopt;
+}
+
+// D17: the tag of the 200, after every check of D6; a 304 in place of the charge, with no
+// history read either.
+StepResult revalidate_step(RequestProgress& progress, Pass& pass) {
+  const auto& admitted = *progress.admitted;
+  progress.etag = data_etag(admitted.catalog->dataset, to_target(admitted.request), *progress.caller);
+  if (is_not_modified(pass.request, progress.etag)) {
+    return answer_not_modified(*progress.caller, std::move(progress.etag), pass.services,
+                               pass.waiting);
+  }
+  return std::nullopt;
+}
+
+// The answer (api::answer_admitted), its price and its charge (402, D7). A request resumed on a
+// worker whose store has moved on since it was admitted is admitted again, under what it reads.
+StepResult answer_step(RequestProgress& progress, Pass& pass) {
+  const auto& admitted = *progress.admitted;
+  if (!pass.view.reads_generation_of(*admitted.catalog, symbols_of(admitted.request))) {
+    progress.stage = Stage::parse;
+    return std::nullopt;
+  }
+  auto answered = answer_admitted(admitted, pass.view, pass.request_id);
+  if (std::holds_alternative<Unanswered>(answered)) {
+    return Deferred{};
+  }
+  return charge_and_answer(*progress.caller, render_of(std::move(answered)), credit_cost(admitted),
+                           std::move(progress.etag), pass.services, pass.waiting);
+}
+
+// The 500 of an unexpected failure after authentication, where the balance can be read (D7).
+StepResult failed_step(RequestProgress& progress, Pass& pass) {
+  return internal_error(*progress.caller, progress.failure, pass.services);
+}
+
+// The steps, a row per Stage, in its order.
+constexpr std::array<StepResult (*)(RequestProgress&, Pass&), 9> k_steps{
+  route_step, public_answer_step, key_step,    rate_step,  parse_step,
+  admit_step, revalidate_step,    answer_step, failed_step,
+};
+static_assert(k_steps.size() == static_cast<std::size_t>(Stage::failed) + 1);
+
+// Run the steps of `progress` from where it stands until one answers, or, waiting forbidden,
+// one must wait on the store: then `progress` stands at that step, to resume there. An
+// unexpected failure from admit() on is answered with the balance (D7), on a worker for a metered
+// caller; before, or D15's store out of reach, it is the caller's to answer.
+Step run(RequestProgress& progress, Pass& pass) {
+  Stage stage = progress.stage;
+  try {
+    while (true) {
+      stage = progress.stage;
+      progress.stage = static_cast<Stage>(static_cast<int>(stage) + 1); // unless the step says
+      if (auto step = k_steps[static_cast<std::size_t>(stage)](progress, pass)) {
+        if (std::holds_alternative<Deferred>(*step)) {
+          progress.stage = stage;
+        }
+        return std::move(*step);
+      }
+    }
+  } catch (const store::StoreUnavailable&) {
+    throw;
+  } catch (const std::exception& error) {
+    if (stage < Stage::admit) {
+      throw;
+    }
+    progress.stage = Stage::failed;
+    progress.failure = pass.request.method + " " + pass.request.path + ": " + error.what();
+    if (pass.waiting == Waiting::forbidden && progress.caller->metered) {
+      return Deferred{};
+    }
+    return *failed_step(progress, pass);
+  }
+}
+
+// Run `progress` to its response with waiting allowed; D15's 503 when the store is out of reach.
+Response answer_waiting(const Request& request,
+                        Services& services,
+                        const std::string& request_id,
+                        RequestProgress& progress) {
+  try {
+    auto pass = pass_of(request, services, request_id, Waiting::allowed);
+    // A pass that may wait resolves everything itself.
+    return with_request_id(std::get<Response>(run(progress, pass)), request_id);
+  } catch (const store::StoreUnavailable& error) {
+    services.log_error(request.method + " " + request.path + ": " + error.what());
+    return with_request_id(unavailable_body(), request_id);
+  }
 }
 
 } // namespace
 
 Step dispatch_in_memory(const Request& request, Services& services) {
   std::string request_id = auth::generate_uuid(services.random);
-  const Exchange exchange{request, services, request_id, Waiting::forbidden, Clock::now()};
-  auto outcome = route_request(exchange, nullptr);
-  if (auto* response = std::get_if<Response>(&outcome)) {
+  RequestProgress progress;
+  auto step = [&] {
+    auto pass = pass_of(request, services, request_id, Waiting::forbidden);
+    return run(progress, pass);
+  }();
+  if (auto* response = std::get_if<Response>(&step)) {
     return with_request_id(std::move(*response), request_id);
   }
-  if (auto* needed = std::get_if<ChargeNeeded>(&outcome)) {
+  if (auto* needed = std::get_if<ChargeNeeded>(&step)) {
     needed->finish = [finish = std::move(needed->finish),
                       request_id](const store::ChargeResult& result) {
       return with_request_id(finish(result), request_id);
     };
     return std::move(*needed);
   }
-  return Deferred{std::move(request_id), exchange.rate_taken};
+  return Deferred{std::move(request_id), std::make_shared<RequestProgress>(std::move(progress))};
 }
 
-
 Response finish_dispatch(const Request& request, Services& services, const Deferred& deferred) {
-  try {
-    auto outcome = route_request(Exchange{request, services, deferred.request_id,
-                                          Waiting::allowed, Clock::now(), deferred.rate_checked},
-                                 nullptr);
-    // A step that may wait resolves everything itself.
-    return with_request_id(std::get<Response>(std::move(outcome)), deferred.request_id);
-  } catch (const store::StoreUnavailable& error) {
-    services.log_error(request.method + " " + request.path + ": " + error.what());
-    return with_request_id(unavailable_body(), deferred.request_id);
-  }
+  RequestProgress from_the_top; // a Deferred made without dispatch_in_memory()
+  return answer_waiting(request, services, deferred.request_id,
+                        deferred.progress ? *deferred.progress : from_the_top);
 }
 
 Response unavailable_response(const std::string& detail, Services& services) {
@@ -407,15 +504,18 @@ Response unavailable_response(const std::string& detail, Services& services) {
 }
 
 Response dispatch(const Request& request, Services& services) {
-  return finish_dispatch(request, services, Deferred{auth::generate_uuid(services.random)});
+  RequestProgress progress;
+  return answer_waiting(request, services, auth::generate_uuid(services.random), progress);
 }
 
 Response dispatch_trusted(const Request& request, Services& services, const Caller& caller) {
   assert(!caller.metered); // a trusted caller is never charged
   const std::string request_id = auth::generate_uuid(services.random);
-  auto outcome = route_request(
-    Exchange{request, services, request_id, Waiting::allowed, Clock::now()}, &caller);
-  return with_request_id(std::get<Response>(std::move(outcome)), request_id);
+  RequestProgress progress;
+  progress.caller = caller;
+  progress.trusted = true;
+  auto pass = pass_of(request, services, request_id, Waiting::allowed);
+  return with_request_id(std::get<Response>(run(progress, pass)), request_id);
 }
 
 Response error_response(ErrorCode code, const std::string& message, Services& services) {

@@ -4,7 +4,7 @@
 //
 // A server answers in two steps (issue 9): dispatch_in_memory() on its network thread, which never
 // waits on SQLite; then, only when that step needs the store, finish_dispatch() or
-// apply_charges() on a worker thread.
+// apply_charges() on a worker thread, where the request resumes at the step that waited.
 #pragma once
 
 #include "core/api/caller.hpp"
@@ -14,6 +14,7 @@
 #include "core/error.hpp"
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -23,10 +24,15 @@
 
 namespace ashare::api {
 
+// Where a request stands in its steps: what they found so far (its route, its caller, its typed
+// request, admitted or not), and the step it waits at (api/dispatch.cpp).
+struct RequestProgress;
+
 // A request that dispatch_in_memory() could not answer without reading the store.
 struct Deferred {
-  std::string request_id;    // already chosen: the response keeps it
-  bool rate_checked = false; // the request's token was taken already (D14)
+  std::string request_id; // already chosen: the response keeps it
+  // Where it waits; finish_dispatch() resumes it there, once (nullptr: from the first step).
+  std::shared_ptr<RequestProgress> progress;
 };
 
 // A metered request answered but for its charge (D7), which waits on the key store's write lock.
@@ -41,13 +47,14 @@ using Step = std::variant<Response, Deferred, ChargeNeeded>;
 
 // Answer `request` (any method, any path) from what `services` holds in memory, without reading
 // SQLite or waiting on a lock. Returns Deferred when the answer needs the store (the catalog to
-// refresh, a history or key to load): finish_dispatch() answers it on a thread that may wait.
+// refresh, a history or key to load): finish_dispatch() resumes it on a thread that may wait.
 // Returns ChargeNeeded for a metered key: apply_charges() on such a thread, then its finish().
 // Throws only on unexpected failures, which the caller answers with
 // error_response(ErrorCode::internal, ...). Thread-safe.
 Step dispatch_in_memory(const Request& request, Services& services);
 
-// Answer `request`, deferred by dispatch_in_memory(), reading and waiting on the store as needed.
+// Answer `request`, deferred by dispatch_in_memory(), from the step that waited (not routed or
+// authenticated again), reading and waiting on the store as needed. Once per Deferred.
 Response finish_dispatch(const Request& request, Services& services, const Deferred& deferred);
 
 // Apply `charges` (those of ChargeNeeded steps) in one transaction of the key store and return

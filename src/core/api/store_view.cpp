@@ -60,6 +60,14 @@ CatalogRead StoreView::catalog(const TypedRequest& request) {
   return found;
 }
 
+bool StoreView::reads_generation_of(const query::Catalog& admitted,
+                                    std::span<const domain::Symbol> symbols) {
+  if (!m_catalog) {
+    catalog(symbols);
+  }
+  return m_catalog && m_catalog->dataset.generation == admitted.dataset.generation;
+}
+
 Read<BarsItem> StoreView::window(const store::SymbolInfo& info, const query::BarQuery& query) {
   assert(m_catalog);
   if (m_cache_histories) {

@@ -1,8 +1,8 @@
 // The store as a DataView (api/data_view) for one request: the catalog and the symbols' histories,
 // from memory, reading SQLite only when the request may wait (issue 9). A server's network
 // threads answer with Waiting::forbidden, so a request whose catalog must be refreshed or whose
-// history must be loaded is Unanswered::wait, and is answered again on a worker thread with
-// Waiting::allowed. Here alone is chosen how a window or a series is read: from a rendered
+// history must be loaded is Unanswered::wait, and is resumed at that step on a worker thread
+// with Waiting::allowed (api/dispatch). Here alone is chosen how a window or a series is read: from a rendered
 // history (text already written), a compact one (decoded per request), or the store's rows (a
 // one-shot command, or a symbol's first request).
 #pragma once
@@ -50,6 +50,12 @@ public:
 
   // DataView: catalog(symbols_of(request)), Unanswered::wait for nullptr.
   CatalogRead catalog(const TypedRequest& request) override;
+
+  // Return whether this view reads the store at the generation of `admitted` (the catalog a
+  // request was admitted under): its own catalog's, found first (of `symbols`) when it has none,
+  // as on a worker resuming a request admitted on a network thread, when the store may have
+  // moved on. False when that catalog cannot be had without waiting.
+  bool reads_generation_of(const query::Catalog& admitted, std::span<const domain::Symbol> symbols);
 
   // DataView: from the symbol's cached history, rendered or compact, when it is cached; else its
   // rows, read from the store (query::read_window: the bounded read) when waiting is allowed.
