@@ -85,9 +85,22 @@ int main(int argc, char** argv) {
   api::Services services(data, keys_path);
   const api::Request request{"GET", "/v1/ohlc/range/1/day/2024-01-01/2024-01-31",
                              "symbol=600000.SH", "Bearer " + key};
-  (void)api::dispatch(request, services); // warm: catalog, history and key in memory
+  // Warm: the catalog and the key in memory, and the history, which is kept from a symbol's
+  // second request on and loaded off the requests' path (HistoryCache::admit, issue 35).
+  for (int i = 0; i < 2; ++i) {
+    (void)api::dispatch(request, services);
+    services.filler.wait_idle();
+  }
+  int deferred = 0;
   const double first_step = nanoseconds_per_call(rounds / 10, [&] {
     auto step = api::dispatch_in_memory(request, services);
+    if (auto* waiting = std::get_if<api::Deferred>(&step)) {
+      // The memory of the stores is trusted for a second (store::k_recheck_interval): then a
+      // request reads their generations on a worker, as a server's would.
+      ++deferred;
+      return static_cast<std::uint64_t>(
+        api::finish_dispatch(request, services, *waiting).body.size());
+    }
     return static_cast<std::uint64_t>(std::get<api::Response>(step).body.size());
   });
 
@@ -95,8 +108,9 @@ int main(int argc, char** argv) {
   std::printf("  change counters (data + keys)    %8.1f ns\n", counters);
   std::printf("  generation row read (SQLite)     %8.1f ns   %.0fx the counters\n",
               generation_row, generation_row / counters);
-  std::printf("  whole in-memory first step       %8.1f ns   (a warm 21-bar bars request)\n",
-              first_step);
+  std::printf("  whole in-memory first step       %8.1f ns   (a warm 21-bar bars request; %d of "
+              "them finished on a worker)\n",
+              first_step, deferred);
   std::filesystem::remove_all(dir);
   return 0;
 }
