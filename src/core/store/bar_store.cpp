@@ -41,34 +41,6 @@ std::unique_ptr<BarStore> open_bar_store(const std::string& locator) {
   return std::make_unique<SqliteBarStore>(locator);
 }
 
-namespace {
-
-// D19: carry the calendar, listings, suspensions and absence marks, and D18's ledger, of `from`
-// into `to`. The destination's calendar (the shipped one of a new store) is replaced over the
-// source's span: the source's is what its bars and ledger were judged by.
-void copy_days(BarStore& from, BarStore& to) {
-  if (const auto span = from.load_calendar_span()) {
-    to.save_calendar(span->first, span->second, from.load_open_days(span->first, span->second));
-  }
-  for (const auto& listing : from.load_listings()) {
-    to.save_listing(listing);
-  }
-  for (const auto& [symbol, day] : from.load_suspensions()) {
-    to.save_suspension(symbol, day);
-  }
-  for (const auto& absence : from.load_absences("")) {
-    to.save_absence(absence);
-  }
-  for (const auto& day : from.load_ledger("")) {
-    to.save_ledger_day(day);
-  }
-  for (const auto& alias : from.load_aliases()) {
-    to.save_alias(alias);
-  }
-}
-
-} // namespace
-
 Result<BarCopy> copy_bars(BarStore& from,
                           BarStore& to,
                           const std::function<void(std::int64_t, std::int64_t)>& progress) {
@@ -109,7 +81,7 @@ Result<BarCopy> copy_bars(BarStore& from,
       progress(copied.bars, total);
     }
   }
-  copy_days(from, to);
+  copy_market_record(from.market(), to.market());
   to.finish_change(dataset.source); // after the ledger: as_of follows it (D18)
   transaction.commit();
   return copied;

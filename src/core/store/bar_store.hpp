@@ -1,14 +1,16 @@
 // The data store: bars keyed by symbol and trade_date, the known symbols and the dataset metadata
 // (as_of, source, generation), in a SQLite file (store/sqlite_bar_store.hpp) or a PostgreSQL
-// database (store/postgres/bar_store.hpp, issue 14), chosen by open_bar_store(). One BarStore is
-// one connection with its prepared statements; a server keeps one per worker thread (see
-// store/connection_pool.hpp).
+// database (store/postgres/bar_store.hpp, issue 14), chosen by open_bar_store(); and, on the same
+// connection, the market record (store/market_record.hpp: calendar, listings, ledger, ...). One
+// BarStore is one connection with its prepared statements; a server keeps one per worker thread
+// (see store/connection_pool.hpp).
 #pragma once
 
 #include "core/domain/bar.hpp"
 #include "core/domain/date.hpp"
 #include "core/domain/symbol.hpp"
 #include "core/error.hpp"
+#include "core/store/market_record.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -63,40 +65,6 @@ struct DatasetInfo {
 // as_of, source, generation and store_id as text rows); ignore other keys.
 void add_meta_row(DatasetInfo& info, std::string_view key, const std::string& value);
 
-// D19: a symbol's listing, as Tushare `stock_basic` gives it (`list_status` L, D or P).
-struct Listing {
-  std::string symbol; // canonical
-  std::string name;
-  std::optional<domain::Date> list_date;
-  std::optional<domain::Date> delist_date;
-  char status = 'L'; // L listed, D delisted, P paused
-};
-
-// D19: a code that became another (the Beijing exchange's 43/83/87xxxx -> 920xxx): either answers
-// the one series.
-struct CodeAlias {
-  std::string old_symbol; // canonical
-  std::string new_symbol;
-
-  bool operator==(const CodeAlias&) const = default;
-};
-
-// D18: what a fetch stored: `provider`'s bars of `trade_date` for the whole market (`symbol`
-// empty) or for one named symbol.
-struct LedgerDay {
-  std::string provider; // "tushare-pro" or "tdx"
-  domain::Date trade_date;
-  std::string symbol;    // "" for the whole market
-  std::int64_t rows = 0; // bars the source gave for that day (and symbol)
-};
-
-// D19: a day without a bar of `symbol` that `provider` was asked for again and does not have.
-struct Absence {
-  std::string symbol;
-  domain::Date trade_date;
-  std::string provider;
-};
-
 class BarStore {
 public:
   BarStore() = default;
@@ -139,64 +107,7 @@ public:
   // ascending: what copy_bars() must keep so that a later import recomputes exactly them.
   virtual std::vector<domain::Date> load_derived_dates(const std::string& symbol) = 0;
 
-  // ---- D19: the calendar, listings, suspensions, absences; D18: the ledger ----
-
-  // Return the open days in [`from`, `to`], ascending.
-  virtual std::vector<domain::Date> load_open_days(domain::Date from, domain::Date to) = 0;
-
-  // Return the first and last day the calendar covers (open or closed), or nullopt when empty.
-  virtual std::optional<std::pair<domain::Date, domain::Date>> load_calendar_span() = 0;
-
-  // Return every listing, ordered by symbol.
-  virtual std::vector<Listing> load_listings() = 0;
-
-  // Return the days `symbol` was suspended (the source's list), ascending.
-  virtual std::vector<domain::Date> load_suspensions(const std::string& symbol) = 0;
-
-  // Return every (symbol, day) of the suspension list, by symbol then day (what copy_bars()
-  // carries).
-  virtual std::vector<std::pair<std::string, domain::Date>> load_suspensions() = 0;
-
-  // Return the days `symbol` is marked absent at its source, ascending (by day, then provider);
-  // every symbol's, by symbol first, when `symbol` is "".
-  virtual std::vector<Absence> load_absences(const std::string& symbol) = 0;
-
-  // Return the ledger rows of `provider` ("" for every provider), ascending by date then symbol.
-  virtual std::vector<LedgerDay> load_ledger(const std::string& provider) = 0;
-
-  // Return the code aliases (D19), ordered by old symbol.
-  virtual std::vector<CodeAlias> load_aliases() = 0;
-
   // ---- Writes (each inside a WriteTransaction) ----
-
-  // Replace the calendar over [`from`, `to`]: the days in `open_days` are open, every other day
-  // of the span closed. Days outside the span keep what they were.
-  virtual void save_calendar(domain::Date from,
-                             domain::Date to,
-                             const std::vector<domain::Date>& open_days) = 0;
-
-  // Insert or replace the listing of `listing.symbol`.
-  virtual void save_listing(const Listing& listing) = 0;
-
-  // Record that `symbol` was suspended on `date` (a second record is ignored).
-  virtual void save_suspension(const std::string& symbol, domain::Date date) = 0;
-
-  // Record `absence` (a second record is ignored); delete_absence() forgets it once a bar comes.
-  virtual void save_absence(const Absence& absence) = 0;
-
-  // Forget the absence marks of `symbol` on `date`.
-  virtual void delete_absence(const std::string& symbol, domain::Date date) = 0;
-
-  // Insert or replace the ledger row of (`day.provider`, `day.trade_date`, `day.symbol`).
-  virtual void save_ledger_day(const LedgerDay& day) = 0;
-
-  // Record that `alias.old_symbol` became `alias.new_symbol`, replacing any alias of either. Call
-  // inside a change (finish_change bumps the generation: what either code answers changed).
-  virtual void save_alias(const CodeAlias& alias) = 0;
-
-  // Delete the ledger rows of `provider` on `date` that name a symbol: a provider that stages per
-  // symbol (TDX) replaces them by the whole-market row once every symbol is stored through `date`.
-  virtual void forget_symbol_ledger_days(const std::string& provider, domain::Date date) = 0;
 
   // Insert or replace the bar of `symbol` on `bar.trade_date`. When `change_pct_derived`, the
   // stored change_pct is a placeholder that recompute_change_pct() fills in.
@@ -260,6 +171,49 @@ public:
   // then drops it rather than lend it again).
   virtual bool healthy() const { return true; }
 
+  // ---- The market record (D18, D19), on this connection and in its transactions ----
+
+  // Return the calendar, listings, suspensions, absence marks, fetch ledger and code aliases.
+  virtual MarketRecord& market() = 0;
+
+  // Forwards to market() for the fetch code only: they go once the fetch rewrite lands (issue 43
+  // step 2). Everything else calls market().
+  std::vector<domain::Date> load_open_days(domain::Date from, domain::Date to) {
+    return market().load_open_days(from, to);
+  }
+  std::optional<std::pair<domain::Date, domain::Date>> load_calendar_span() {
+    return market().load_calendar_span();
+  }
+  std::vector<Listing> load_listings() { return market().load_listings(); }
+  std::vector<domain::Date> load_suspensions(const std::string& symbol) {
+    return market().load_suspensions(symbol);
+  }
+  std::vector<Absence> load_absences(const std::string& symbol) {
+    return market().load_absences(symbol);
+  }
+  std::vector<LedgerDay> load_ledger(const std::string& provider) {
+    return market().load_ledger(provider);
+  }
+  std::vector<CodeAlias> load_aliases() { return market().load_aliases(); }
+  void save_calendar(domain::Date from,
+                     domain::Date to,
+                     const std::vector<domain::Date>& open_days) {
+    market().save_calendar(from, to, open_days);
+  }
+  void save_listing(const Listing& listing) { market().save_listing(listing); }
+  void save_suspension(const std::string& symbol, domain::Date date) {
+    market().save_suspension(symbol, date);
+  }
+  void save_absence(const Absence& absence) { market().save_absence(absence); }
+  void delete_absence(const std::string& symbol, domain::Date date) {
+    market().delete_absence(symbol, date);
+  }
+  void save_ledger_day(const LedgerDay& day) { market().save_ledger_day(day); }
+  void forget_symbol_ledger_days(const std::string& provider, domain::Date date) {
+    market().forget_symbol_ledger_days(provider, date);
+  }
+  void save_alias(const CodeAlias& alias) { market().save_alias(alias); }
+
 protected:
   friend class ReadTransaction;
   friend class WriteTransaction;
@@ -282,8 +236,8 @@ struct BarCopy {
 };
 
 // Copy every bar, symbol and source of `from` into `to` exactly (issue 14: moving to another
-// backend without re-importing), with the calendar, listings, suspensions, absence marks and the
-// fetch ledger (D19), in one transaction of `to` read from one snapshot of `from`;
+// backend without re-importing), with the market record (D19: copy_market_record), in one
+// transaction of `to` read from one snapshot of `from`;
 // `progress(bars copied, bars in all)` after each symbol. An INVALID_INPUT error, writing nothing,
 // when `to` already holds bars.
 Result<BarCopy> copy_bars(BarStore& from,

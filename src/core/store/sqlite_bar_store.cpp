@@ -110,7 +110,9 @@ struct SqliteBarStore::Statements {
 
 SqliteBarStore::SqliteBarStore(const std::filesystem::path& path)
   : m_db(open_database(path, StoreKind::data)),
-    m_statements(std::make_unique<Statements>(m_db)) {}
+    m_statements(std::make_unique<Statements>(m_db)),
+    m_sql(m_db),
+    m_market(m_sql) {}
 
 SqliteBarStore::~SqliteBarStore() = default;
 

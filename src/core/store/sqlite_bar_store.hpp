@@ -3,9 +3,11 @@
 // (store/change_counter.hpp), so servers sharing the file see it at once.
 #pragma once
 
-#include "core/store/reused_statement.hpp"
 #include "core/store/bar_store.hpp"
 #include "core/store/change_counter.hpp"
+#include "core/store/market_record.hpp"
+#include "core/store/reused_statement.hpp"
+#include "core/store/sqlite_sql_session.hpp"
 
 #include <filesystem>
 #include <memory>
@@ -35,26 +37,6 @@ public:
   PriceSeries load_price_series(const std::string& symbol, PriceField field) override;
   std::vector<domain::Date> load_derived_dates(const std::string& symbol) override;
 
-  // D19 and D18: the calendar, listings, suspensions, absences and ledger (sqlite_bar_store_days.cpp).
-  std::vector<domain::Date> load_open_days(domain::Date from, domain::Date to) override;
-  std::optional<std::pair<domain::Date, domain::Date>> load_calendar_span() override;
-  std::vector<Listing> load_listings() override;
-  std::vector<domain::Date> load_suspensions(const std::string& symbol) override;
-  std::vector<std::pair<std::string, domain::Date>> load_suspensions() override;
-  std::vector<Absence> load_absences(const std::string& symbol) override;
-  std::vector<LedgerDay> load_ledger(const std::string& provider) override;
-  std::vector<CodeAlias> load_aliases() override;
-  void save_calendar(domain::Date from,
-                     domain::Date to,
-                     const std::vector<domain::Date>& open_days) override;
-  void save_listing(const Listing& listing) override;
-  void save_suspension(const std::string& symbol, domain::Date date) override;
-  void save_absence(const Absence& absence) override;
-  void delete_absence(const std::string& symbol, domain::Date date) override;
-  void save_ledger_day(const LedgerDay& day) override;
-  void forget_symbol_ledger_days(const std::string& provider, domain::Date date) override;
-  void save_alias(const CodeAlias& alias) override;
-
   void upsert_bar(const std::string& symbol, const domain::Bar& bar, bool change_pct_derived) override;
   // Throws SQLite::Exception when the bar is already stored.
   void insert_bar(const std::string& symbol, const domain::Bar& bar, bool change_pct_derived) override;
@@ -76,6 +58,7 @@ public:
                            double latest_factor) override;
   void save_symbol_source(const std::string& symbol, const SymbolSource& source) override;
   void finish_change(const std::string& source) override;
+  MarketRecord& market() override { return m_market; }
 
   // The file's connection, for tests that look at what is stored.
   SQLite::Database& database() { return m_db; }
@@ -102,6 +85,8 @@ private:
   struct Statements;
   std::unique_ptr<Statements> m_statements;
   std::unique_ptr<ChangeCounter> m_changes; // opened by the first commit
+  SqliteSqlSession m_sql;                    // the market record's statements, on m_db
+  MarketRecord m_market;
 };
 
 } // namespace ashare::store

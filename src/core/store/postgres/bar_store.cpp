@@ -107,7 +107,8 @@ domain::Bar read_bar(const Result& result, int row) {
 
 } // namespace
 
-PostgresBarStore::PostgresBarStore(const std::string& uri) : m_connection(uri) {
+PostgresBarStore::PostgresBarStore(const std::string& uri)
+  : m_connection(uri), m_sql(m_connection, [this] { flush(); }), m_market(m_sql) {
   // Doubles as the shortest exact text, whatever the server's default (D12).
   m_connection.exec("SET extra_float_digits = 3");
   migrate(m_connection, SchemaKind::data);

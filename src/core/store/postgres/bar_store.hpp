@@ -11,7 +11,9 @@
 #pragma once
 
 #include "core/store/bar_store.hpp"
+#include "core/store/market_record.hpp"
 #include "core/store/postgres/connection.hpp"
+#include "core/store/postgres/sql_session.hpp"
 
 #include <string>
 #include <vector>
@@ -39,26 +41,6 @@ public:
   PriceSeries load_price_series(const std::string& symbol, PriceField field) override;
   std::vector<domain::Date> load_derived_dates(const std::string& symbol) override;
 
-  // D19 and D18: the calendar, listings, suspensions, absences and ledger (postgres/bar_store_days.cpp).
-  std::vector<domain::Date> load_open_days(domain::Date from, domain::Date to) override;
-  std::optional<std::pair<domain::Date, domain::Date>> load_calendar_span() override;
-  std::vector<Listing> load_listings() override;
-  std::vector<domain::Date> load_suspensions(const std::string& symbol) override;
-  std::vector<std::pair<std::string, domain::Date>> load_suspensions() override;
-  std::vector<Absence> load_absences(const std::string& symbol) override;
-  std::vector<LedgerDay> load_ledger(const std::string& provider) override;
-  std::vector<CodeAlias> load_aliases() override;
-  void save_calendar(domain::Date from,
-                     domain::Date to,
-                     const std::vector<domain::Date>& open_days) override;
-  void save_listing(const Listing& listing) override;
-  void save_suspension(const std::string& symbol, domain::Date date) override;
-  void save_absence(const Absence& absence) override;
-  void delete_absence(const std::string& symbol, domain::Date date) override;
-  void save_ledger_day(const LedgerDay& day) override;
-  void forget_symbol_ledger_days(const std::string& provider, domain::Date date) override;
-  void save_alias(const CodeAlias& alias) override;
-
   void upsert_bar(const std::string& symbol, const domain::Bar& bar, bool change_pct_derived) override;
   void insert_bar(const std::string& symbol, const domain::Bar& bar, bool change_pct_derived) override;
   bool has_bars(const std::string& symbol) override;
@@ -80,6 +62,7 @@ public:
   void save_symbol_source(const std::string& symbol, const SymbolSource& source) override;
   void finish_change(const std::string& source) override;
   bool healthy() const override { return m_connection.healthy(); }
+  MarketRecord& market() override { return m_market; }
 
 private:
   void begin_read() override;
@@ -118,6 +101,8 @@ private:
   std::vector<PendingUpdate> m_factors;
   std::vector<PendingUpdate> m_marks;
   bool m_staging = false; // the staged_pre_close temporary table exists on this connection
+  PostgresSqlSession m_sql; // the market record's statements: each flushes the queued rows first
+  MarketRecord m_market;
 };
 
 } // namespace ashare::store::postgres

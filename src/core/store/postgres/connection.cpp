@@ -33,7 +33,7 @@ char hex_digit(unsigned value) {
   return static_cast<char>(value < 10 ? '0' + value : 'a' + value - 10);
 }
 
-std::vector<const char*> values_of(std::initializer_list<Param> params) {
+std::vector<const char*> values_of(std::span<const Param> params) {
   std::vector<const char*> values;
   values.reserve(params.size());
   for (const auto& param : params) {
@@ -189,13 +189,13 @@ Result Connection::exec(const std::string& sql) {
   return check(libpq().exec(m_conn, sql.c_str()));
 }
 
-Result Connection::exec(const std::string& sql, std::initializer_list<Param> params) {
+Result Connection::exec(const std::string& sql, std::span<const Param> params) {
   const auto values = values_of(params);
   return check(libpq().exec_params(m_conn, sql.c_str(), static_cast<int>(values.size()), nullptr,
                                    values.data(), nullptr, nullptr, 0));
 }
 
-Result Connection::run(const char* name, const char* sql, std::initializer_list<Param> params) {
+Result Connection::run(const char* name, const char* sql, std::span<const Param> params) {
   const auto& pq = libpq();
   if (!m_prepared.contains(name)) {
     check(pq.prepare(m_conn, name, sql, static_cast<int>(params.size()), nullptr));

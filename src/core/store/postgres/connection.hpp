@@ -10,6 +10,7 @@
 #include <initializer_list>
 #include <memory>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -95,11 +96,17 @@ public:
   Result exec(const std::string& sql);
 
   // Run the one statement `sql` with `params` ($1, $2, ...).
-  Result exec(const std::string& sql, std::initializer_list<Param> params);
+  Result exec(const std::string& sql, std::initializer_list<Param> params) {
+    return exec(sql, std::span(params.begin(), params.size()));
+  }
+  Result exec(const std::string& sql, std::span<const Param> params);
 
   // Run `sql` with `params` as a statement prepared on this connection under `name` (prepared
   // on first use).
-  Result run(const char* name, const char* sql, std::initializer_list<Param> params);
+  Result run(const char* name, const char* sql, std::initializer_list<Param> params) {
+    return run(name, sql, std::span(params.begin(), params.size()));
+  }
+  Result run(const char* name, const char* sql, std::span<const Param> params);
 
   // Run `copy_sql` (a COPY ... FROM STDIN) with `data`, its rows in COPY's text format.
   void copy_in(const std::string& copy_sql, std::string_view data);

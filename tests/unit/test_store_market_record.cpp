@@ -1,10 +1,12 @@
-// D19's calendar, listings, suspensions and absence marks and D18's ledger and as_of, on each
-// backend (store_backend.hpp: SQLite here, PostgreSQL in ashare_postgres_tests).
+// The market record (store/market_record.hpp): D19's calendar, listings, suspensions, absence
+// marks and aliases and D18's ledger, with as_of and copy_bars() that read them, on each backend
+// (store_backend.hpp: SQLite here, PostgreSQL in ashare_postgres_tests).
 #include "store_backend.hpp"
 #include "testutil.hpp"
 
 #include "core/domain/shipped_calendar.hpp"
 #include "core/store/bar_store.hpp"
+#include "core/store/market_record.hpp"
 
 #include <doctest/doctest.h>
 
@@ -37,7 +39,7 @@ void store_change(store::BarStore& store,
   }
   store.refresh_symbol(symbol);
   for (const auto& day : ledger) {
-    store.save_ledger_day(day);
+    store.market().save_ledger_day(day);
   }
   store.finish_change("test");
   transaction.commit();
@@ -48,64 +50,67 @@ void store_change(store::BarStore& store,
 TEST_CASE("D19: a new store holds the shipped calendar, every day of its span") {
   test::StoreBackend backend;
   const auto store = backend.open_bars();
-  const auto span = store->load_calendar_span();
+  auto& market = store->market();
+  const auto span = market.load_calendar_span();
   REQUIRE(span);
   CHECK(span->first.iso() == "1990-12-19");
   CHECK(span->second.iso() == "2026-12-31");
-  const auto open = store->load_open_days(span->first, span->second);
+  const auto open = market.load_open_days(span->first, span->second);
   CHECK(open.size() == domain::shipped_open_days().size());
   // Spring Festival 2024: closed 2024-02-09 .. 2024-02-16 (and the weekends around it).
-  CHECK(isos(store->load_open_days(date("2024-02-07"), date("2024-02-20")))
+  CHECK(isos(market.load_open_days(date("2024-02-07"), date("2024-02-20")))
         == std::vector<std::string>{"2024-02-07", "2024-02-08", "2024-02-19", "2024-02-20"});
-  CHECK(store->load_open_days(date("2027-01-01"), date("2027-01-31")).empty());
+  CHECK(market.load_open_days(date("2027-01-01"), date("2027-01-31")).empty());
 }
 
-TEST_CASE("store::BarStore::save_calendar replaces the span and keeps the days around it") {
+TEST_CASE("store::MarketRecord::save_calendar replaces the span and keeps the days around it") {
   test::StoreBackend backend;
   const auto owned = backend.open_bars();
   auto& store = *owned;
+  auto& market = store.market();
   {
     store::WriteTransaction transaction(store);
     // 2027-01-04 .. 2027-01-08 open but the Wednesday; the span goes past the shipped end.
-    store.save_calendar(date("2026-12-31"), date("2027-01-10"),
+    market.save_calendar(date("2026-12-31"), date("2027-01-10"),
                         {date("2027-01-04"), date("2027-01-05"), date("2027-01-07"),
                          date("2027-01-08")});
     transaction.commit();
   }
-  CHECK(store.load_calendar_span()->second.iso() == "2027-01-10");
-  CHECK(isos(store.load_open_days(date("2026-12-30"), date("2027-01-31")))
+  CHECK(market.load_calendar_span()->second.iso() == "2027-01-10");
+  CHECK(isos(market.load_open_days(date("2026-12-30"), date("2027-01-31")))
         == std::vector<std::string>{"2026-12-30", "2027-01-04", "2027-01-05", "2027-01-07",
                                     "2027-01-08"}); // 2026-12-31 is now closed
   SUBCASE("a write rolled back changes nothing") {
     {
       store::WriteTransaction transaction(store);
-      store.save_calendar(date("2027-01-01"), date("2027-01-31"), {});
+      market.save_calendar(date("2027-01-01"), date("2027-01-31"), {});
     }
-    CHECK(store.load_open_days(date("2027-01-01"), date("2027-01-31")).size() == 4);
+    CHECK(market.load_open_days(date("2027-01-01"), date("2027-01-31")).size() == 4);
   }
 }
 
-TEST_CASE("store::BarStore: listings, suspensions and absence marks") {
+TEST_CASE("store::MarketRecord: listings, suspensions and absence marks") {
   test::StoreBackend backend;
   const auto owned = backend.open_bars();
   auto& store = *owned;
+  auto& market = store.market();
   store::WriteTransaction transaction(store);
-  store.save_listing({"600519.SH", "贵州茅台", date("2001-08-27"), std::nullopt, 'L'});
-  store.save_listing({"000001.SZ", "平安银行", date("1991-04-03"), std::nullopt, 'L'});
-  store.save_listing({"000001.SZ", "平安银行", date("1991-04-03"), date("2030-01-02"), 'D'});
-  store.save_listing({"600001.SH", "邯郸钢铁", std::nullopt, std::nullopt, 'P'});
-  store.save_suspension("600519.SH", date("2006-02-24"));
-  store.save_suspension("600519.SH", date("2006-02-23"));
-  store.save_suspension("600519.SH", date("2006-02-23")); // a second record is ignored
-  store.save_suspension("000001.SZ", date("2010-06-29"));
-  store.save_absence({"600519.SH", date("2024-01-03"), "tdx"});
-  store.save_absence({"600519.SH", date("2024-01-03"), "tdx"});
-  store.save_absence({"600519.SH", date("2024-01-03"), "tushare-pro"});
-  store.save_absence({"600519.SH", date("2024-01-02"), "tdx"});
-  store.save_absence({"000001.SZ", date("2024-01-02"), "tdx"});
+  market.save_listing({"600519.SH", "贵州茅台", date("2001-08-27"), std::nullopt, 'L'});
+  market.save_listing({"000001.SZ", "平安银行", date("1991-04-03"), std::nullopt, 'L'});
+  market.save_listing({"000001.SZ", "平安银行", date("1991-04-03"), date("2030-01-02"), 'D'});
+  market.save_listing({"600001.SH", "邯郸钢铁", std::nullopt, std::nullopt, 'P'});
+  market.save_suspension("600519.SH", date("2006-02-24"));
+  market.save_suspension("600519.SH", date("2006-02-23"));
+  market.save_suspension("600519.SH", date("2006-02-23")); // a second record is ignored
+  market.save_suspension("000001.SZ", date("2010-06-29"));
+  market.save_absence({"600519.SH", date("2024-01-03"), "tdx"});
+  market.save_absence({"600519.SH", date("2024-01-03"), "tdx"});
+  market.save_absence({"600519.SH", date("2024-01-03"), "tushare-pro"});
+  market.save_absence({"600519.SH", date("2024-01-02"), "tdx"});
+  market.save_absence({"000001.SZ", date("2024-01-02"), "tdx"});
   transaction.commit();
 
-  const auto listings = store.load_listings();
+  const auto listings = market.load_listings();
   REQUIRE(listings.size() == 3);
   CHECK(listings[0].symbol == "000001.SZ"); // by symbol
   CHECK(listings[0].status == 'D');
@@ -116,76 +121,78 @@ TEST_CASE("store::BarStore: listings, suspensions and absence marks") {
   CHECK(listings[2].list_date == date("2001-08-27"));
   CHECK(!listings[2].delist_date);
 
-  CHECK(isos(store.load_suspensions("600519.SH"))
+  CHECK(isos(market.load_suspensions("600519.SH"))
         == std::vector<std::string>{"2006-02-23", "2006-02-24"});
-  const auto every = store.load_suspensions();
+  const auto every = market.load_suspensions();
   REQUIRE(every.size() == 3);
   CHECK(every[0].first == "000001.SZ");
 
-  const auto absences = store.load_absences("600519.SH");
+  const auto absences = market.load_absences("600519.SH");
   REQUIRE(absences.size() == 3);
   CHECK(absences[0].trade_date == date("2024-01-02"));
   CHECK(absences[1].provider == "tdx");
   CHECK(absences[2].provider == "tushare-pro");
-  CHECK(store.load_absences("").size() == 4);
+  CHECK(market.load_absences("").size() == 4);
   {
     store::WriteTransaction forget(store);
-    store.delete_absence("600519.SH", date("2024-01-03")); // every provider's mark of that day
+    market.delete_absence("600519.SH", date("2024-01-03")); // every provider's mark of that day
     forget.commit();
   }
-  CHECK(store.load_absences("600519.SH").size() == 1);
-  CHECK(store.load_absences("000001.SZ").size() == 1);
+  CHECK(market.load_absences("600519.SH").size() == 1);
+  CHECK(market.load_absences("000001.SZ").size() == 1);
 }
 
-TEST_CASE("store::BarStore::load_ledger: by provider, ascending by date then symbol") {
+TEST_CASE("store::MarketRecord::load_ledger: by provider, ascending by date then symbol") {
   test::StoreBackend backend;
   const auto owned = backend.open_bars();
   auto& store = *owned;
+  auto& market = store.market();
   {
     store::WriteTransaction transaction(store);
-    store.save_ledger_day({"tushare-pro", date("2024-01-03"), "", 5300});
-    store.save_ledger_day({"tushare-pro", date("2024-01-02"), "", 5290});
-    store.save_ledger_day({"tdx", date("2024-01-02"), "600519.SH", 1});
-    store.save_ledger_day({"tushare-pro", date("2024-01-02"), "", 5291}); // replaces
+    market.save_ledger_day({"tushare-pro", date("2024-01-03"), "", 5300});
+    market.save_ledger_day({"tushare-pro", date("2024-01-02"), "", 5290});
+    market.save_ledger_day({"tdx", date("2024-01-02"), "600519.SH", 1});
+    market.save_ledger_day({"tushare-pro", date("2024-01-02"), "", 5291}); // replaces
     transaction.commit();
   }
-  const auto all = store.load_ledger("");
+  const auto all = market.load_ledger("");
   REQUIRE(all.size() == 3);
   CHECK(all[0].trade_date == date("2024-01-02"));
   CHECK(all[0].symbol.empty());
   CHECK(all[0].rows == 5291);
   CHECK(all[1].symbol == "600519.SH");
   CHECK(all[2].trade_date == date("2024-01-03"));
-  CHECK(store.load_ledger("tdx").size() == 1);
-  CHECK(store.load_ledger("tushare-pro").size() == 2);
+  CHECK(market.load_ledger("tdx").size() == 1);
+  CHECK(market.load_ledger("tushare-pro").size() == 2);
 }
 
-TEST_CASE("store::BarStore::forget_symbol_ledger_days: a provider's symbol rows of one day only") {
+TEST_CASE("store::MarketRecord::forget_symbol_ledger_days: a provider's symbol rows of a day") {
   test::StoreBackend backend;
   const auto owned = backend.open_bars();
   auto& store = *owned;
+  auto& market = store.market();
   {
     store::WriteTransaction transaction(store);
-    store.save_ledger_day({"tdx", date("2024-01-02"), "600519.SH", 1});
-    store.save_ledger_day({"tdx", date("2024-01-02"), "000001.SZ", 1});
-    store.save_ledger_day({"tdx", date("2024-01-03"), "600519.SH", 1});
-    store.save_ledger_day({"tushare-pro", date("2024-01-02"), "600519.SH", 1});
+    market.save_ledger_day({"tdx", date("2024-01-02"), "600519.SH", 1});
+    market.save_ledger_day({"tdx", date("2024-01-02"), "000001.SZ", 1});
+    market.save_ledger_day({"tdx", date("2024-01-03"), "600519.SH", 1});
+    market.save_ledger_day({"tushare-pro", date("2024-01-02"), "600519.SH", 1});
     transaction.commit();
   }
   {
     store::WriteTransaction transaction(store);
-    store.save_ledger_day({"tdx", date("2024-01-02"), "", 2});
-    store.forget_symbol_ledger_days("tdx", date("2024-01-02"));
+    market.save_ledger_day({"tdx", date("2024-01-02"), "", 2});
+    market.forget_symbol_ledger_days("tdx", date("2024-01-02"));
     transaction.commit();
   }
-  const auto tdx = store.load_ledger("tdx");
+  const auto tdx = market.load_ledger("tdx");
   REQUIRE(tdx.size() == 2);
   CHECK(tdx[0].trade_date == date("2024-01-02"));
   CHECK(tdx[0].symbol.empty());
   CHECK(tdx[0].rows == 2);
   CHECK(tdx[1].trade_date == date("2024-01-03"));
   CHECK(tdx[1].symbol == "600519.SH");
-  CHECK(store.load_ledger("tushare-pro").size() == 1);
+  CHECK(market.load_ledger("tushare-pro").size() == 1);
 }
 
 TEST_CASE("D18: as_of is the latest whole-market ledger day, else the latest bar") {
@@ -218,24 +225,27 @@ TEST_CASE("D19: copy_bars carries the calendar, listings, suspensions, absences,
   store_change(*from, "600519.SH",
                {make_bar("2024-01-02", 10, 11, 9, 10.5), make_bar("2024-01-03", 10, 11, 9, 10.5)},
                {{"tushare-pro", date("2024-01-02"), "", 5000}});
+  auto& source = from->market();
+  auto& copy = to->market();
   {
     store::WriteTransaction transaction(*from);
-    from->save_calendar(date("2026-12-28"), date("2027-01-05"), {date("2027-01-04")});
-    from->save_listing({"600519.SH", "贵州茅台", date("2001-08-27"), std::nullopt, 'L'});
-    from->save_suspension("600519.SH", date("2006-02-23"));
-    from->save_absence({"600519.SH", date("2024-01-04"), "tdx"});
-    from->save_alias({"837023.BJ", "920999.BJ"}); // refreshed after the shipped table
+    source.save_calendar(date("2026-12-28"), date("2027-01-05"), {date("2027-01-04")});
+    source.save_listing({"600519.SH", "贵州茅台", date("2001-08-27"), std::nullopt, 'L'});
+    source.save_suspension("600519.SH", date("2006-02-23"));
+    source.save_absence({"600519.SH", date("2024-01-04"), "tdx"});
+    source.save_alias({"837023.BJ", "920999.BJ"}); // refreshed after the shipped table
     transaction.commit();
   }
   REQUIRE(store::copy_bars(*from, *to));
-  CHECK(to->load_aliases() == from->load_aliases());
-  CHECK(to->load_aliases().size() == 248);
-  CHECK(to->load_calendar_span() == from->load_calendar_span());
-  const auto span = *from->load_calendar_span();
-  CHECK(to->load_open_days(span.first, span.second) == from->load_open_days(span.first, span.second));
-  CHECK(to->load_listings().size() == 1);
-  CHECK(isos(to->load_suspensions("600519.SH")) == std::vector<std::string>{"2006-02-23"});
-  CHECK(to->load_absences("600519.SH").size() == 1);
-  REQUIRE(to->load_ledger("").size() == 1);
+  CHECK(copy.load_aliases() == source.load_aliases());
+  CHECK(copy.load_aliases().size() == 248);
+  CHECK(copy.load_calendar_span() == source.load_calendar_span());
+  const auto span = *source.load_calendar_span();
+  CHECK(copy.load_open_days(span.first, span.second)
+        == source.load_open_days(span.first, span.second));
+  CHECK(copy.load_listings().size() == 1);
+  CHECK(isos(copy.load_suspensions("600519.SH")) == std::vector<std::string>{"2006-02-23"});
+  CHECK(copy.load_absences("600519.SH").size() == 1);
+  REQUIRE(copy.load_ledger("").size() == 1);
   CHECK(to->load_dataset_info().as_of == date("2024-01-02")); // the ledger's, not the last bar's
 }

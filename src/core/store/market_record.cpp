@@ -1,0 +1,248 @@
+// The market record's one implementation: each table's statements in the SQL both backends read
+// (store/sql_session.hpp), and the rows read back into its types. Dates are YYYYMMDD integers
+// (store/stored_date.hpp); the calendar's is_open is 1 or 0 (a boolean column on PostgreSQL).
+#include "core/store/market_record.hpp"
+
+#include "core/store/calendar_days.hpp"
+#include "core/store/stored_date.hpp"
+
+#include <algorithm>
+
+namespace ashare::store {
+namespace {
+
+using domain::Date;
+
+SqlValue key(Date date) { return SqlValue(std::int64_t{date.yyyymmdd()}); }
+
+SqlValue optional_key(std::optional<Date> date) {
+  return date ? key(*date) : SqlValue(std::nullopt);
+}
+
+std::optional<Date> optional_date(const SqlRow& row, int column) {
+  const auto value = row.optional_int64(column);
+  return value ? std::optional(stored_date(*value)) : std::nullopt;
+}
+
+// Calendar rows per INSERT (two parameters each): a whole calendar (13,000 days) in a few
+// statements rather than a round trip a day on a database server.
+constexpr std::size_t k_calendar_rows_per_insert = 500;
+
+// Return an INSERT of `rows` calendar rows: ($1, $2), ($3, $4), ...
+SqlStatement calendar_insert(std::size_t rows) {
+  std::string sql = "INSERT INTO calendar(trade_date, is_open) VALUES ";
+  for (std::size_t i = 0; i < rows; ++i) {
+    sql += (i > 0 ? ", ($" : "($") + std::to_string(2 * i + 1) + ", $" + std::to_string(2 * i + 2)
+           + ")";
+  }
+  return {"", sql}; // its size varies: run once
+}
+
+} // namespace
+
+// Every statement of the record, named for the connection that prepares it. Text columns in
+// ORDER BY are followed by the dialect's byte order (std::string's, on either backend).
+struct MarketRecord::Statements {
+  explicit Statements(const SqlDialect& dialect)
+    : listings{"market_listings", "SELECT symbol, name, list_date, delist_date, status "
+                                  "FROM listings ORDER BY symbol" + dialect.byte_order},
+      every_suspension{"market_every_suspension", "SELECT symbol, trade_date FROM suspensions "
+                                                  "ORDER BY symbol" + dialect.byte_order
+                                                    + ", trade_date"},
+      absences{"market_absences", "SELECT symbol, trade_date, provider FROM absences "
+                                  "WHERE $1 = '' OR symbol = $1 ORDER BY symbol"
+                                    + dialect.byte_order + ", trade_date, provider"
+                                    + dialect.byte_order},
+      ledger{"market_ledger", "SELECT provider, trade_date, symbol, rows FROM fetch_ledger "
+                              "WHERE $1 = '' OR provider = $1 ORDER BY trade_date, symbol"
+                                + dialect.byte_order + ", provider" + dialect.byte_order},
+      aliases{"market_aliases", "SELECT old_symbol, new_symbol FROM code_aliases "
+                                "ORDER BY old_symbol" + dialect.byte_order} {}
+
+  // D19: the calendar.
+  SqlStatement open_days{"market_open_days",
+                         "SELECT trade_date FROM calendar WHERE trade_date BETWEEN $1 AND $2 "
+                         "AND is_open ORDER BY trade_date"};
+  SqlStatement calendar_span{"market_calendar_span",
+                             "SELECT min(trade_date), max(trade_date) FROM calendar"};
+  SqlStatement calendar_clear{"market_calendar_clear",
+                              "DELETE FROM calendar WHERE trade_date BETWEEN $1 AND $2"};
+  // D19: listings, suspensions, absence marks.
+  SqlStatement listings;
+  SqlStatement listing_write{
+    "market_listing_write",
+    "INSERT INTO listings(symbol, name, list_date, delist_date, status) "
+    "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (symbol) DO UPDATE SET name = excluded.name, "
+    "list_date = excluded.list_date, delist_date = excluded.delist_date, status = excluded.status"};
+  SqlStatement suspensions{"market_suspensions",
+                           "SELECT trade_date FROM suspensions WHERE symbol = $1 "
+                           "ORDER BY trade_date"};
+  SqlStatement every_suspension;
+  SqlStatement suspension_write{"market_suspension_write",
+                                "INSERT INTO suspensions(symbol, trade_date) VALUES ($1, $2) "
+                                "ON CONFLICT DO NOTHING"};
+  SqlStatement absences;
+  SqlStatement absence_write{"market_absence_write",
+                             "INSERT INTO absences(symbol, trade_date, provider) "
+                             "VALUES ($1, $2, $3) ON CONFLICT DO NOTHING"};
+  SqlStatement absence_delete{"market_absence_delete",
+                              "DELETE FROM absences WHERE symbol = $1 AND trade_date = $2"};
+  // D18: the ledger.
+  SqlStatement ledger;
+  SqlStatement ledger_write{"market_ledger_write",
+                            "INSERT INTO fetch_ledger(provider, trade_date, symbol, rows) "
+                            "VALUES ($1, $2, $3, $4) ON CONFLICT (provider, trade_date, symbol) "
+                            "DO UPDATE SET rows = excluded.rows"};
+  SqlStatement ledger_forget_symbols{"market_ledger_forget_symbols",
+                                     "DELETE FROM fetch_ledger WHERE provider = $1 "
+                                     "AND trade_date = $2 AND symbol <> ''"};
+  // D19: code aliases.
+  SqlStatement aliases;
+  SqlStatement alias_forget{"market_alias_forget",
+                            "DELETE FROM code_aliases WHERE old_symbol = $1 OR new_symbol = $2"};
+  SqlStatement alias_write{"market_alias_write",
+                           "INSERT INTO code_aliases(old_symbol, new_symbol) VALUES ($1, $2)"};
+};
+
+MarketRecord::MarketRecord(SqlSession& sql)
+  : m_sql(sql), m_statements(std::make_unique<const Statements>(sql.dialect())) {}
+
+MarketRecord::~MarketRecord() = default;
+
+std::vector<Date> MarketRecord::load_open_days(Date from, Date to) {
+  std::vector<Date> days;
+  m_sql.run(m_statements->open_days, {key(from), key(to)},
+            [&](const SqlRow& row) { days.push_back(stored_date(row.int64(0))); });
+  return days;
+}
+
+std::optional<std::pair<Date, Date>> MarketRecord::load_calendar_span() {
+  std::optional<std::pair<Date, Date>> span;
+  m_sql.run(m_statements->calendar_span, {}, [&](const SqlRow& row) {
+    if (!row.is_null(0)) {
+      span = std::pair{stored_date(row.int64(0)), stored_date(row.int64(1))};
+    }
+  });
+  return span;
+}
+
+void MarketRecord::save_calendar(Date from, Date to, const std::vector<Date>& open_days) {
+  m_sql.run(m_statements->calendar_clear, {key(from), key(to)});
+  const auto days = calendar_days(from, to, open_days);
+  std::vector<SqlValue> params;
+  for (std::size_t first = 0; first < days.size(); first += k_calendar_rows_per_insert) {
+    const auto rows = std::min(k_calendar_rows_per_insert, days.size() - first);
+    params.clear();
+    for (std::size_t i = first; i < first + rows; ++i) {
+      params.emplace_back(days[i].yyyymmdd);
+      params.emplace_back(days[i].is_open ? 1 : 0);
+    }
+    m_sql.run(calendar_insert(rows), params, {});
+  }
+}
+
+std::vector<Listing> MarketRecord::load_listings() {
+  std::vector<Listing> out;
+  m_sql.run(m_statements->listings, {}, [&](const SqlRow& row) {
+    const auto status = row.text(4);
+    out.push_back({std::string(row.text(0)), std::string(row.text(1)), optional_date(row, 2),
+                   optional_date(row, 3), status.empty() ? 'L' : status.front()});
+  });
+  return out;
+}
+
+void MarketRecord::save_listing(const Listing& listing) {
+  const std::string status(1, listing.status);
+  m_sql.run(m_statements->listing_write,
+            {listing.symbol, listing.name, optional_key(listing.list_date),
+             optional_key(listing.delist_date), status});
+}
+
+std::vector<Date> MarketRecord::load_suspensions(const std::string& symbol) {
+  std::vector<Date> out;
+  m_sql.run(m_statements->suspensions, {symbol},
+            [&](const SqlRow& row) { out.push_back(stored_date(row.int64(0))); });
+  return out;
+}
+
+std::vector<std::pair<std::string, Date>> MarketRecord::load_suspensions() {
+  std::vector<std::pair<std::string, Date>> out;
+  m_sql.run(m_statements->every_suspension, {}, [&](const SqlRow& row) {
+    out.emplace_back(std::string(row.text(0)), stored_date(row.int64(1)));
+  });
+  return out;
+}
+
+void MarketRecord::save_suspension(const std::string& symbol, Date date) {
+  m_sql.run(m_statements->suspension_write, {symbol, key(date)});
+}
+
+std::vector<Absence> MarketRecord::load_absences(const std::string& symbol) {
+  std::vector<Absence> out;
+  m_sql.run(m_statements->absences, {symbol}, [&](const SqlRow& row) {
+    out.push_back({std::string(row.text(0)), stored_date(row.int64(1)), std::string(row.text(2))});
+  });
+  return out;
+}
+
+void MarketRecord::save_absence(const Absence& absence) {
+  m_sql.run(m_statements->absence_write,
+            {absence.symbol, key(absence.trade_date), absence.provider});
+}
+
+void MarketRecord::delete_absence(const std::string& symbol, Date date) {
+  m_sql.run(m_statements->absence_delete, {symbol, key(date)});
+}
+
+std::vector<LedgerDay> MarketRecord::load_ledger(const std::string& provider) {
+  std::vector<LedgerDay> out;
+  m_sql.run(m_statements->ledger, {provider}, [&](const SqlRow& row) {
+    out.push_back({std::string(row.text(0)), stored_date(row.int64(1)), std::string(row.text(2)),
+                   row.int64(3)});
+  });
+  return out;
+}
+
+void MarketRecord::save_ledger_day(const LedgerDay& day) {
+  m_sql.run(m_statements->ledger_write, {day.provider, key(day.trade_date), day.symbol, day.rows});
+}
+
+void MarketRecord::forget_symbol_ledger_days(const std::string& provider, Date date) {
+  m_sql.run(m_statements->ledger_forget_symbols, {provider, key(date)});
+}
+
+std::vector<CodeAlias> MarketRecord::load_aliases() {
+  std::vector<CodeAlias> out;
+  m_sql.run(m_statements->aliases, {}, [&](const SqlRow& row) {
+    out.push_back({std::string(row.text(0)), std::string(row.text(1))});
+  });
+  return out;
+}
+
+void MarketRecord::save_alias(const CodeAlias& alias) {
+  m_sql.run(m_statements->alias_forget, {alias.old_symbol, alias.new_symbol});
+  m_sql.run(m_statements->alias_write, {alias.old_symbol, alias.new_symbol});
+}
+
+void copy_market_record(MarketRecord& from, MarketRecord& to) {
+  if (const auto span = from.load_calendar_span()) {
+    to.save_calendar(span->first, span->second, from.load_open_days(span->first, span->second));
+  }
+  for (const auto& listing : from.load_listings()) {
+    to.save_listing(listing);
+  }
+  for (const auto& [symbol, day] : from.load_suspensions()) {
+    to.save_suspension(symbol, day);
+  }
+  for (const auto& absence : from.load_absences("")) {
+    to.save_absence(absence);
+  }
+  for (const auto& day : from.load_ledger("")) {
+    to.save_ledger_day(day);
+  }
+  for (const auto& alias : from.load_aliases()) {
+    to.save_alias(alias);
+  }
+}
+
+} // namespace ashare::store
