@@ -155,7 +155,7 @@ TEST_CASE("D19: save_alias replaces an alias of either code") {
   const auto store = backend.open_bars();
   {
     store::WriteTransaction transaction(*store);
-    store->save_alias({"837023.BJ", "920999.BJ"});
+    store->market().save_alias({"837023.BJ", "920999.BJ"});
     store->finish_change("test");
     transaction.commit();
   }

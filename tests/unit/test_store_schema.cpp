@@ -166,14 +166,14 @@ TEST_CASE("store schema 5: an old store migrates and gets the shipped calendar (
     CAPTURE(table);
     CHECK(store.database().tableExists(table));
   }
-  const auto span = store.load_calendar_span();
+  const auto span = store.market().load_calendar_span();
   REQUIRE(span);
   CHECK(span->first.iso() == "1990-12-19");
   CHECK(span->second.iso() == "2026-12-31");
   CHECK(store.database().execAndGet("SELECT count(*) FROM calendar").getInt64()
         == (span->second.days() - span->first.days()).count() + 1);
   CHECK(!store.load_symbols().empty()); // the bars stay
-  CHECK(store.load_ledger("").empty());
+  CHECK(store.market().load_ledger("").empty());
 }
 
 TEST_CASE("store schema 5: a calendar already held is kept on reopening") {
@@ -182,10 +182,10 @@ TEST_CASE("store schema 5: a calendar already held is kept on reopening") {
   {
     store::SqliteBarStore store(path);
     store::WriteTransaction transaction(store);
-    store.save_calendar(test::date("2024-02-12"), test::date("2024-02-12"),
-                        {test::date("2024-02-12")});
+    store.market().save_calendar(test::date("2024-02-12"), test::date("2024-02-12"),
+                                 {test::date("2024-02-12")});
     transaction.commit();
   }
   store::SqliteBarStore again(path);
-  CHECK(again.load_open_days(test::date("2024-02-12"), test::date("2024-02-12")).size() == 1);
+  CHECK(again.market().load_open_days(test::date("2024-02-12"), test::date("2024-02-12")).size() == 1);
 }

@@ -62,7 +62,7 @@ Result<std::pair<Date, Date>> calendar_range(const CalendarArgs& args) {
 
 // Return the days of [`from`, `to`]: the open ones, or every one with whether it is open.
 std::vector<CalendarDay> days_of(store::BarStore& store, Date from, Date to, bool all) {
-  const auto open = store.load_open_days(from, to);
+  const auto open = store.market().load_open_days(from, to);
   std::vector<CalendarDay> out;
   if (!all) {
     for (const auto& day : open) {
@@ -130,7 +130,7 @@ int run_calendar(const CalendarArgs& args, const Config& config) {
     return fail(range.error().message, k_exit_usage);
   }
   const auto store = store::open_bar_store(config.db.string());
-  const auto span = store->load_calendar_span();
+  const auto span = store->market().load_calendar_span();
   if (!span) {
     return fail("the store holds no calendar: import a Tushare trade_cal CSV");
   }

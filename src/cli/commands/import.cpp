@@ -119,7 +119,7 @@ bool import_one(store::BarStore& store,
     std::cerr << domain::printable(file + ": note: " + note) << "\n";
   }
   // D19: old-code rows dated on or after the new code's first bar are hidden behind its bars.
-  const query::Aliases aliases(store.load_aliases());
+  const query::Aliases aliases(store.market().load_aliases());
   std::set<std::string> told;
   for (const auto& symbol : report->symbols) {
     const auto hidden = query::find_hidden_bars(store, aliases, symbol);

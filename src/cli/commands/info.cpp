@@ -125,7 +125,7 @@ void print_ledger(store::BarStore& store) {
     std::cout << "ledger: none (nothing fetched; `ashare fetch tushare` or `ashare fetch tdx` keeps the store current)\n";
   }
   // D19: codes that changed answer as one series with the code they became.
-  const auto aliases = store.load_aliases();
+  const auto aliases = store.market().load_aliases();
   std::int64_t joined = 0;
   for (const auto& alias : aliases) {
     joined += store.find_symbol(alias.old_symbol) && store.find_symbol(alias.new_symbol) ? 1 : 0;

@@ -72,7 +72,7 @@ int run_symbols(const SymbolsArgs& args, const Config& config) {
   const auto store = store::open_bar_store(config.db.string());
   const auto symbols = store->load_symbols();
   // D19: the other code of a code that changed (its bars answer as one series with it).
-  const query::Aliases aliases(store->load_aliases());
+  const query::Aliases aliases(store->market().load_aliases());
   const auto alias_of = [&aliases](const std::string& symbol) { return aliases.partner(symbol).value_or(""); };
   switch (*format) {
   case Format::table: {

@@ -20,7 +20,7 @@ Result<std::string> load_trade_cal(store::BarStore& store, const std::filesystem
     return file.error();
   }
   store::WriteTransaction transaction(store);
-  store.save_calendar(file->first, file->last, file->open_days);
+  store.market().save_calendar(file->first, file->last, file->open_days);
   transaction.commit();
   const auto days = (file->last.days() - file->first.days()).count() + 1;
   return "trade_cal, calendar " + file->first.iso() + " .. " + file->last.iso() + ": "

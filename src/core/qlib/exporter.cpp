@@ -68,10 +68,10 @@ public:
     if (!m_first) {
       return;
     }
-    const auto span = store.load_calendar_span();
+    const auto span = store.market().load_calendar_span();
     std::vector<Date> days;
     if (span) {
-      days = store.load_open_days(std::max(*m_first, span->first), std::min(*m_last, span->second));
+      days = store.market().load_open_days(std::max(*m_first, span->first), std::min(*m_last, span->second));
     }
     for (const auto& date : m_marked) {
       if (!span || date < span->first || date > span->second) {

@@ -36,7 +36,7 @@ std::optional<std::string> Aliases::partner(const std::string& symbol) const {
 }
 
 Aliases load_aliases(store::BarStore& store) {
-  return Aliases(store.load_aliases());
+  return Aliases(store.market().load_aliases());
 }
 
 double join_scale(const domain::Bar& old_last, const domain::Bar& new_first, bool new_first_derived) {
