@@ -39,7 +39,9 @@ public:
     m_store.import({fixture("bancob_002594.SZ.csv")}, {"--source", "bb-tushare"});
     pro = m_store.create_key("pro");
     free = m_store.create_key("free");
-    m_server.emplace(m_store);
+    // One network thread: the access log's lines come out in the order the requests were answered,
+    // so a sentinel request's line marks where the earlier ones end.
+    m_server.emplace(m_store, std::vector<std::string>{"--threads", "1"});
   }
 
   std::string base_url() const { return m_server->base_url(); }
@@ -74,10 +76,10 @@ public:
 
   // Run `action` and return the requests that reached the remote meanwhile.
   template <class F> std::vector<Logged> requests_during(F&& action) {
-    settle_log(); // the lines of earlier requests are out before the mark
-    const auto mark = m_server->process().stderr_text().size();
+    const auto mark = log_through_sentinel(0); // the lines of earlier requests are out
     action();
-    return requests_since(mark);
+    const auto end = log_through_sentinel(mark);
+    return logged_between(mark, end);
   }
 
   Key pro;
@@ -89,26 +91,26 @@ private:
     return {"HOME=" + home, "XDG_DATA_HOME=" + home + "/xdg", "XDG_CONFIG_HOME=" + home + "/cfg"};
   }
 
-  // Wait until every request answered so far is in the access log: each network thread of the
-  // server hands its lines over at least every 100 ms (issue 9), so lines of two threads may
-  // come out of order, but never later than that.
-  static void settle_log() { std::this_thread::sleep_for(250ms); }
+  // Send a sentinel request and wait (bounded) until its line is in the access log after byte
+  // `from`; return where that line ends. With one network thread every request answered before
+  // the sentinel has its line before it.
+  std::size_t log_through_sentinel(std::size_t from) {
+    const std::string line = "GET /cache-test-sentinel-" + std::to_string(++m_sentinels) + " ";
+    request(m_server->port(), line.substr(4, line.size() - 5));
+    std::size_t end = std::string::npos;
+    REQUIRE_MESSAGE(poll_until([&] {
+                      const auto log = m_server->process().stderr_text();
+                      const auto at = log.find(line, from);
+                      end = at == std::string::npos ? at : log.find('\n', at);
+                      return end != std::string::npos;
+                    }),
+                    "the sentinel request never reached the access log");
+    return end + 1;
+  }
 
-  // The log lines after byte `mark`. A sentinel request, sent after the client exited, bounds the
-  // wait; then the log settles, since the client's lines may come from another thread's buffer.
-  std::vector<Logged> requests_since(std::size_t mark) {
-    const std::string sentinel = "/cache-test-sentinel-" + std::to_string(++m_sentinels);
-    request(m_server->port(), sentinel);
-    std::string log;
-    for (int attempt = 0; attempt < 500; ++attempt) {
-      log = m_server->process().stderr_text().substr(mark);
-      if (log.find("GET " + sentinel + " ") != std::string::npos) {
-        break;
-      }
-      std::this_thread::sleep_for(10ms);
-    }
-    settle_log();
-    log = m_server->process().stderr_text().substr(mark);
+  // The requests logged in bytes [from, to), sentinels left out.
+  std::vector<Logged> logged_between(std::size_t from, std::size_t to) {
+    const auto log = m_server->process().stderr_text().substr(from, to - from);
     std::vector<Logged> out;
     for (const auto& line : split_lines(log)) {
       const auto cells = words(line);
