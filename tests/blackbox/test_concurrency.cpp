@@ -135,6 +135,7 @@ TEST_CASE("WAL: the server keeps answering during an import and then reports the
     const auto health = request(port, "/healthz", std::nullopt);
     const auto reply = request(port, bars_request, key.plaintext);
     const bool still_running = !import.exited();
+    INFO("health: " << health.transport_error << "; bars: " << reply.transport_error);
     REQUIRE(health.status == 200);
     REQUIRE(reply.status == 200);
     CHECK(reply.json()["ohlc"] == expected_ohlc);
