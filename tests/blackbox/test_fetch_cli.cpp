@@ -373,6 +373,39 @@ TEST_CASE("fetch: --dry-run prints the plan and asks nothing; a second fetch mea
   CHECK(second.err.find("another fetch is running") != std::string::npos);
 }
 
+TEST_CASE("postgres: two fetches into one database, its URI spelt two ways: one fetches, the other exits 0") {
+  // D18: the lock is the store's (an advisory lock on the database server), so two spellings of
+  // one database, or two machines, are one store. The stand-in holds the first fetch's first call
+  // until told: that fetch is known to hold the lock while the second runs.
+  ashare::test::PostgresDatabase database;
+  TestStore first(TestStore::OnServer{database.uri()});
+  TestStore second(TestStore::OnServer{database.uri() + "&application_name=ashare-second"});
+  TushareStandIn standin;
+  standin.control({{"hold", {{"api", "*"}}}});
+  std::vector<std::string> argv{ashare_bin()};
+  for (const auto& arg : first.store_args()) {
+    argv.push_back(arg);
+  }
+  for (const auto& arg : {"fetch", "tushare", "--pace", "0", "--from", "2024-02-26"}) {
+    argv.push_back(arg);
+  }
+  auto env = fetch_env(standin, k_march_first);
+  env.push_back("HOME=" + first.dir().string());
+  Process holder(argv, env);
+  REQUIRE(standin.wait_for_line("holding ", k_cli_timeout));
+  const auto refused = fetch(second, standin, {"--from", "2024-02-26"});
+  CHECK(refused.status == 0);
+  CHECK(refused.err.find("ashare: note: another fetch is running on this store (postgresql://") == 0);
+  CHECK(refused.out.empty());
+  CHECK(standin.log().size() == 1); // the held call alone: the second asked nothing
+  standin.control({{"release", true}});
+  CHECK(holder.wait_for_exit(k_cli_timeout) == 0);
+  CHECK(holder.stdout_text().find("fetched 5 days (2024-02-26..2024-03-01)") != std::string::npos);
+  const auto after = fetch(second, standin, {});
+  CHECK_MESSAGE(after.status == 0, after.err);
+  CHECK(after.out.find("up to date") != std::string::npos); // one store: the second sees the days
+}
+
 TEST_CASE("fetch: kill -9 mid-fetch keeps whole days, and the next run resumes") {
   TushareStandIn standin;
   TestStore store;

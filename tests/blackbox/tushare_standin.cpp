@@ -59,6 +59,11 @@ nlohmann::json TushareStandIn::log() {
   return nlohmann::json::parse(result->body);
 }
 
+std::optional<std::string> TushareStandIn::wait_for_line(const std::string& prefix,
+                                                         std::chrono::milliseconds timeout) {
+  return m_process->wait_for_stdout_line(prefix, timeout);
+}
+
 nlohmann::json TushareStandIn::call(const std::string& api_name,
                                     const nlohmann::json& params,
                                     const std::string& fields,

@@ -5,7 +5,9 @@
 
 #include "process.hpp"
 
+#include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +40,10 @@ public:
 
   // Return GET /_log: the calls received since start or the last reset, oldest first.
   nlohmann::json log();
+
+  // Return the stand-in's first stdout line that starts with `prefix` ("holding " once a call is
+  // held by the `hold` switch), waiting up to `timeout` for it; nullopt at the deadline.
+  std::optional<std::string> wait_for_line(const std::string& prefix, std::chrono::milliseconds timeout);
 
   // POST one Tushare call and return the parsed reply; throws on a transport error or a body
   // that is not JSON.

@@ -50,6 +50,9 @@ std::optional<std::string> Faults::apply(const json& settings) {
     m_slow_ms.clear();
     m_days.clear();
     m_daily_cap.reset();
+    m_hold.reset();
+    ++m_releases;
+    m_released.notify_all();
   }
   for (const auto& [key, value] : settings.items()) {
     if (key == "reset") {
@@ -82,6 +85,12 @@ std::optional<std::string> Faults::apply_key(const std::string& key, const json&
     }
   } else if (key == "daily_cap") {
     m_daily_cap = value.get<int>();
+  } else if (key == "hold") {
+    m_hold = value.value("api", "*");
+  } else if (key == "release") {
+    m_hold.reset();
+    ++m_releases;
+    m_released.notify_all();
   } else {
     return "unknown control key \"" + key + "\"";
   }
@@ -199,6 +208,21 @@ std::vector<std::string> Faults::closed_day_bars() const {
 std::optional<int> Faults::daily_cap() const {
   std::lock_guard lock(m_mutex);
   return m_daily_cap;
+}
+
+bool Faults::take_hold(const std::string& api_name) {
+  std::lock_guard lock(m_mutex);
+  if (!m_hold || (*m_hold != "*" && *m_hold != api_name)) {
+    return false;
+  }
+  m_hold.reset();
+  return true;
+}
+
+void Faults::wait_for_release() {
+  std::unique_lock lock(m_mutex);
+  const auto seen = m_releases;
+  m_released.wait(lock, [&] { return m_releases != seen; });
 }
 
 } // namespace standin

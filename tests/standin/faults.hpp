@@ -2,7 +2,9 @@
 // server can misbehave in a chosen way between two fetch runs. Thread-safe.
 #pragma once
 
+#include <condition_variable>
 #include <map>
+#include <cstdint>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -64,6 +66,13 @@ public:
   // Return the daily cap a `daily_cap` control set, if any.
   std::optional<int> daily_cap() const;
 
+  // Return whether a call of `api_name` is to be held before its reply (the `hold` switch), and
+  // take the switch: one call is held per `hold`.
+  bool take_hold(const std::string& api_name);
+
+  // Wait until a `release` (or a `reset`) lets the held calls reply.
+  void wait_for_release();
+
 private:
   struct Counted {
     std::string api;
@@ -82,6 +91,9 @@ private:
   std::map<std::string, int> m_slow_ms; // by api_name or "*"
   std::map<std::string, DayFaults> m_days;
   std::optional<int> m_daily_cap;
+  std::optional<std::string> m_hold; // the API whose next call is held, or "*"
+  std::uint64_t m_releases = 0;      // release and reset controls so far
+  std::condition_variable m_released;
 };
 
 } // namespace standin

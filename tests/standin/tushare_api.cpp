@@ -134,6 +134,9 @@ Outcome TushareApi::call(const std::string& body, std::int64_t time_ms) {
     entry.update({{"api_name", query.api_name}, {"params", query.params},
                   {"fields", query.fields}, {"token_ok", query.token == m_options.token}});
     outcome.delay_ms = m_faults.slow_ms(query.api_name);
+    if (m_faults.take_hold(query.api_name)) {
+      outcome.held = query.api_name;
+    }
     auto answer = dispatch(query);
     if (answer.code != 0) {
       outcome.body = render_error(answer.code, answer.msg);

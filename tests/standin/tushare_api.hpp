@@ -26,6 +26,7 @@ struct Outcome {
   enum class Action { reply, drop } action = Action::reply;
   int delay_ms = 0;  // sleep this long first
   std::string body;  // the reply (JSON, or truncated JSON when malformed)
+  std::string held;  // the API name, when the call is held until a release (`hold`)
 };
 
 class TushareApi {
@@ -40,6 +41,9 @@ public:
 
   // Return the calls received since start or the last reset, oldest first.
   nlohmann::json log() const;
+
+  // Wait until a `release` control (or a `reset`) lets a held call reply.
+  void wait_for_release() { m_faults.wait_for_release(); }
 
 private:
   struct Query;

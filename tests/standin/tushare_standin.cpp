@@ -113,6 +113,11 @@ void add_routes(httplib::Server& server, standin::TushareApi& api) {
   // Tushare's clients post to the base URL itself; any path is answered the same.
   server.Post(".*", [&api](const httplib::Request& request, httplib::Response& response) {
     const auto outcome = api.call(request.body, now_ms());
+    if (!outcome.held.empty()) {
+      // The line a test waits on: the client is known to be inside this call until it releases.
+      std::cout << "holding " << outcome.held << std::endl;
+      api.wait_for_release();
+    }
     if (outcome.delay_ms > 0) {
       std::this_thread::sleep_for(std::chrono::milliseconds(outcome.delay_ms));
     }

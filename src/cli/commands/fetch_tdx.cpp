@@ -4,7 +4,6 @@
 // (hosts, the SZSE calendar's address), takes the lock, and prints.
 #include "cli/commands/fetch_providers.hpp"
 #include "cli/fetch/fetch_args.hpp"
-#include "cli/fetch/fetch_lock.hpp"
 #include "cli/fetch/tdx_connector.hpp"
 #include "cli/net/client.hpp"
 #include "cli/net/proxy.hpp"
@@ -13,6 +12,8 @@
 #include "core/fetch/szse_calendar.hpp"
 #include "core/fetch/tdx/fetch_run.hpp"
 #include "core/store/bar_store.hpp"
+#include "core/store/fetch_lock.hpp"
+#include "core/store/locator.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -33,9 +34,9 @@ int run_fetch_tdx(const FetchArgs& args, const Config& config) {
   if (hosts.empty()) {
     return fail("no TDX host to ask: --hosts, ASHARE_TDX_HOSTS or tdx_hosts is empty", k_exit_usage);
   }
-  auto lock = FetchLock::try_take(config.db.string());
+  auto lock = store::FetchLock::try_take(config.db.string());
   if (!lock) {
-    note("another fetch is running on this store (" + config.db.string() + "); nothing done");
+    note("another fetch is running on this store (" + store::redacted_locator(config.db.string()) + "); nothing done");
     return k_exit_ok;
   }
   const auto store = store::open_bar_store(config.db.string());

@@ -3,7 +3,6 @@
 // The rules are the core's (core/fetch); this file reads the settings, takes the lock, and prints.
 #include "cli/commands/fetch_providers.hpp"
 #include "cli/fetch/fetch_args.hpp"
-#include "cli/fetch/fetch_lock.hpp"
 #include "cli/fetch/http_post.hpp"
 #include "cli/output/formats.hpp"
 #include "cli/output/progress.hpp"
@@ -12,6 +11,8 @@
 #include "core/domain/text.hpp"
 #include "core/fetch/tushare/fetch_run.hpp"
 #include "core/store/bar_store.hpp"
+#include "core/store/fetch_lock.hpp"
+#include "core/store/locator.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -52,9 +53,9 @@ int run_fetch_tushare(const FetchArgs& args, const Config& config) {
   if (!token) {
     return fail(token.error().message, k_exit_usage);
   }
-  auto lock = FetchLock::try_take(config.db.string());
+  auto lock = store::FetchLock::try_take(config.db.string());
   if (!lock) {
-    note("another fetch is running on this store (" + config.db.string() + "); nothing done");
+    note("another fetch is running on this store (" + store::redacted_locator(config.db.string()) + "); nothing done");
     return k_exit_ok;
   }
   const auto store = store::open_bar_store(config.db.string());
