@@ -66,8 +66,8 @@ int run_fetch_tdx(const FetchArgs& args, const Config& config) {
                                               if (!bar.active()) {
                                                 return;
                                               }
-                                              bar.show(static_cast<std::int64_t>(progress.days_done),
-                                                       static_cast<std::int64_t>(progress.days_total),
+                                              bar.show(static_cast<std::int64_t>(progress.units_done),
+                                                       static_cast<std::int64_t>(progress.units_total),
                                                        progress.symbol + " · "
                                                            + with_thousands(std::to_string(progress.rows))
                                                            + " bars · " + std::to_string(progress.requests)

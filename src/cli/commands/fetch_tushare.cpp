@@ -73,7 +73,7 @@ int run_fetch_tushare(const FetchArgs& args, const Config& config) {
     if (waiting.count() > 0) {
       detail += " · waiting " + std::to_string(waiting.count() / 1000) + " s for Tushare's pace";
     }
-    bar.show(static_cast<std::int64_t>(last.days_done), static_cast<std::int64_t>(last.days_total), detail);
+    bar.show(static_cast<std::int64_t>(last.units_done), static_cast<std::int64_t>(last.units_total), detail);
   };
   fetch::tushare::Client client(transport, pacer, clock,
                                 {*token, config.remote.retries, config.remote.backoff, 6000},

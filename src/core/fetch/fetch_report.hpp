@@ -48,13 +48,16 @@ int exit_status(FetchEnd end);
 // reached or kept failing (SERVICE_UNAVAILABLE), else refused.
 FetchEnd end_of(const Error& error);
 
+// How far a run is: units (a market's days, or symbols for a provider that answers per symbol)
+// taken of those planned.
 struct FetchProgress {
-  std::size_t days_done = 0; // or symbols, for a provider that answers per symbol (TDX)
-  std::size_t days_total = 0;
+  std::size_t units_done = 0;
+  std::size_t units_total = 0;
   std::int64_t rows = 0;
   std::int64_t requests = 0;
-  std::optional<domain::Date> day; // being fetched
-  std::string symbol;              // being fetched, for a provider that answers per symbol
+  std::optional<domain::Date> day;     // being fetched: a market's day
+  std::string symbol;                  // being fetched: a symbol's span
+  std::chrono::milliseconds waiting{0}; // waiting out the source's rate window
 };
 
 struct FetchReport {

@@ -1,7 +1,7 @@
 #include "core/fetch/tdx/fetch_run.hpp"
 
 #include "core/domain/symbol.hpp"
-#include "core/fetch/day_batch.hpp"
+#include "core/fetch/write_batch.hpp"
 #include "core/fetch/factor_chain.hpp"
 #include "core/fetch/gaps.hpp"
 #include "core/fetch/szse_calendar.hpp"
@@ -85,7 +85,7 @@ private:
   const FetchOptions& m_options;
   const std::function<void(const FetchProgress&)>& m_progress;
   FactorChain m_chain;
-  DayBatch m_batch;
+  WriteBatch m_batch;
   FetchReport m_report;
   std::set<domain::Date> m_open_days;             // over the plan's span
   std::map<std::string, store::SymbolInfo> m_stored; // the stored symbols when the fetch began

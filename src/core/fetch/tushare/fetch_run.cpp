@@ -1,7 +1,7 @@
 #include "core/fetch/tushare/fetch_run.hpp"
 
-#include "core/fetch/ahead.hpp"
-#include "core/fetch/day_batch.hpp"
+#include "core/fetch/ask_ahead.hpp"
+#include "core/fetch/write_batch.hpp"
 #include "core/fetch/factor_chain.hpp"
 #include "core/fetch/gaps.hpp"
 #include "core/fetch/tushare/tables.hpp"
@@ -89,11 +89,11 @@ void save_day_record(store::BarStore& store, const DayRecord& record) {
 }
 
 // Days written while the next one is already at hand share a transaction, up to this long
-// (DayBatch): a fast source is written at the importer's pace, a slow one a day at a time, and
+// (WriteBatch): a fast source is written at the importer's pace, a slow one a day at a time, and
 // no transaction waits on the source for longer.
 constexpr std::chrono::milliseconds k_group_window{500};
 
-// Days answered and not yet written, at most (fetch/ahead.hpp).
+// Days answered and not yet written, at most (fetch/ask_ahead.hpp).
 constexpr std::size_t k_days_ahead = 2;
 
 json day_params(domain::Date day, const std::vector<std::string>& symbols) {
@@ -200,7 +200,7 @@ private:
   const FetchOptions& m_options;
   const std::function<void(const FetchProgress&)>& m_progress;
   FactorChain m_chain;
-  DayBatch m_batch;
+  WriteBatch m_batch;
   FetchReport m_report;
   bool m_adj_permitted = true;
   bool m_suspend_asked = true; // false once suspend_d failed: the run goes on without it (D18)
@@ -510,7 +510,7 @@ std::optional<DayAnswer> TushareFetch::answer_of(domain::Date day, DayCalls call
   if (calls.suspend && m_report.end == FetchEnd::done) {
     // D18: suspensions that cannot be had are a warning; the day's bars are written without them.
     if (failed(calls.suspend)) {
-      m_suspend_asked = false; // the run asks no more (Ahead's thread stops on its own)
+      m_suspend_asked = false; // the run asks no more (AskAhead's thread stops on its own)
     }
     if (reference_table(std::move(*calls.suspend), "the suspensions")) {
       if (*calls.suspensions) {
@@ -645,7 +645,7 @@ bool TushareFetch::commit_days() {
     return stop(FetchEnd::refused, std::string(k_provider) + ": " + committed.error().message
                                        + "; nothing of the days since the last commit was written");
   }
-  m_report.days_stored += committed->days;
+  m_report.days_stored += committed->units;
   m_report.rows += committed->rows;
   return true;
 }
@@ -660,9 +660,10 @@ bool TushareFetch::fetch_days(const Plan& plan) {
   // k_days_ahead days ahead: still one request in flight (D18). A permission refusal of
   // adj_factor, and any failure of suspend_d, ends the asking of that API there (the writing
   // warns of it, once); an answer that ends the fetch ends the asking.
-  Ahead<DayCalls> ahead(
+  AskAhead<domain::Date, DayCalls, int> ahead(
       plan.days, k_days_ahead,
-      [this, adj = m_adj_permitted, suspend = m_suspend_asked](domain::Date day) mutable {
+      [this, adj = m_adj_permitted, suspend = m_suspend_asked](const domain::Date& day,
+                                                               const std::function<void(int)>&) mutable {
         auto calls = call_day(day_params(day, m_options.symbols), adj, suspend);
         adj = adj && !refused_permission(calls.adj);
         suspend = suspend && !failed(calls.suspend);

@@ -1,13 +1,13 @@
-#include "core/fetch/day_batch.hpp"
+#include "core/fetch/write_batch.hpp"
 
 #include <iterator>
 #include <utility>
 
 namespace ashare::fetch {
 
-DayBatch::DayBatch(store::BarStore& store, std::string source) : m_store(store) {
+WriteBatch::WriteBatch(store::BarStore& store, std::string source) : m_store(store) {
   m_options.source = std::move(source);
-  // The records run inside the loader's transaction, each day's after its bars.
+  // The records run inside the loader's transaction, each unit's after its bars.
   m_options.before_commit = [this](store::BarStore& into) {
     for (const auto& record : m_records) {
       record(into);
@@ -16,9 +16,9 @@ DayBatch::DayBatch(store::BarStore& store, std::string source) : m_store(store) 
   m_file.has_factor = true; // the fetch sets every factor (fetch/factor_chain.hpp)
 }
 
-DayBatch::~DayBatch() = default; // an open loader's transaction rolls back
+WriteBatch::~WriteBatch() = default; // an open loader's transaction rolls back
 
-void DayBatch::add(std::vector<import::ParsedRow>&& rows,
+void WriteBatch::add(std::vector<import::ParsedRow>&& rows,
                    const std::map<std::string, import::FactorOrigin>& origins,
                    std::function<void(store::BarStore&)> record) {
   if (m_records.empty()) {
@@ -31,7 +31,7 @@ void DayBatch::add(std::vector<import::ParsedRow>&& rows,
     m_loader->add(std::move(row), m_file);
   }
   m_rows += static_cast<std::int64_t>(rows.size());
-  // The latest day's, as a transaction a day would leave it; both maps in symbol order, so the
+  // The latest unit's, as a transaction a unit would leave it; both maps in symbol order, so the
   // place of each is where the last one went.
   auto at = m_origins.begin();
   for (const auto& [symbol, origin] : origins) {
@@ -40,17 +40,17 @@ void DayBatch::add(std::vector<import::ParsedRow>&& rows,
   m_records.push_back(std::move(record));
 }
 
-std::chrono::steady_clock::duration DayBatch::age() const {
+std::chrono::steady_clock::duration WriteBatch::age() const {
   return m_records.empty() ? std::chrono::steady_clock::duration::zero()
                            : std::chrono::steady_clock::now() - m_opened;
 }
 
-Result<CommittedDays> DayBatch::commit() {
-  const CommittedDays committed{m_records.size(), m_rows};
-  if (committed.days == 0) {
+Result<Committed> WriteBatch::commit() {
+  const Committed committed{m_records.size(), m_rows};
+  if (committed.units == 0) {
     return committed;
   }
-  Result<CommittedDays> outcome = committed;
+  Result<Committed> outcome = committed;
   if (m_loader) {
     import::FactorSettlement settlement{import::FactorOrigin::pre_close_chain, false, false,
                                         &m_origins};
@@ -63,7 +63,7 @@ Result<CommittedDays> DayBatch::commit() {
     }
     m_loader.reset(); // rolls back unless finish() committed
   } else {
-    // Days without bars: the importer stores nothing for them, but their records still commit
+    // Units without bars: the importer stores nothing for them, but their records still commit
     // (D18: an empty day is recorded as such).
     store::WriteTransaction transaction(m_store);
     m_options.before_commit(m_store);

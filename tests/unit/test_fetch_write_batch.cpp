@@ -1,6 +1,6 @@
 #include "testutil.hpp"
 
-#include "core/fetch/day_batch.hpp"
+#include "core/fetch/write_batch.hpp"
 #include "core/import/importer.hpp"
 #include "core/store/sqlite_bar_store.hpp"
 
@@ -55,24 +55,24 @@ std::size_t bar_count(store::BarStore& store, const std::string& symbol) {
 
 } // namespace
 
-TEST_CASE("DayBatch: days added between commits commit together, each with its record") {
+TEST_CASE("WriteBatch: days added between commits commit together, each with its record") {
   test::TempDir dir;
   store::SqliteBarStore store(dir / "batch.db");
   store::SqliteBarStore reader(dir / "batch.db"); // another connection sees only what committed
-  DayBatch batch(store, "tushare-pro");
+  WriteBatch batch(store, "tushare-pro");
   for (const auto* day : {"2024-01-02", "2024-01-03", "2024-01-04"}) {
     auto rows = day_of(day, {"000001.SZ", "600519.SH"});
     batch.add(std::move(rows.rows), rows.origins, ledger_of(day, 2));
   }
-  CHECK(batch.days() == 3);
+  CHECK(batch.units() == 3);
   CHECK(bar_count(reader, "600519.SH") == 0);
   CHECK(reader.load_ledger("tushare-pro").empty());
 
   const auto committed = batch.commit();
   REQUIRE(committed);
-  CHECK(committed->days == 3);
+  CHECK(committed->units == 3);
   CHECK(committed->rows == 6);
-  CHECK(batch.days() == 0);
+  CHECK(batch.units() == 0);
   CHECK(bar_count(reader, "600519.SH") == 3);
   CHECK(reader.load_ledger("tushare-pro").size() == 3);
   // The summary grew a day at a time within one transaction, as three would have left it.
@@ -89,24 +89,24 @@ TEST_CASE("DayBatch: days added between commits commit together, each with its r
     const auto generation = reader.load_generation();
     const auto none = batch.commit();
     REQUIRE(none);
-    CHECK(none->days == 0);
+    CHECK(none->units == 0);
     CHECK(reader.load_generation() == generation);
   }
   SUBCASE("days without bars still commit their records") {
     batch.add({}, {}, ledger_of("2024-01-05", 0));
     const auto empty = batch.commit();
     REQUIRE(empty);
-    CHECK(empty->days == 1);
+    CHECK(empty->units == 1);
     CHECK(empty->rows == 0);
     CHECK(reader.load_ledger("tushare-pro").back().trade_date == date("2024-01-05"));
   }
 }
 
-TEST_CASE("DayBatch: days not committed roll back whole, records included") {
+TEST_CASE("WriteBatch: days not committed roll back whole, records included") {
   test::TempDir dir;
   store::SqliteBarStore store(dir / "batch.db");
   {
-    DayBatch batch(store, "tushare-pro");
+    WriteBatch batch(store, "tushare-pro");
     auto rows = day_of("2024-01-02", {"000001.SZ"});
     batch.add(std::move(rows.rows), rows.origins, ledger_of("2024-01-02", 1));
   } // cut short: the destructor rolls back
@@ -115,7 +115,7 @@ TEST_CASE("DayBatch: days not committed roll back whole, records included") {
   CHECK_FALSE(store.find_symbol("000001.SZ"));
 }
 
-TEST_CASE("DayBatch: the importer's refusal is an error, and no day of the batch is written") {
+TEST_CASE("WriteBatch: the importer's refusal is an error, and no day of the batch is written") {
   test::TempDir dir;
   store::SqliteBarStore store(dir / "batch.db");
   // 600519.SH imported with factors of the Tushare scale (a file's own column).
@@ -125,7 +125,7 @@ TEST_CASE("DayBatch: the importer's refusal is an error, and no day of the batch
   file.rows.back().bar.factor = 8.4464;
   REQUIRE(import::load_parsed_file(store, file, {}).committed);
 
-  DayBatch batch(store, "tushare-pro");
+  WriteBatch batch(store, "tushare-pro");
   auto first = day_of("2024-01-03", {"000001.SZ"});
   batch.add(std::move(first.rows), first.origins, ledger_of("2024-01-03", 1));
   // A later day continuing it on a chain of another scale cannot mix with its stored bars.
@@ -138,5 +138,5 @@ TEST_CASE("DayBatch: the importer's refusal is an error, and no day of the batch
   CHECK(bar_count(store, "000001.SZ") == 0);
   CHECK(bar_count(store, "600519.SH") == 1);
   CHECK(store.load_ledger("tushare-pro").empty());
-  CHECK(batch.days() == 0); // what was added is gone with the transaction
+  CHECK(batch.units() == 0); // what was added is gone with the transaction
 }
