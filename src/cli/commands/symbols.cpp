@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -58,6 +59,61 @@ std::string factors_text(const store::SymbolInfo& info) {
   return text;
 }
 
+// D19: the other code of a code that changed (its bars answer as one series with it), or "".
+using AliasOf = std::function<std::string(const std::string& symbol)>;
+
+void print_symbols_table(const std::vector<store::SymbolInfo>& symbols, const AliasOf& alias_of) {
+  const bool any_alias = std::any_of(symbols.begin(), symbols.end(),
+                                     [&](const auto& info) { return !alias_of(info.symbol).empty(); });
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& info : symbols) {
+    rows.push_back({info.symbol, info.first_date.iso(), info.last_date.iso(),
+                    with_thousands(std::to_string(info.bar_count)), info.source, factors_text(info)});
+    if (any_alias) {
+      rows.back().push_back(alias_of(info.symbol));
+    }
+  }
+  std::vector<TableColumn> columns{{"SYMBOL"}, {"FIRST"}, {"LAST"}, {"BARS", Align::right}, {"SOURCE"}, {"FACTORS"}};
+  if (any_alias) {
+    columns.push_back({"ALIAS"});
+  }
+  print_table(std::cout, columns, rows);
+}
+
+void print_symbols_csv(const std::vector<store::SymbolInfo>& symbols, const AliasOf& alias_of, bool no_header) {
+  if (!no_header) {
+    std::cout << "symbol,first_date,last_date,bars,source,factor_origin,adjusted_input,alias\n";
+  }
+  for (const auto& info : symbols) {
+    std::cout << info.symbol << ',' << info.first_date.iso() << ',' << info.last_date.iso() << ','
+              << info.bar_count << ',' << csv_field(info.source) << ',' << info.factor_origin
+              << ',' << (info.adjusted ? "true" : "false") << ',' << alias_of(info.symbol) << "\n";
+  }
+}
+
+// JSON: one array; ndjson: an object a line.
+void print_symbols_json(const std::vector<store::SymbolInfo>& symbols, const AliasOf& alias_of, bool one_a_line) {
+  nlohmann::json all = nlohmann::json::array();
+  for (const auto& info : symbols) {
+    nlohmann::json item{{"symbol", info.symbol},
+                        {"first_date", info.first_date.iso()},
+                        {"last_date", info.last_date.iso()},
+                        {"bars", info.bar_count},
+                        {"source", info.source},
+                        {"factor_origin", info.factor_origin},
+                        {"adjusted_input", info.adjusted}};
+    const auto alias = alias_of(info.symbol);
+    item["alias"] = alias.empty() ? nlohmann::json() : nlohmann::json(alias);
+    if (one_a_line) {
+      std::cout << item.dump() << "\n";
+    }
+    all.push_back(std::move(item));
+  }
+  if (!one_a_line) {
+    std::cout << all.dump() << "\n";
+  }
+}
+
 int run_symbols(const SymbolsArgs& args, const Config& config) {
   if (args.names) {
     return print_names(config);
@@ -73,60 +129,18 @@ int run_symbols(const SymbolsArgs& args, const Config& config) {
   const auto symbols = store->load_symbols();
   // D19: the other code of a code that changed (its bars answer as one series with it).
   const query::Aliases aliases(store->market().load_aliases());
-  const auto alias_of = [&aliases](const std::string& symbol) { return aliases.partner(symbol).value_or(""); };
+  const AliasOf alias_of = [&aliases](const std::string& symbol) { return aliases.partner(symbol).value_or(""); };
   switch (*format) {
-  case Format::table: {
-    const bool any_alias = std::any_of(symbols.begin(), symbols.end(),
-                                       [&](const auto& info) { return !alias_of(info.symbol).empty(); });
-    std::vector<std::vector<std::string>> rows;
-    for (const auto& info : symbols) {
-      rows.push_back({info.symbol, info.first_date.iso(), info.last_date.iso(),
-                      with_thousands(std::to_string(info.bar_count)), info.source,
-                      factors_text(info)});
-      if (any_alias) {
-        rows.back().push_back(alias_of(info.symbol));
-      }
-    }
-    std::vector<TableColumn> columns{{"SYMBOL"}, {"FIRST"}, {"LAST"}, {"BARS", Align::right}, {"SOURCE"}, {"FACTORS"}};
-    if (any_alias) {
-      columns.push_back({"ALIAS"});
-    }
-    print_table(std::cout, columns, rows);
+  case Format::table:
+    print_symbols_table(symbols, alias_of);
     break;
-  }
   case Format::csv:
-    if (!args.output.no_header) {
-      std::cout << "symbol,first_date,last_date,bars,source,factor_origin,adjusted_input,alias\n";
-    }
-    for (const auto& info : symbols) {
-      std::cout << info.symbol << ',' << info.first_date.iso() << ',' << info.last_date.iso() << ','
-                << info.bar_count << ',' << csv_field(info.source) << ',' << info.factor_origin
-                << ',' << (info.adjusted ? "true" : "false") << ',' << alias_of(info.symbol) << "\n";
-    }
+    print_symbols_csv(symbols, alias_of, args.output.no_header);
     break;
   case Format::json:
-  case Format::ndjson: {
-    nlohmann::json all = nlohmann::json::array();
-    for (const auto& info : symbols) {
-      nlohmann::json item{{"symbol", info.symbol},
-                          {"first_date", info.first_date.iso()},
-                          {"last_date", info.last_date.iso()},
-                          {"bars", info.bar_count},
-                          {"source", info.source},
-                          {"factor_origin", info.factor_origin},
-                          {"adjusted_input", info.adjusted}};
-      const auto alias = alias_of(info.symbol);
-      item["alias"] = alias.empty() ? nlohmann::json() : nlohmann::json(alias);
-      if (*format == Format::ndjson) {
-        std::cout << item.dump() << "\n";
-      }
-      all.push_back(std::move(item));
-    }
-    if (*format == Format::json) {
-      std::cout << all.dump() << "\n";
-    }
+  case Format::ndjson:
+    print_symbols_json(symbols, alias_of, *format == Format::ndjson);
     break;
-  }
   }
   return k_exit_ok;
 }
