@@ -138,3 +138,34 @@ TEST_CASE("fetch::backward_factors") {
     CHECK(backward_factors({}, anchor, {}).empty());
   }
 }
+
+TEST_CASE("fetch::FactorChain::continue_backward: the rows before the stored first bar join it without a step") {
+  Stored stored;
+  FactorChain chain(stored.store);
+  // A dividend into 2024-01-02: its pre_close 8 after a close of 9.
+  const std::vector rows{row_of("600519.SH", "2023-12-28", 9), row_of("600519.SH", "2023-12-29", 9, 9),
+                         row_of("600519.SH", "2024-01-02", 10, 8), row_of("600519.SH", "2024-01-03", 11, 10)};
+  std::vector before{row_of("600519.SH", "2023-12-28", 9), row_of("600519.SH", "2023-12-29", 9, 9)};
+  SUBCASE("along the pre_close chain from the stored bar's factor") {
+    chain.continue_backward("600519.SH", date("2024-01-02"), rows, {});
+    chain.settle(before, {});
+    CHECK(before[1].bar.factor == 2.0 * (8.0 / 9.0));
+    CHECK(before[0].bar.factor == before[1].bar.factor);
+  }
+  SUBCASE("along cumulative factors where every row has one") {
+    chain.continue_backward("600519.SH", date("2024-01-02"), rows,
+                            {{20231228, 1.0}, {20231229, 1.0}, {20240102, 1.25}, {20240103, 1.25}});
+    chain.settle(before, {});
+    CHECK(before[1].bar.factor == 2.0 * (1.0 / 1.25));
+  }
+  SUBCASE("rows that do not reach the stored first day start their own chain") {
+    chain.continue_backward("600519.SH", date("2024-01-02"), std::span(rows).first(2), {});
+    chain.settle(before, {});
+    CHECK(before[1].bar.factor == 1.0);
+  }
+  SUBCASE("rows that start on the stored first day set nothing") {
+    chain.continue_backward("600519.SH", date("2024-01-02"), std::span(rows).subspan(2), {});
+    chain.settle(before, {});
+    CHECK(before[0].bar.factor == 1.0);
+  }
+}

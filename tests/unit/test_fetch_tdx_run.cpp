@@ -2,7 +2,8 @@
 #include "testutil.hpp"
 
 #include "core/fetch/gaps.hpp"
-#include "core/fetch/tdx/fetch_run.hpp"
+#include "core/fetch/run_fetch.hpp"
+#include "core/fetch/tdx/provider.hpp"
 #include "core/import/importer.hpp"
 #include "core/store/sqlite_bar_store.hpp"
 
@@ -94,7 +95,11 @@ struct Rig {
     tdx.listed[1] = {"600276", "000001", "510300"}; // 000001.SH is an index
   }
 
-  FetchReport fetch(FetchOptions options) { return fetch_tdx(store, client, months, options); }
+  // A run as `ashare fetch tdx` makes one: a provider of its own over the client.
+  FetchReport fetch(FetchOptions options) {
+    TdxProvider provider(client, months);
+    return run_fetch((dir / "fetched.db").string(), provider, options);
+  }
 };
 
 FetchOptions window(const std::string& from, std::chrono::system_clock::time_point now) {

@@ -2,7 +2,8 @@
 #include "fetch_fakes.hpp"
 #include "testutil.hpp"
 
-#include "core/fetch/tushare/fetch_run.hpp"
+#include "core/fetch/run_fetch.hpp"
+#include "core/fetch/tushare/provider.hpp"
 #include "core/import/factors.hpp"
 #include "core/import/importer.hpp"
 #include "core/store/sqlite_bar_store.hpp"
@@ -36,7 +37,11 @@ struct Rig {
   Pacer pacer{clock, 0, 60s};
   Client client{source, pacer, clock, ClientSettings{"token", 1, 10ms, 6000}};
 
-  FetchReport fetch(FetchOptions options) { return fetch_tushare(store, client, options); }
+  // A run as `ashare fetch tushare` makes one: a provider of its own over the client.
+  FetchReport fetch(FetchOptions options) {
+    TushareProvider provider(client);
+    return run_fetch((dir / "fetched.db").string(), provider, options);
+  }
 };
 
 FetchOptions at_now(std::chrono::system_clock::time_point now) {

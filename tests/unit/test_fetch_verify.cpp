@@ -35,13 +35,13 @@ struct Rig {
   }
 
   // The source's bars equal to the stored ones of 06-18..06-20, with 06-19's step.
-  SourceBars same(const std::string& provider = "tdx") {
-    SourceBars source;
+  ProviderBars same(const std::string& provider = "tdx") {
+    ProviderBars source;
     source.provider = provider;
     source.float32_sizes = provider == "tdx";
     for (const auto& bar : store.load_bars("600519.SH", date("2024-06-18"), date("2024-06-20"),
                                            domain::SortOrder::asc, 10)) {
-      SourceBar out{bar.trade_date, bar.open, bar.high, bar.low, bar.close, bar.volume, bar.turnover, 1.0, 0};
+      ProviderBar out{bar.trade_date, bar.open, bar.high, bar.low, bar.close, bar.volume, bar.turnover, 1.0, 0};
       if (bar.trade_date == date("2024-06-19")) {
         out.step = 1521.5 / 1490.62;
       }
@@ -50,14 +50,14 @@ struct Rig {
     return source;
   }
 
-  VerifyReport compare(const SourceBars& source) {
-    return compare_with_source(store, source, {}, date("2024-06-18"), date("2024-06-20"));
+  VerifyReport compare(const ProviderBars& source) {
+    return compare_with_provider(store, source, {}, date("2024-06-18"), date("2024-06-20"));
   }
 };
 
 } // namespace
 
-TEST_CASE("fetch::compare_with_source: the same bars agree") {
+TEST_CASE("fetch::compare_with_provider: the same bars agree") {
   Rig rig;
   const auto report = rig.compare(rig.same());
   CHECK(report.agree());
@@ -66,7 +66,7 @@ TEST_CASE("fetch::compare_with_source: the same bars agree") {
   CHECK(report.provider == "tdx");
 }
 
-TEST_CASE("fetch::compare_with_source: raw prices agree to 0.005 CNY") {
+TEST_CASE("fetch::compare_with_provider: raw prices agree to 0.005 CNY") {
   Rig rig;
   auto source = rig.same();
   source.bars["600519.SH"][0].close = 1521.504;
@@ -82,7 +82,7 @@ TEST_CASE("fetch::compare_with_source: raw prices agree to 0.005 CNY") {
   CHECK(report.counts.at("close") == 1);
 }
 
-TEST_CASE("fetch::compare_with_source: volume and turnover to the coarser side's precision") {
+TEST_CASE("fetch::compare_with_provider: volume and turnover to the coarser side's precision") {
   SUBCASE("TDX's float32: 2^-24 of the value and the rounding to a share or a fen") {
     Rig rig;
     auto source = rig.same("tdx");
@@ -114,7 +114,7 @@ TEST_CASE("fetch::compare_with_source: volume and turnover to the coarser side's
   }
 }
 
-TEST_CASE("fetch::compare_with_source: factor steps agree when close[t-1] / step agrees to 0.005 CNY") {
+TEST_CASE("fetch::compare_with_provider: factor steps agree when close[t-1] / step agrees to 0.005 CNY") {
   Rig rig;
   auto source = rig.same();
   auto& ex_date = source.bars["600519.SH"][1];
@@ -143,7 +143,7 @@ TEST_CASE("fetch::compare_with_source: factor steps agree when close[t-1] / step
   }
 }
 
-TEST_CASE("fetch::compare_with_source: a bar on one side only") {
+TEST_CASE("fetch::compare_with_provider: a bar on one side only") {
   Rig rig;
   auto source = rig.same();
   source.bars["600519.SH"].erase(source.bars["600519.SH"].begin());
@@ -160,11 +160,11 @@ TEST_CASE("fetch::compare_with_source: a bar on one side only") {
   CHECK(report.findings[1].source.empty());
   CHECK(report.symbols == 2);
   SUBCASE("naming symbols compares those only") {
-    CHECK(compare_with_source(rig.store, source, {"600519.SH"}, date("2024-06-18"), date("2024-06-20")).findings.size() == 1);
+    CHECK(compare_with_provider(rig.store, source, {"600519.SH"}, date("2024-06-18"), date("2024-06-20")).findings.size() == 1);
   }
 }
 
-TEST_CASE("fetch::compare_with_source: against its own provider a symbol compares exactly") {
+TEST_CASE("fetch::compare_with_provider: against its own provider a symbol compares exactly") {
   Rig rig("tdx");
   auto source = rig.same("tdx");
   source.bars["600519.SH"][0].close += 0.001;

@@ -3,16 +3,11 @@
 // rules are core/fetch/verify.hpp's) as a table, CSV or JSON with a summary. Exit 0 when the two
 // agree, 1 when they do not, 3 and 4 as fetch (the source kept failing; quota or token).
 #include "cli/commands/query_run.hpp"
-#include "cli/fetch/fetch_args.hpp"
-#include "cli/fetch/http_post.hpp"
-#include "cli/fetch/tdx_connector.hpp"
+#include "cli/fetch/providers.hpp"
 #include "core/domain/clock.hpp"
 #include "core/domain/symbol.hpp"
 #include "core/domain/text.hpp"
-#include "core/fetch/pacer.hpp"
 #include "core/fetch/plan.hpp"
-#include "core/fetch/tdx/verify_source.hpp"
-#include "core/fetch/tushare/verify_source.hpp"
 #include "core/fetch/verify.hpp"
 #include "core/store/bar_store.hpp"
 #include "core/store/locator.hpp"
@@ -32,37 +27,9 @@ struct VerifyArgs {
   std::vector<std::string> symbols;
   std::optional<std::string> from;
   std::optional<std::string> to;
-  std::optional<std::string> hosts;      // tdx
-  std::optional<std::string> token_file; // tushare
-  std::optional<std::string> source_url; // tushare
-  std::optional<int> pace;
+  ProviderArgs provider; // its own options and the pace
   QueryOutputArgs output;
 };
-
-// The options that belong to one provider (D18: given with the other, a usage error, not
-// ignored); --pace belongs to both.
-struct ProviderOption {
-  const char* name;
-  const char* provider;
-  std::optional<std::string> VerifyArgs::*value;
-};
-
-constexpr ProviderOption k_provider_options[] = {
-    {"--hosts", "tdx", &VerifyArgs::hosts},
-    {"--token-file", "tushare", &VerifyArgs::token_file},
-    {"--source-url", "tushare", &VerifyArgs::source_url},
-};
-
-// Return the usage error of an option of `args` that does not apply to the provider asked, if any.
-std::optional<std::string> option_not_applying(const VerifyArgs& args) {
-  for (const auto& option : k_provider_options) {
-    if ((args.*option.value).has_value() && args.against != option.provider) {
-      return std::string(option.name) + " does not apply to --against " + args.against + " (it is "
-             + option.provider + "'s)";
-    }
-  }
-  return std::nullopt;
-}
 
 // The window of `args` on `store`: --from and --to, else the last 20 ledger days (or open days
 // up to as_of); one bound given, the other from that default.
@@ -154,55 +121,54 @@ void print_report(const fetch::VerifyReport& report, Format format, bool no_head
   }
 }
 
-fetch::SourceAnswer ask_tdx(const VerifyArgs& args, const Config& config, const std::vector<std::string>& symbols,
-                            std::pair<domain::Date, domain::Date> window, domain::Date latest) {
-  const auto hosts = tdx_hosts(args.hosts, config);
-  TdxConnector connector(config.remote.timeout);
-  fetch::SystemClock clock;
-  fetch::Pacer pacer(clock, args.pace.value_or(1200), std::chrono::minutes(1));
-  fetch::tdx::Client client(connector, {hosts, std::max(1, config.remote.retries), &pacer});
-  return fetch::tdx::verify_source(client, symbols, window.first, window.second, latest);
+// Return the symbols of `args`, canonical, or a usage error.
+Result<std::vector<std::string>> symbols_of(const VerifyArgs& args) {
+  std::vector<std::string> symbols;
+  for (const auto& text : args.symbols) {
+    auto symbol = domain::parse_symbol(text);
+    if (!symbol) {
+      return symbol.error();
+    }
+    symbols.push_back(symbol->str());
+  }
+  return symbols;
 }
 
-fetch::SourceAnswer ask_tushare(const VerifyArgs& args, const Config& config, const std::string& token,
-                                const std::vector<std::string>& symbols, const std::vector<domain::Date>& days) {
-  HttpPostTransport transport(args.source_url.value_or(config.sources.tushare_url), config.remote.timeout);
-  fetch::SystemClock clock;
-  fetch::Pacer pacer(clock, args.pace.value_or(180), std::chrono::minutes(1));
-  fetch::tushare::Client client(transport, pacer, clock, {token, config.remote.retries, config.remote.backoff, 6000});
-  return fetch::tushare::verify_source(client, symbols, days);
+
+// Ask `provider` for the window and compare: exit 0 when they agree, 1 when not, 3 or 4 as fetch.
+int verify_against(fetch::Provider& provider, store::BarStore& store, const std::vector<std::string>& symbols,
+                   std::pair<domain::Date, domain::Date> window, domain::Date today, const VerifyArgs& args,
+                   Format format) {
+  const auto answer = fetch::ask_provider(provider, store, symbols, window.first, window.second, today);
+  for (const auto& warning : answer.bars.warnings) {
+    warn(domain::printable(warning));
+  }
+  if (answer.end != fetch::FetchEnd::done) {
+    return fail(domain::printable(answer.message), fetch::exit_status(answer.end));
+  }
+  const auto report = fetch::compare_with_provider(store, answer.bars, symbols, window.first, window.second);
+  print_report(report, format, args.output.no_header);
+  return report.agree() ? k_exit_ok : k_exit_error;
 }
 
 int run_verify(const VerifyArgs& args, const Config& config) {
   if (config.base_url) {
     return fail("verify reads the local store; run it without --base-url (remote mode)", k_exit_usage);
   }
-  if (const auto problem = option_not_applying(args)) {
-    return fail(*problem, k_exit_usage);
+  const auto& spec = *find_provider(args.against);
+  if (const auto applies = check_options_apply(spec, args.provider); !applies) {
+    return fail(applies.error().message, k_exit_usage); // before anything is asked
   }
-  auto format = choose_format(config.output_format);
-  if (!format) {
-    return fail(format.error().message, k_exit_usage);
-  }
-  std::vector<std::string> symbols;
-  for (const auto& text : args.symbols) {
-    auto symbol = domain::parse_symbol(text);
-    if (!symbol) {
-      return fail(symbol.error().message, k_exit_usage);
-    }
-    symbols.push_back(symbol->str());
-  }
+  const auto format = choose_format(config.output_format);
+  const auto symbols = symbols_of(args);
   const auto now = domain::current_instant();
-  if (!now) {
-    return fail(now.error().message, k_exit_usage);
+  if (!format || !symbols || !now) {
+    return fail(!format ? format.error().message : !symbols ? symbols.error().message : now.error().message,
+                k_exit_usage);
   }
-  std::optional<std::string> token;
-  if (args.against == "tushare") {
-    auto read = read_token(args.token_file, config);
-    if (!read) {
-      return fail(read.error().message, k_exit_usage);
-    }
-    token = *read;
+  auto opened = spec.open(args.provider, config);
+  if (!opened) {
+    return fail(opened.error().message, k_exit_usage);
   }
   if (!store::is_postgres_locator(config.db.string()) && !std::filesystem::exists(config.db)) {
     return fail("no store at " + config.db.string() + "; import or fetch data first");
@@ -213,44 +179,38 @@ int run_verify(const VerifyArgs& args, const Config& config) {
     return fail(window.error().message,
                 window.error().code == ErrorCode::invalid_parameter ? k_exit_usage : k_exit_error);
   }
-  auto answer = [&] {
-    if (args.against == "tdx") {
-      return ask_tdx(args, config, symbols, *window, fetch::utc8_day(*now).date);
-    }
-    auto days = store->load_open_days(window->first.plus_days(-30), window->first.plus_days(-1));
-    const auto before = days.empty() ? std::optional<domain::Date>() : days.back();
-    days = store->load_open_days(window->first, window->second);
-    days.insert(days.begin(), before.value_or(window->first.plus_days(-1)));
-    return ask_tushare(args, config, *token, symbols, days);
-  }();
-  for (const auto& warning : answer.bars.warnings) {
-    warn(domain::printable(warning));
+  return verify_against((*opened)->provider(), *store, *symbols, *window, fetch::utc8_day(*now).date, args,
+                        *format);
+}
+
+// The --pace help: every provider's default.
+std::string pace_help() {
+  std::string defaults;
+  for (const auto& spec : provider_table()) {
+    defaults += std::string(spec.name) + " " + std::to_string(spec.default_pace) + ", ";
   }
-  if (answer.end != fetch::FetchEnd::done) {
-    return fail(domain::printable(answer.message), fetch::exit_status(answer.end));
-  }
-  const auto report = fetch::compare_with_source(*store, answer.bars, symbols, window->first, window->second);
-  print_report(report, *format, args.output.no_header);
-  return report.agree() ? k_exit_ok : k_exit_error;
+  return "Calls a minute at most (" + defaults + "0: no pace)";
 }
 
 } // namespace
 
 Action setup_verify(CLI::App& command, GlobalFlags& flags) {
   auto args = std::make_shared<VerifyArgs>();
+  std::vector<std::string> names;
+  for (const auto& spec : provider_table()) {
+    names.emplace_back(spec.name);
+  }
   command.add_option("--against", args->against, "The provider to ask again: tdx or tushare")
       ->required()
-      ->check(CLI::IsMember({"tdx", "tushare"}))
+      ->check(CLI::IsMember(names))
       ->type_name("PROVIDER");
   command.add_option("SYMBOL", args->symbols, "Only these symbols (default: every stored one and the source's)");
   command.add_option("--from", args->from, "First day (default: 20 ledger days back from the last)")->type_name("DATE");
   command.add_option("--to", args->to, "Last day (default: the last ledger day, else as_of)")->type_name("DATE");
-  command.add_option("--hosts", args->hosts, "TDX servers to ask in turn (tdx only, as fetch tdx)")->type_name("LIST");
-  command.add_option("--token-file", args->token_file, "Read the Tushare token from FILE (tushare only, as fetch tushare)")
-      ->type_name("FILE");
-  command.add_option("--source-url", args->source_url, "Tushare's address (tushare only, as fetch tushare)")->type_name("URL");
-  command.add_option("--pace", args->pace, "Calls a minute at most (tdx 1200, tushare 180; 0: no pace)")
-      ->type_name("N")->check(CLI::Range(0, 100000));
+  for (const auto option : every_provider_option()) {
+    add_provider_option(command, option, args->provider, true);
+  }
+  command.add_option("--pace", args->provider.pace, pace_help())->type_name("N")->check(CLI::Range(0, 100000));
   add_output_options(command, flags, args->output);
   command.footer(
       "Differences: raw prices beyond 0.005 CNY; volume and turnover beyond the coarser side's\n"

@@ -5,11 +5,9 @@
 #include "core/domain/clock.hpp"
 #include "core/domain/symbol.hpp"
 #include "core/domain/text.hpp"
-#include "core/fetch/tdx/hosts.hpp"
 
 #include <CLI/CLI.hpp>
 
-#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <tuple>
@@ -68,7 +66,7 @@ std::string summary_line(const FetchReport& report) {
 
 } // namespace
 
-void add_common_fetch_options(CLI::App& command, FetchArgs& args) {
+void add_common_fetch_options(CLI::App& command, FetchArgs& args, int pace, std::string_view pace_help) {
   command.add_option("SYMBOL", args.symbols, "Fetch these symbols only (default: the whole market)");
   command.add_option("--from", args.from, "First day (default: the first ledger day, else 250 open days back)")
       ->type_name("DATE");
@@ -76,10 +74,14 @@ void add_common_fetch_options(CLI::App& command, FetchArgs& args) {
       ->type_name("DATE");
   command.add_flag("--refetch", args.refetch, "Ask again for days the ledger holds (source revisions)");
   command.add_flag("--skip-invalid", args.skip_invalid, "Write the rest of a day whose bars fail a check, and leave those missing");
-  command.add_flag("--dry-run", args.dry_run, "Print the plan (days and calls) and touch nothing");
+  command.add_flag("--dry-run", args.provider.dry_run, "Print the plan (days and calls) and touch nothing");
+  command.add_flag("--repair", args.repair,
+                   "Ask again for the missing bars that `ashare gaps` lists, and mark what the source lacks absent_at_source");
   command.add_flag("--quiet", args.quiet, "Print nothing on success (for cron)");
   command.add_option("--max-lag", args.max_lag, "Exit 1 when the store is more than N open days behind")
       ->type_name("N")->check(CLI::NonNegativeNumber);
+  command.add_option("--pace", args.provider.pace, std::string(pace_help))
+      ->type_name("N")->check(CLI::Range(0, 100000))->default_val(pace);
 }
 
 Result<fetch::FetchOptions> fetch_options(const FetchArgs& args) {
@@ -106,13 +108,17 @@ Result<fetch::FetchOptions> fetch_options(const FetchArgs& args) {
   options.now = *now;
   options.refetch = args.refetch;
   options.skip_invalid = args.skip_invalid;
-  options.dry_run = args.dry_run;
+  options.dry_run = args.provider.dry_run;
   options.repair = args.repair;
   options.max_lag = args.max_lag;
   return options;
 }
 
 int report_fetch(const FetchReport& report, const FetchArgs& args, std::string_view source) {
+  if (report.end == FetchEnd::another_running) {
+    note(report.message); // D18: cron's second run is no failure
+    return k_exit_ok;
+  }
   for (const auto& warning : report.warnings) {
     warn(domain::printable(warning));
   }
@@ -138,43 +144,6 @@ int report_fetch(const FetchReport& report, const FetchArgs& args, std::string_v
     std::cout << summary_line(report) << "\n";
   }
   return k_exit_ok;
-}
-
-// D18: the token from --token-file, ASHARE_TUSHARE_TOKEN or the config file, never a flag's
-// value; a token file readable by others is refused as the config file is.
-Result<std::string> read_token(const std::optional<std::string>& token_file, const Config& config) {
-  if (!token_file) {
-    if (!config.sources.tushare_token) {
-      return make_error(ErrorCode::invalid_input,
-                        "no Tushare token: set ASHARE_TUSHARE_TOKEN, tushare_token in the config "
-                        "file, or --token-file FILE");
-    }
-    return *config.sources.tushare_token;
-  }
-  std::ifstream in(*token_file, std::ios::binary);
-  if (!in) {
-    return make_error(ErrorCode::invalid_input, *token_file + ": cannot open the token file");
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  std::string token = text.str();
-  while (!token.empty() && (token.back() == '\n' || token.back() == '\r' || token.back() == ' ')) {
-    token.pop_back();
-  }
-  if (token.empty()) {
-    return make_error(ErrorCode::invalid_input, *token_file + ": the token file is empty");
-  }
-  return token;
-}
-
-std::vector<std::string> tdx_hosts(const std::optional<std::string>& flag, const Config& config) {
-  if (flag) {
-    return split_comma_list(*flag);
-  }
-  if (!config.sources.tdx_hosts.empty()) {
-    return config.sources.tdx_hosts;
-  }
-  return {fetch::tdx::k_default_hosts.begin(), fetch::tdx::k_default_hosts.end()};
 }
 
 } // namespace ashare::cli

@@ -2,6 +2,9 @@
 
 #include "core/import/factors.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 namespace ashare::fetch {
 namespace {
 
@@ -26,6 +29,28 @@ void FactorChain::remember_adj(const std::string& symbol, domain::Date date, dou
 
 void FactorChain::set_backward(const std::string& symbol, domain::Date date, double factor) {
   m_backward[{symbol, date.yyyymmdd()}] = factor;
+}
+
+void FactorChain::continue_backward(const std::string& symbol,
+                                    domain::Date stored_first,
+                                    std::span<const import::ParsedRow> rows,
+                                    const std::map<std::int64_t, double>& adj) {
+  // D18: the join has no step: the rows up to the stored first bar, walked back from its factor.
+  const auto end = std::find_if(rows.begin(), rows.end(),
+                                [&](const auto& row) { return stored_first < row.bar.trade_date; });
+  if (rows.begin() == end || !(rows.front().bar.trade_date < stored_first)
+      || std::prev(end)->bar.trade_date != stored_first) {
+    return;
+  }
+  const auto anchor = m_store.load_bars(symbol, stored_first, stored_first, domain::SortOrder::asc, 1);
+  if (anchor.empty()) {
+    return;
+  }
+  const auto segment = rows.first(static_cast<std::size_t>(end - rows.begin()));
+  const auto factors = backward_factors(segment, anchor.front(), adj);
+  for (std::size_t i = 0; i + 1 < segment.size(); ++i) {
+    set_backward(symbol, segment[i].bar.trade_date, factors[i]);
+  }
 }
 
 std::pair<double, bool> FactorChain::factor_of(const import::ParsedRow& row,

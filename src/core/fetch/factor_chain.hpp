@@ -34,6 +34,16 @@ public:
   // Use `factor` for `symbol` on `date` (computed backwards from a later stored bar).
   void set_backward(const std::string& symbol, domain::Date date, double factor);
 
+  // Continue the stored history of `symbol`, whose first bar is on `stored_first`, backwards
+  // through `rows` (its bars from the source, ascending): the rows before that bar get the factors
+  // that lead to its own without a step at the join (backward_factors, along `adj` by YYYYMMDD
+  // where every row has one). Nothing happens when the rows start on or after that bar, or do not
+  // reach its day (the source lacks it: the rows start their own chain).
+  void continue_backward(const std::string& symbol,
+                         domain::Date stored_first,
+                         std::span<const import::ParsedRow> rows,
+                         const std::map<std::int64_t, double>& adj);
+
   // Set the factor of every row of `rows` (one day's bars, any symbols), given each symbol's
   // cumulative factor that day in `adj` (empty when the source gives none), and return where each
   // symbol's factors come from: its stored origin when it has one, else adj_factor or

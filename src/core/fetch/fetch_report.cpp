@@ -6,6 +6,7 @@ int exit_status(FetchEnd end) {
   switch (end) {
   case FetchEnd::done:
   case FetchEnd::up_to_date:
+  case FetchEnd::another_running:
   case FetchEnd::not_yet_published:
   case FetchEnd::planned:
     return 0;

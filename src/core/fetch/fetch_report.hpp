@@ -1,6 +1,5 @@
 // What every provider's fetch takes and reports (D18): the options of `ashare fetch PROVIDER`,
 // how a run ended and its exit status, its progress, and the report the command line prints.
-// The providers (tushare/, tdx/) differ in how they ask; these are what they share.
 #pragma once
 
 #include "core/domain/date.hpp"
@@ -32,6 +31,7 @@ struct FetchOptions {
 enum class FetchEnd {
   done,              // 0: days stored
   up_to_date,        // 0: nothing to do
+  another_running,   // 0: another fetch holds the store's lock; nothing done
   not_yet_published, // 0: the last completed day is not complete at the source yet
   planned,           // 0: --dry-run
   lagging,           // 1: --max-lag exceeded
@@ -48,8 +48,7 @@ int exit_status(FetchEnd end);
 // reached or kept failing (SERVICE_UNAVAILABLE), else refused.
 FetchEnd end_of(const Error& error);
 
-// How far a run is: units (a market's days, or symbols for a provider that answers per symbol)
-// taken of those planned.
+// How far a run is: units (a market's days, or symbols: fetch/provider.hpp) taken of those planned.
 struct FetchProgress {
   std::size_t units_done = 0;
   std::size_t units_total = 0;

@@ -55,6 +55,11 @@ Result<domain::Date> last_completed_day(store::BarStore& store, system_clock::ti
                     "the stored calendar has no open day in the 60 days before " + now.date.iso());
 }
 
+std::optional<domain::Date> find_open_day_before(store::BarStore& store, domain::Date day) {
+  const auto before = store.load_open_days(day.plus_days(-30), day.plus_days(-1));
+  return before.empty() ? std::nullopt : std::optional(before.back());
+}
+
 bool ledger_holds(const std::vector<store::LedgerDay>& ledger,
                   domain::Date day,
                   const std::vector<std::string>& symbols) {

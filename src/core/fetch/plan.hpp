@@ -54,6 +54,10 @@ struct Plan {
 // past the stored calendar's end.
 Result<Plan> plan_fetch(store::BarStore& store, const PlanRequest& request, domain::Date last_completed);
 
+// Return the latest open day before `day` in `store`'s calendar, looking a month back at most
+// (what a chain into `day` steps from: D18), or nullopt.
+std::optional<domain::Date> find_open_day_before(store::BarStore& store, domain::Date day);
+
 // Return whether the ledger rows `ledger` hold `day` for `symbols` (empty: the whole market).
 bool ledger_holds(const std::vector<store::LedgerDay>& ledger,
                   domain::Date day,

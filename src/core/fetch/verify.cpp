@@ -31,7 +31,7 @@ public:
     add(day, "bar", stored ? "present" : "", stored ? "" : "present");
   }
 
-  void prices(const domain::Bar& stored, const SourceBar& source) {
+  void prices(const domain::Bar& stored, const ProviderBar& source) {
     const std::pair<const char*, std::pair<double, double>> fields[] = {
         {"open", {stored.open, source.open}},
         {"high", {stored.high, source.high}},
@@ -46,7 +46,7 @@ public:
     }
   }
 
-  void sizes(const domain::Bar& stored, const SourceBar& source) {
+  void sizes(const domain::Bar& stored, const ProviderBar& source) {
     const bool coarse = m_coarse;
     const auto volume_a = static_cast<double>(stored.volume);
     const auto volume_b = static_cast<double>(source.volume);
@@ -64,7 +64,7 @@ public:
     }
   }
 
-  void step(const domain::Bar& previous, const domain::Bar& stored, const SourceBar& source) {
+  void step(const domain::Bar& previous, const domain::Bar& stored, const ProviderBar& source) {
     if (!source.step || previous.factor == 0 || *source.step == 0) {
       return;
     }
@@ -110,15 +110,67 @@ int factor_decimals(const std::vector<domain::Bar>& bars, const std::optional<do
   return most <= 6 ? most : 0;
 }
 
+// Compare `symbol`'s stored bars on the `open` days of the report's window with `answered`'s.
+void compare_symbol(store::BarStore& store,
+                    const ProviderBars& answered,
+                    const std::string& symbol,
+                    const std::set<domain::Date>& open,
+                    VerifyReport& report) {
+  const auto from = report.from;
+  const auto to = report.to;
+  ++report.symbols;
+  const auto info = store.find_symbol(symbol);
+  const bool exact = info && info->source == answered.provider;
+  const auto stored = info ? store.load_bars(symbol, from, to, domain::SortOrder::asc, 1000000)
+                           : std::vector<domain::Bar>{};
+  std::optional<domain::Bar> previous = info ? store.find_bar_before(symbol, from) : std::nullopt;
+  const bool from_adj = info && info->factor_origin == "adj_factor";
+  Comparison comparison(report, symbol, exact, answered.float32_sizes || (info && info->source == "tdx"),
+                        from_adj ? factor_decimals(stored, previous) : 0);
+  std::map<domain::Date, const domain::Bar*> stored_on;
+  for (const auto& bar : stored) {
+    stored_on[bar.trade_date] = &bar;
+  }
+  std::map<domain::Date, const ProviderBar*> answered_on;
+  if (const auto it = answered.bars.find(symbol); it != answered.bars.end()) {
+    for (const auto& bar : it->second) {
+      if (!(bar.day < from) && !(to < bar.day)) {
+        answered_on[bar.day] = &bar;
+      }
+    }
+  }
+  for (const auto day : open) {
+    const auto a = stored_on.find(day);
+    const auto b = answered_on.find(day);
+    const bool has_a = a != stored_on.end();
+    const bool has_b = b != answered_on.end();
+    if (has_a || has_b) {
+      ++report.days;
+    }
+    if (has_a != has_b) {
+      comparison.bar_on_one_side(day, has_a);
+    } else if (has_a) {
+      comparison.prices(*a->second, *b->second);
+      comparison.sizes(*a->second, *b->second);
+      if (previous) {
+        comparison.step(*previous, *a->second, *b->second);
+      }
+    }
+    if (has_a) {
+      previous = *a->second;
+    }
+  }
+}
+
 } // namespace
 
-VerifyReport compare_with_source(store::BarStore& store,
-                                 const SourceBars& source,
-                                 const std::vector<std::string>& symbols,
-                                 domain::Date from,
-                                 domain::Date to) {
+VerifyReport compare_with_provider(store::BarStore& store,
+                                   const ProviderBars& answered,
+                                   const std::vector<std::string>& symbols,
+                                   domain::Date from,
+                                   domain::Date to) {
   VerifyReport report;
-  report.provider = source.provider;
+  report.provider = answered.provider;
   report.from = from;
   report.to = to;
   std::set<std::string> compared(symbols.begin(), symbols.end());
@@ -126,55 +178,14 @@ VerifyReport compare_with_source(store::BarStore& store,
     for (const auto& info : store.load_symbols()) {
       compared.insert(info.symbol);
     }
-    for (const auto& [symbol, bars] : source.bars) {
+    for (const auto& [symbol, bars] : answered.bars) {
       compared.insert(symbol);
     }
   }
   const auto open_days = store.load_open_days(from, to);
   const std::set<domain::Date> open(open_days.begin(), open_days.end());
   for (const auto& symbol : compared) {
-    ++report.symbols;
-    const auto info = store.find_symbol(symbol);
-    const bool exact = info && info->source == source.provider;
-    const auto stored = info ? store.load_bars(symbol, from, to, domain::SortOrder::asc, 1000000)
-                             : std::vector<domain::Bar>{};
-    std::optional<domain::Bar> previous = info ? store.find_bar_before(symbol, from) : std::nullopt;
-    const bool from_adj = info && info->factor_origin == "adj_factor";
-    Comparison comparison(report, symbol, exact, source.float32_sizes || (info && info->source == "tdx"),
-                          from_adj ? factor_decimals(stored, previous) : 0);
-    std::map<domain::Date, const domain::Bar*> stored_on;
-    for (const auto& bar : stored) {
-      stored_on[bar.trade_date] = &bar;
-    }
-    std::map<domain::Date, const SourceBar*> source_on;
-    if (const auto it = source.bars.find(symbol); it != source.bars.end()) {
-      for (const auto& bar : it->second) {
-        if (!(bar.day < from) && !(to < bar.day)) {
-          source_on[bar.day] = &bar;
-        }
-      }
-    }
-    for (const auto day : open) {
-      const auto a = stored_on.find(day);
-      const auto b = source_on.find(day);
-      const bool has_a = a != stored_on.end();
-      const bool has_b = b != source_on.end();
-      if (has_a || has_b) {
-        ++report.days;
-      }
-      if (has_a != has_b) {
-        comparison.bar_on_one_side(day, has_a);
-      } else if (has_a) {
-        comparison.prices(*a->second, *b->second);
-        comparison.sizes(*a->second, *b->second);
-        if (previous) {
-          comparison.step(*previous, *a->second, *b->second);
-        }
-      }
-      if (has_a) {
-        previous = *a->second;
-      }
-    }
+    compare_symbol(store, answered, symbol, open, report);
   }
   return report;
 }

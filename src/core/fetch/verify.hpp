@@ -1,5 +1,5 @@
 // `ashare verify --against PROVIDER` (issue 33): the stored bars of a window compared with what
-// a provider answers for the same days, nothing written. Per symbol and day it finds raw prices
+// a provider answers for the same days (fetch/provider_bars.hpp), nothing written. Per symbol and day it finds raw prices
 // that differ by more than 0.005 CNY; volume and turnover beyond the coarser side's precision
 // (TDX's float32: the value's 2^-24 and the rounding to a share and to 0.01 CNY); factor steps
 // that disagree (they agree when close[t-1] / step agrees to 0.005 CNY, plus the rounding bound of
@@ -9,7 +9,7 @@
 #pragma once
 
 #include "core/domain/date.hpp"
-#include "core/fetch/fetch_report.hpp"
+#include "core/fetch/provider_bars.hpp"
 #include "core/store/bar_store.hpp"
 
 #include <cstdint>
@@ -19,39 +19,6 @@
 #include <vector>
 
 namespace ashare::fetch {
-
-// A bar as a provider answers it, for comparison only.
-struct SourceBar {
-  domain::Date day;
-  double open = 0;
-  double high = 0;
-  double low = 0;
-  double close = 0;
-  std::int64_t volume = 0; // shares
-  double turnover = 0;     // CNY
-  // The factor step into this day from the source's bar before it: adj_factor[t] / adj_factor[t-1]
-  // (Tushare) or close[t-1] / pre_close[t]; nullopt when the source cannot say.
-  std::optional<double> step;
-  // How far `step` may be off by the rounding of what it was computed from, relative to it: one
-  // unit of the last decimal Tushare writes its adj_factor with, over the smaller of the two.
-  double step_error = 0;
-};
-
-// What a provider answered for a window: each symbol's bars, ascending.
-struct SourceBars {
-  std::string provider;     // "tdx" or "tushare-pro", as bars record their source
-  bool float32_sizes = false; // volume and amount came as float32 (TDX)
-  std::map<std::string, std::vector<SourceBar>> bars;
-  std::vector<std::string> warnings; // bars the source sent that fail its own checks, etc.
-};
-
-// What asking a provider for a verify came to: its bars, or why it stopped (exit 3 or 4 as fetch).
-struct SourceAnswer {
-  SourceBars bars;
-  FetchEnd end = FetchEnd::done;
-  std::string message;
-  std::int64_t requests = 0;
-};
 
 struct VerifyFinding {
   std::string symbol;
@@ -73,13 +40,13 @@ struct VerifyReport {
   bool agree() const { return findings.empty(); }
 };
 
-// Compare the stored bars of `symbols` (all the store's and the source's when empty) on the open
-// days of [`from`, `to`] with `source`'s.
-VerifyReport compare_with_source(store::BarStore& store,
-                                 const SourceBars& source,
-                                 const std::vector<std::string>& symbols,
-                                 domain::Date from,
-                                 domain::Date to);
+// Compare the stored bars of `symbols` (all the store's and the provider's when empty) on the open
+// days of [`from`, `to`] with what the provider answered, `answered`.
+VerifyReport compare_with_provider(store::BarStore& store,
+                                   const ProviderBars& answered,
+                                   const std::vector<std::string>& symbols,
+                                   domain::Date from,
+                                   domain::Date to);
 
 // Return the default window of a verify on `store`: its last 20 whole-market ledger days (of any
 // provider), else its last 20 open days up to as_of; nullopt for an empty store.

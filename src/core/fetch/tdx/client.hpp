@@ -12,6 +12,7 @@
 #include "core/fetch/pacer.hpp"
 #include "core/fetch/tdx/wire.hpp"
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -73,8 +74,9 @@ public:
   // fails is reported with host, code and day).
   const std::string& host() const { return m_answered_by; }
 
-  // Return the requests sent so far, failed ones included.
-  std::int64_t requests() const { return m_requests; }
+  // Return the requests sent so far, failed ones included; safe to ask from another thread than
+  // the one calling.
+  std::int64_t requests() const { return m_requests.load(); }
 
 private:
   // Send the request `make(sequence)` and read its reply with `read`, failing over as the header
@@ -96,7 +98,7 @@ private:
   std::map<std::size_t, std::string> m_unusable; // hosts asked no more, by index: why
   std::uint32_t m_sequence = 0; // of the last request
   std::string m_answered_by;
-  std::int64_t m_requests = 0;
+  std::atomic<std::int64_t> m_requests = 0;
 };
 
 } // namespace ashare::fetch::tdx

@@ -61,6 +61,9 @@ public:
   // table. Paged with `offset` and `limit` unless `params` sets them.
   CallResult call(std::string_view api_name, const nlohmann::json& params, std::string_view fields);
 
+  // Tell `on_event` from now on what the client does (none: tell nothing).
+  void set_on_event(std::function<void(const CallEvent&)> on_event) { m_on_event = std::move(on_event); }
+
   // Return how many requests were sent (pages and retries included).
   // Safe to ask from another thread than the one calling.
   std::int64_t requests() const { return m_requests.load(); }

@@ -51,6 +51,11 @@ std::string DailyRows::code_on_line(std::int64_t line) const {
   return line >= 2 && index < row_codes.size() ? row_codes[index] : std::string();
 }
 
+std::optional<domain::Date> DailyRows::day_on_line(std::int64_t line) const {
+  const auto index = static_cast<std::size_t>(line - 2);
+  return line >= 2 && index < row_days.size() ? import::parse_date_text(row_days[index]) : std::nullopt;
+}
+
 Result<DailyRows> read_daily(Table table) {
   const auto index = columns_of(table, k_daily_columns, "daily");
   if (!index) {
@@ -65,6 +70,7 @@ Result<DailyRows> read_daily(Table table) {
   std::vector<import::CsvRecord> records(table.items.size());
   DailyRows rows;
   rows.row_codes.reserve(table.items.size());
+  rows.row_days.reserve(table.items.size());
   for (std::size_t i = 0; i < table.items.size(); ++i) {
     records[i].line = static_cast<std::int64_t>(i) + 2;
     records[i].fields.reserve(index->size());
@@ -73,6 +79,7 @@ Result<DailyRows> read_daily(Table table) {
       records[i].fields.push_back(text ? std::move(*text) : std::string());
     }
     rows.row_codes.push_back(records[i].fields[0]);
+    rows.row_days.push_back(records[i].fields[1]);
   }
   auto parsed = import::parse_tushare_daily_records(header, records);
   if (!parsed) {

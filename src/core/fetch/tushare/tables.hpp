@@ -21,9 +21,12 @@ namespace ashare::fetch::tushare {
 struct DailyRows {
   import::ParsedFile file;            // the good rows; the bad ones in file.problems
   std::vector<std::string> row_codes; // ts_code of each answered row, in order (for messages)
+  std::vector<std::string> row_days;  // its trade_date, as sent
 
   // Return the ts_code of the row a problem on `line` names (line 2 is the first row).
   std::string code_on_line(std::int64_t line) const;
+  // Return the trade_date of that row, when it reads as a date.
+  std::optional<domain::Date> day_on_line(std::int64_t line) const;
 };
 
 // Read a `daily` table (ts_code, trade_date, open, high, low, close, pre_close, pct_chg, vol,

@@ -1,0 +1,49 @@
+// The TDX quote servers as a provider (fetch/provider.hpp; D18, D19), without a key: what `fetch
+// tdx` and `verify --against tdx` ask, and how its answers read. TDX answers per symbol, so a
+// fetch asks a span a symbol: its daily bars (category 4, paged back from the newest, from far
+// enough back that the bar before the span's first day gives that day's pre_close) and its
+// ex-rights events (category 1: the pre_close of an ex-date). The universe is the A-share codes the
+// servers list, or the symbols named. The calendar comes from SZSE's monthList, a month a request.
+// Requests go through a Client (tdx/client.hpp): hosts in turn, one connection, the pace.
+#pragma once
+
+#include "core/fetch/provider.hpp"
+#include "core/fetch/tdx/client.hpp"
+#include "core/fetch/transport.hpp"
+
+#include <functional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace ashare::fetch::tdx {
+
+inline constexpr const char* k_provider = "tdx";
+
+// Ask SZSE's monthList for `month` (its first day) and return the HTTP answer (D19).
+using MonthGetter = std::function<Exchange(domain::Date month)>;
+
+class TdxProvider final : public Provider {
+public:
+  // Ask `client`, and SZSE's calendar through `get_month`.
+  TdxProvider(Client& client, MonthGetter get_month) : m_client(client), m_get_month(std::move(get_month)) {}
+
+  std::string name() const override { return k_provider; }
+  std::string display_name() const override { return "TDX"; }
+  UnitShape market_shape() const override { return UnitShape::symbol_span; }
+  References calendar(domain::Date today, std::optional<domain::Date> from, const Waiting& waiting) override;
+  References references(const Waiting&) override { return {}; }
+  // A symbol's bars and its ex-rights events; the three markets' lists first (a page at least).
+  std::int64_t estimate(std::size_t, std::size_t symbols, bool named) const override {
+    return static_cast<std::int64_t>(symbols) * 2 + (named ? 0 : 3);
+  }
+  std::variant<std::vector<std::string>, Stop> universe(const std::vector<std::string>& named) override;
+  Asked fetch(const Unit& unit, const Waiting& waiting) override;
+  std::int64_t requests() const override { return m_client.requests(); }
+
+private:
+  Client& m_client;
+  MonthGetter m_get_month;
+};
+
+} // namespace ashare::fetch::tdx
