@@ -1,3 +1,4 @@
+#include "fake_provider.hpp"
 #include "testutil.hpp"
 
 #include "core/fetch/verify.hpp"
@@ -192,4 +193,47 @@ TEST_CASE("fetch::default_verify_window: the last 20 ledger days, else 20 open d
   REQUIRE(window);
   CHECK(window->first == date("2024-06-17"));
   CHECK(window->second == date("2024-06-18"));
+}
+
+TEST_CASE("fetch::ask_provider: the window's bars with their steps, the day before asked for them only") {
+  Rig rig;
+  for (const auto shape : {UnitShape::market_day, UnitShape::symbol_span}) {
+    CAPTURE(shape == UnitShape::market_day);
+    test::FakeProvider provider(shape);
+    // 06-14 is the open day before the window; 06-19 an ex-date (pre_close 1490.62 after 1521.5).
+    provider.closes["600519.SH"] = {{date("2024-06-13"), 1480}, {date("2024-06-14"), 1500}, {date("2024-06-17"), 1500},
+                                    {date("2024-06-18"), 1521.5}, {date("2024-06-19"), 1501}, {date("2024-06-21"), 1499}};
+    provider.pre_closes[{"600519.SH", date("2024-06-19")}] = 1490.62;
+    provider.bad_bars = {{"600519.SH", date("2024-06-18")}};
+    provider.closes["000001.SZ"] = {}; // listed, no bars in the window
+    const auto asked = ask_provider(provider, rig.store, {}, date("2024-06-17"), date("2024-06-21"), date("2024-06-20"));
+    REQUIRE(asked.end == FetchEnd::done);
+    CHECK(asked.requests == provider.requests());
+    CHECK(asked.bars.provider == "fake");
+    // The day before and the window up to today: 06-14, 06-17..06-20.
+    REQUIRE_FALSE(provider.asked.empty());
+    CHECK(provider.asked.front().days.front() == date("2024-06-14"));
+    CHECK(provider.asked.back().days.back() == date("2024-06-20"));
+    CHECK_FALSE(provider.asked.front().with_suspensions);
+    const auto& bars = asked.bars.bars.at("600519.SH");
+    REQUIRE(bars.size() == 2); // 06-17 and 06-19: 06-18 fails its check, 06-21 is after today
+    CHECK(bars[0].day == date("2024-06-17"));
+    CHECK(bars[0].step == 1.0); // from the day before: close 1500, pre_close 1500
+    CHECK(bars[1].day == date("2024-06-19"));
+    CHECK(bars[1].step == 1500 / 1490.62); // the bar before it that passed: 06-17's close
+    // A span asked for a symbol compares it, bars or none; a market's day knows only those it sent.
+    CHECK(asked.bars.bars.count("000001.SZ") == (shape == UnitShape::symbol_span ? 1u : 0u));
+    REQUIRE(asked.bars.warnings.size() == 1);
+    CHECK(asked.bars.warnings[0] == "fake: 600519.SH on 2024-06-18: high: high 1 is below low 2 (left out: no bar "
+                                    "from the source that day)");
+  }
+  SUBCASE("a provider that stops stops the asking, as a fetch") {
+    test::FakeProvider provider(UnitShape::symbol_span);
+    provider.closes["600519.SH"][date("2024-06-17")] = 1500;
+    provider.fails_at = std::pair{std::string("600519.SH"), date("2024-06-17")};
+    const auto asked = ask_provider(provider, rig.store, {}, date("2024-06-17"), date("2024-06-20"), date("2024-06-20"));
+    CHECK(asked.end == FetchEnd::source_failing);
+    CHECK(asked.message == "fake: it broke at 600519.SH 2024-06-17");
+    CHECK(asked.requests == 1);
+  }
 }
