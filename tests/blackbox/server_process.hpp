@@ -55,7 +55,7 @@ public:
   enum class Backend { sqlite, postgresql };
 
   // The stores in `ashare.db` and `ashare-keys.db`; or, when ASHARE_TEST_STORES_ON_POSTGRES is
-  // set (the whole suite's PostgreSQL pass, ctest ashare_blackbox_tests_postgres), both in a new
+  // set (the whole suite's PostgreSQL pass, ctest ashare_blackbox_tests_postgres.N), both in a new
   // database of their own on the server of ASHARE_TEST_POSTGRES (issue 14).
   TestStore() : TestStore(stores_on_postgres() ? Backend::postgresql : Backend::sqlite) {}
   // The stores on `backend`, whatever the run: for a case about SQLite files themselves.
