@@ -1,6 +1,7 @@
 #include "server_process.hpp"
 
 #include "fixtures.hpp" // words
+#include "support/build_paths.hpp"
 
 #include <algorithm>
 #include <csignal>
@@ -30,7 +31,7 @@ std::string describe(const std::vector<std::string>& args, const RunResult& resu
 } // namespace
 
 std::string ashare_bin() {
-  return from_env_or("ASHARE_BIN", ASHARE_BIN);
+  return from_env_or("ASHARE_BIN", ashare::test::built_ashare());
 }
 
 bool stores_on_postgres() {

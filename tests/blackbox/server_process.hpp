@@ -21,10 +21,10 @@
 
 namespace bb {
 
-// The binary under test (env ASHARE_BIN, else the path CMake compiled in).
+// The binary under test (env ASHARE_BIN, else the one this build made).
 std::string ashare_bin();
 
-// tests/data (env ASHARE_TEST_DATA_DIR, else the path CMake compiled in), and a file in it.
+// tests/data (env ASHARE_TEST_DATA_DIR, else the source tree's), and a file in it.
 using ashare::test::data_dir;
 using ashare::test::fixture;
 

@@ -1,6 +1,7 @@
 #include "tdx_standin.hpp"
 
 #include "server_process.hpp"
+#include "support/build_paths.hpp"
 
 #include <csignal>
 #include <cstdlib>
@@ -10,7 +11,7 @@ namespace bb {
 
 TdxStandIn::TdxStandIn(const std::vector<std::string>& extra_args) {
   const char* bin = std::getenv("TDX_STANDIN_BIN");
-  std::vector<std::string> argv{bin != nullptr && *bin != '\0' ? bin : TDX_STANDIN_BIN, "--port", "0"};
+  std::vector<std::string> argv{bin != nullptr && *bin != '\0' ? bin : ashare::test::built_tdx_standin(), "--port", "0"};
   argv.insert(argv.end(), extra_args.begin(), extra_args.end());
   m_process = std::make_unique<Process>(argv);
   const std::string prefix = "listening on 127.0.0.1:";

@@ -3,6 +3,7 @@
 // chart is plain in a pipe and coloured on a terminal unless NO_COLOR; the size and the default
 // window; local and remote mode draw the same; errors and exit statuses are those of `bars`.
 #include "fixtures.hpp"
+#include "support/build_paths.hpp"
 
 #include <doctest/doctest.h>
 
@@ -441,7 +442,8 @@ TEST_CASE("chart cli: golden screens on a terminal of 80 and 160 columns") {
     for (const auto& line : lines) {
       CHECK(columns_of(line) <= static_cast<std::size_t>(screen.columns));
     }
-    const auto path = fs::path(__FILE__).parent_path() / "golden" / screen.golden;
+    const auto path =
+        fs::path(ashare::test::source_dir()) / "tests" / "blackbox" / "golden" / screen.golden;
     if (std::getenv("ASHARE_UPDATE_GOLDEN") != nullptr) {
       std::ofstream(path, std::ios::binary) << screen_text;
     }

@@ -3,6 +3,7 @@
 // next_url, the default window, exit statuses, the four output formats and the config file, end
 // to end through the real binary.
 #include "fixtures.hpp"
+#include "support/build_paths.hpp"
 
 #include <doctest/doctest.h>
 
@@ -155,9 +156,10 @@ void write_text(const fs::path& path, const std::string& text, mode_t mode = 060
   REQUIRE(::chmod(path.c_str(), mode) == 0);
 }
 
-// The committed expected outputs, next to this file.
+// The committed expected outputs, in golden/ next to this file (found from the source tree, not
+// __FILE__: under ccache's base_dir that is relative to the build directory, issue 43).
 fs::path golden(const std::string& name) {
-  return fs::path(__FILE__).parent_path() / "golden" / name;
+  return fs::path(ashare::test::source_dir()) / "tests" / "blackbox" / "golden" / name;
 }
 
 // D12: the shortest decimal that reads back as `x`, never with an exponent.

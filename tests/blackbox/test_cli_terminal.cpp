@@ -4,6 +4,7 @@
 // essential in Debian) gives the command a pseudo-terminal; `stty` sets its size.
 #include "process.hpp"
 #include "server_process.hpp"
+#include "support/build_paths.hpp"
 
 #include <doctest/doctest.h>
 
@@ -41,10 +42,12 @@ std::string without_sgr(const std::string& text) {
   return std::regex_replace(text, std::regex("\x1b\\[[0-9;]*m"), "");
 }
 
-// The committed screens, in golden/ next to this file.
+// The committed screens, in golden/ next to this file (found from the source tree, not __FILE__:
+// under ccache's base_dir that is relative to the build directory, issue 43).
 std::string golden_screen(const std::string& name) {
-  std::ifstream in(std::filesystem::path(__FILE__).parent_path() / "golden" / name,
-                   std::ios::binary);
+  std::ifstream in(
+      std::filesystem::path(ashare::test::source_dir()) / "tests" / "blackbox" / "golden" / name,
+      std::ios::binary);
   REQUIRE(in);
   return {std::istreambuf_iterator<char>(in), {}};
 }

@@ -1,6 +1,7 @@
 #include "tushare_standin.hpp"
 
 #include "server_process.hpp"
+#include "support/build_paths.hpp"
 
 #include <csignal>
 #include <cstdlib>
@@ -12,7 +13,7 @@ namespace bb {
 
 std::string tushare_standin_bin() {
   const char* value = std::getenv("TUSHARE_STANDIN_BIN");
-  return value != nullptr && *value != '\0' ? value : TUSHARE_STANDIN_BIN;
+  return value != nullptr && *value != '\0' ? value : ashare::test::built_tushare_standin();
 }
 
 TushareStandIn::TushareStandIn(const std::vector<std::string>& extra_args) {

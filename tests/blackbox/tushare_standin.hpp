@@ -15,7 +15,7 @@
 
 namespace bb {
 
-// The stand-in's executable (env TUSHARE_STANDIN_BIN, else the path CMake compiled in).
+// The stand-in's executable (env TUSHARE_STANDIN_BIN, else the one this build made).
 std::string tushare_standin_bin();
 
 class TushareStandIn {

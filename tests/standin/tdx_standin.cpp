@@ -9,6 +9,8 @@
 // Usage: tdx_standin [--port N] [--data DIR] [--zlib-over N] [--fault KIND[:CODE]]...
 //   KIND: truncate (half a bars body, then close), lie (a bars count past the bars sent),
 //   garbage (the newest bar's volume 5.9e-39), hang (no answer), per CODE or every code.
+#include "support/build_paths.hpp"
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -21,6 +23,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -56,7 +59,8 @@ struct Security {
 
 struct Options {
   int port = 0;
-  std::string data_dir = TDX_STANDIN_DATA_DIR;
+  std::string data_dir =
+      (std::filesystem::path(ashare::test::source_dir()) / "tests/data/tdx_standin").string();
   std::size_t zlib_over = 1024;
   std::map<std::string, std::string> faults; // code ("" for every code) -> kind
 };

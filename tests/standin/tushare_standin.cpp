@@ -5,11 +5,13 @@
 // Usage and control keys: tests/standin/README.md.
 #include "market.hpp"
 #include "tushare_api.hpp"
+#include "support/build_paths.hpp"
 
 #include <arpa/inet.h>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <netinet/in.h>
 #include <optional>
@@ -29,7 +31,8 @@ const char* const k_usage =
 
 struct Options {
   int port = 0;
-  std::string data_dir = TUSHARE_STANDIN_DATA_DIR;
+  std::string data_dir =
+      (std::filesystem::path(ashare::test::source_dir()) / "tests/data/tushare_standin").string();
   standin::ApiOptions api;
   standin::GenerateSpec generate;
   std::vector<std::string> controls;

@@ -10,7 +10,7 @@
 
 namespace ashare::test {
 
-// Return tests/data: env ASHARE_TEST_DATA_DIR when set, else the path CMake compiled in.
+// Return tests/data: env ASHARE_TEST_DATA_DIR when set, else the source tree's.
 std::filesystem::path data_dir();
 
 // Return the path of the committed fixture `name` in data_dir() (e.g. "bancob_600519.SH.csv").

@@ -4,6 +4,7 @@
 #include "cli/fetch/tdx_connector.hpp"
 #include "core/fetch/tdx/bars.hpp"
 #include "core/fetch/tdx/client.hpp"
+#include "support/build_paths.hpp"
 #include "support/test_data.hpp"
 
 #include <doctest/doctest.h>
@@ -34,7 +35,7 @@ public:
     if (m_pid == 0) {
       ::dup2(out[1], STDOUT_FILENO);
       ::close(out[0]);
-      std::vector<std::string> all{TDX_STANDIN, "--port", "0"};
+      std::vector<std::string> all{ashare::test::built_tdx_standin(), "--port", "0"};
       all.insert(all.end(), arguments.begin(), arguments.end());
       std::vector<char*> argv;
       for (auto& argument : all) {
