@@ -4,6 +4,8 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config git
+  # The build compiles through it when present (cmake/Ccache.cmake): a second run reuses objects.
+  ccache
   libcli11-dev nlohmann-json3-dev libsqlitecpp-dev libsqlite3-dev doctest-dev
   libssl-dev libboost-dev zlib1g-dev
   # The black-box tests' HTTP client (tests/blackbox); ashare itself does not use it.

@@ -19,6 +19,15 @@ esac
 # What the build and the tests need, installed when missing (a fresh machine works).
 scripts/install-deps.sh
 
+# ccache (when installed, cmake/Ccache.cmake compiles through it) set so that a clone in another
+# folder reuses what this machine compiled before (issue 43; docs/testing.md): paths under the
+# clone's root hashed relative to it, the working directory left out of the hash (an object's
+# debug info may then name the other clone's folder), and the sloppiness precompiled headers need.
+# Booleans are set by name in ccache's environment: CCACHE_HASHDIR=false would be an error.
+export CCACHE_BASEDIR="$PWD"
+export CCACHE_NOHASHDIR=1
+export CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
+
 jobs="$(nproc 2>/dev/null || echo 2)"
 generator=()
 if command -v ninja >/dev/null; then
