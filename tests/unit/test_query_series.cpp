@@ -148,6 +148,22 @@ TEST_CASE("D19: the catalog knows both codes as the one series, and naming both 
   REQUIRE_FALSE(refused);
   CHECK(refused.error().code == ErrorCode::invalid_parameter);
   CHECK(api::check_no_alias_pair({*domain::parse_symbol(k_new), *domain::parse_symbol("600519.SH")}, *catalog));
+  // A one-shot catalog reads the aliases of its own symbols alone, and knows the pair as well.
+  const auto one_shot_both = query::load_catalog(rig.store, both);
+  CHECK_FALSE(api::check_no_alias_pair(both, *one_shot_both));
+  CHECK(one_shot_both->find(k_new)->bar_count == 7);
+}
+
+TEST_CASE("D19: a one-shot query's aliases are those of its symbols") {
+  test::StoreBackend backend;
+  const auto store = backend.open_bars(); // the shipped Beijing table's 248 pairs
+  const std::vector<domain::Symbol> asked{*domain::parse_symbol("920123.BJ"), *domain::parse_symbol("837023.BJ"),
+                                          *domain::parse_symbol("600519.SH")};
+  const auto aliases = query::load_aliases(*store, asked);
+  REQUIRE(aliases.pairs().size() == 1);
+  CHECK(aliases.pairs()[0] == store::CodeAlias{"837023.BJ", "920123.BJ"});
+  CHECK(aliases.partner("920123.BJ") == "837023.BJ");
+  CHECK(query::load_aliases(*store, std::vector<domain::Symbol>{*domain::parse_symbol("600519.SH")}).pairs().empty());
 }
 
 TEST_CASE("D19: save_alias replaces an alias of either code") {

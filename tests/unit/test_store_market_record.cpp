@@ -239,6 +239,11 @@ TEST_CASE("D19: copy_bars carries the calendar, listings, suspensions, absences,
   REQUIRE(store::copy_bars(*from, *to));
   CHECK(copy.load_aliases() == source.load_aliases());
   CHECK(copy.load_aliases().size() == 248);
+  // One code's alias, by either code: what a one-shot query reads (issue 43, P2).
+  CHECK(copy.load_alias_of("920999.BJ") == store::CodeAlias{"837023.BJ", "920999.BJ"});
+  CHECK(copy.load_alias_of("837023.BJ") == store::CodeAlias{"837023.BJ", "920999.BJ"});
+  CHECK_FALSE(copy.load_alias_of("920123.BJ").has_value()); // its pair was replaced
+  CHECK_FALSE(copy.load_alias_of("600519.SH").has_value());
   CHECK(copy.load_calendar_span() == source.load_calendar_span());
   const auto span = *source.load_calendar_span();
   CHECK(copy.load_open_days(span.first, span.second)

@@ -69,7 +69,7 @@ std::shared_ptr<const Catalog> load_catalog(store::BarStore& store,
                                             std::span<const domain::Symbol> symbols) {
   auto catalog = std::make_shared<Catalog>();
   catalog->dataset = store.load_dataset_info();
-  catalog->aliases = load_aliases(store);
+  catalog->aliases = load_aliases(store, symbols);
   for (const auto& symbol : symbols) {
     auto own = store.find_symbol(symbol.str());
     const auto partner_code = catalog->aliases.partner(symbol.str());

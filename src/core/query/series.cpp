@@ -39,6 +39,20 @@ Aliases load_aliases(store::BarStore& store) {
   return Aliases(store.market().load_aliases());
 }
 
+Aliases load_aliases(store::BarStore& store, std::span<const domain::Symbol> symbols) {
+  std::vector<store::CodeAlias> found;
+  for (const auto& symbol : symbols) {
+    auto alias = store.market().load_alias_of(symbol.str());
+    if (alias && std::find(found.begin(), found.end(), *alias) == found.end()) {
+      found.push_back(std::move(*alias));
+    }
+  }
+  std::sort(found.begin(), found.end(), [](const store::CodeAlias& a, const store::CodeAlias& b) {
+    return a.old_symbol < b.old_symbol;
+  });
+  return Aliases(found);
+}
+
 double join_scale(const domain::Bar& old_last, const domain::Bar& new_first, bool new_first_derived) {
   if (old_last.factor == 0 || old_last.close == 0) {
     return 1;

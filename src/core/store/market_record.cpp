@@ -98,6 +98,8 @@ struct MarketRecord::Statements {
                                      "AND trade_date = $2 AND symbol <> ''"};
   // D19: code aliases.
   SqlStatement aliases;
+  SqlStatement alias_of{"market_alias_of", "SELECT old_symbol, new_symbol FROM code_aliases "
+                                           "WHERE old_symbol = $1 OR new_symbol = $1"};
   SqlStatement alias_forget{"market_alias_forget",
                             "DELETE FROM code_aliases WHERE old_symbol = $1 OR new_symbol = $2"};
   SqlStatement alias_write{"market_alias_write",
@@ -215,6 +217,14 @@ std::vector<CodeAlias> MarketRecord::load_aliases() {
   std::vector<CodeAlias> out;
   m_sql.run(m_statements->aliases, {}, [&](const SqlRow& row) {
     out.push_back({std::string(row.text(0)), std::string(row.text(1))});
+  });
+  return out;
+}
+
+std::optional<CodeAlias> MarketRecord::load_alias_of(const std::string& symbol) {
+  std::optional<CodeAlias> out;
+  m_sql.run(m_statements->alias_of, {symbol}, [&](const SqlRow& row) {
+    out = CodeAlias{std::string(row.text(0)), std::string(row.text(1))};
   });
   return out;
 }

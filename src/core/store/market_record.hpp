@@ -126,6 +126,10 @@ public:
   // Return the code aliases, ordered by old symbol.
   std::vector<CodeAlias> load_aliases();
 
+  // Return the alias in which `symbol` is the old or the new code, if any (save_alias keeps a
+  // code in one pair): what a one-shot query reads instead of every alias (issue 43, P2).
+  std::optional<CodeAlias> load_alias_of(const std::string& symbol);
+
   // Record that `alias.old_symbol` became `alias.new_symbol`, replacing any alias of either. Call
   // inside a change (finish_change bumps the generation: what either code answers changed).
   void save_alias(const CodeAlias& alias);
