@@ -41,10 +41,11 @@ TEST_CASE("gaps: each missing bar on an open day has exactly one reason (D19)") 
   store_bars(store, "600000.SH", {"2024-02-05", "2024-02-20"});
   {
     store::WriteTransaction transaction(store);
-    store.save_listing({"600519.SH", "贵州茅台", date("2001-08-27"), std::nullopt, 'L'});
-    store.save_listing({"000001.SZ", "平安银行", date("2024-02-07"), date("2024-02-19"), 'D'});
-    store.save_suspension("600519.SH", date("2024-02-06"));
-    store.save_absence({"600519.SH", date("2024-02-07"), "tushare-pro"});
+    store.market().save_listing({"600519.SH", "贵州茅台", date("2001-08-27"), std::nullopt, 'L'});
+    store.market().save_listing(
+        {"000001.SZ", "平安银行", date("2024-02-07"), date("2024-02-19"), 'D'});
+    store.market().save_suspension("600519.SH", date("2024-02-06"));
+    store.market().save_absence({"600519.SH", date("2024-02-07"), "tushare-pro"});
     transaction.commit();
   }
   const auto report = find_gaps(store, {{}, date("2024-02-05"), date("2024-02-20")});

@@ -18,7 +18,7 @@ std::chrono::system_clock::time_point at_utc8(const std::string& iso, int hour, 
 
 void ledger(store::BarStore& store, const char* day, const char* symbol = "") {
   store::WriteTransaction transaction(store);
-  store.save_ledger_day({"tushare-pro", date(day), symbol, 5000});
+  store.market().save_ledger_day({"tushare-pro", date(day), symbol, 5000});
   transaction.commit();
 }
 

@@ -60,7 +60,7 @@ struct Rig {
   }
 
   std::size_t whole_days() {
-    const auto ledger = store.load_ledger("fake");
+    const auto ledger = store.market().load_ledger("fake");
     return static_cast<std::size_t>(std::count_if(ledger.begin(), ledger.end(), [](const auto& row) { return row.symbol.empty(); }));
   }
 };
@@ -83,7 +83,8 @@ TEST_CASE("run_fetch: the plan's units are asked, written and recorded, and a re
     CHECK(report.ledger_end == date("2024-01-12"));
     CHECK(report.days_behind == 0);
     CHECK(rig.whole_days() == 9);
-    CHECK(rig.store.load_ledger("fake").size() == 9); // a span's staged rows gave way to whole days
+    CHECK(rig.store.market().load_ledger("fake").size()
+          == 9); // a span's staged rows gave way to whole days
     CHECK(rig.provider.calendars_asked == 1);
     CHECK(rig.provider.references_asked == 1);
     REQUIRE(rig.provider.asked.size() == (shape == UnitShape::market_day ? 9u : 2u));
@@ -154,7 +155,8 @@ TEST_CASE("run_fetch: the last completed day under 90% of the day before is not 
     CHECK(cut.message == "2024-01-12 is not yet published in full at Fake (8 bars, the day before had 10): it "
                          "will be asked for again next run");
     CHECK(cut.ledger_end == date("2024-01-11"));
-    CHECK(early.store.load_ledger("fake").size() == 8); // nothing staged of 2024-01-12: asked again
+    CHECK(early.store.market().load_ledger("fake").size()
+          == 8); // nothing staged of 2024-01-12: asked again
     early.provider.closes["600001.SH"][date("2024-01-12")] = 20;
     early.provider.closes["600002.SH"][date("2024-01-12")] = 20;
     const auto later = early.fetch(from("2024-01-02"));
@@ -188,7 +190,7 @@ TEST_CASE("run_fetch: a run cut short keeps whole units, and the next resumes wi
     CHECK(cut.symbols_stored == 1);
     CHECK(rig.bars("000001.SZ").size() == 9);
     CHECK(rig.bars("600519.SH").empty());
-    CHECK(rig.store.load_ledger("fake").size() == 9); // 000001.SZ's staged days
+    CHECK(rig.store.market().load_ledger("fake").size() == 9); // 000001.SZ's staged days
     CHECK_FALSE(cut.ledger_end.has_value());
     rig.provider.fails_at.reset();
     const auto resumed = rig.fetch(from("2024-01-02"));
@@ -246,7 +248,7 @@ TEST_CASE("run_fetch: a fetch naming symbols records them, not the whole market"
     REQUIRE(report.end == FetchEnd::done);
     CHECK(report.days_stored == 5);
     CHECK(rig.bars("000001.SZ").empty());
-    const auto ledger = rig.store.load_ledger("fake");
+    const auto ledger = rig.store.market().load_ledger("fake");
     CHECK(ledger.size() == 5);
     CHECK(std::all_of(ledger.begin(), ledger.end(), [](const auto& row) { return row.symbol == "600519.SH"; }));
     CHECK_FALSE(report.ledger_end.has_value());
@@ -319,7 +321,7 @@ TEST_CASE("run_fetch: --repair asks again for the missing bars, and marks what t
     REQUIRE(gaps);
     CHECK(gaps->count(GapReason::missing) == 0);
     CHECK(gaps->count(GapReason::absent_at_source) == 1);
-    CHECK(rig.store.load_ledger("fake").size() == 9); // a repair writes no ledger row
+    CHECK(rig.store.market().load_ledger("fake").size() == 9); // a repair writes no ledger row
     CHECK(rig.fetch(repair).end == FetchEnd::up_to_date);
   }
 }

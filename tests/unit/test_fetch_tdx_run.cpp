@@ -147,7 +147,7 @@ TEST_CASE("fetch tdx: a first run stores the A-shares listed, prices and factors
   CHECK(report.symbols_stored == 2);
   CHECK(report.rows == 80);
   CHECK(report.ledger_end == date("2021-07-01"));
-  const auto ledger = rig.store.load_ledger(k_provider);
+  const auto ledger = rig.store.market().load_ledger(k_provider);
   CHECK(ledger.size() == 40); // whole-market rows only: the staged ones are gone
   CHECK(symbol_rows(ledger) == 0);
   CHECK(ledger.back().rows == 2);
@@ -222,7 +222,7 @@ TEST_CASE("fetch tdx: cut short, it keeps whole symbols and resumes with the nex
   CHECK(cut.symbols_stored == 1);
   CHECK(bars_of(rig.store, "000001.SZ").size() == 22);
   CHECK(bars_of(rig.store, "600276.SH").empty());
-  auto ledger = rig.store.load_ledger(k_provider);
+  auto ledger = rig.store.market().load_ledger(k_provider);
   CHECK(ledger.size() == 22); // 000001.SZ's staged days, no whole-market day
   CHECK(symbol_rows(ledger) == 22);
   CHECK_FALSE(cut.ledger_end.has_value());
@@ -234,7 +234,7 @@ TEST_CASE("fetch tdx: cut short, it keeps whole symbols and resumes with the nex
   CHECK(resumed.symbols_stored == 1);
   CHECK(rig.tdx.asked_codes == std::vector<std::string>{"600276"}); // 000001 is not asked again
   CHECK(resumed.days_stored == 22);
-  ledger = rig.store.load_ledger(k_provider);
+  ledger = rig.store.market().load_ledger(k_provider);
   CHECK(ledger.size() == 22);
   CHECK(symbol_rows(ledger) == 0);
   CHECK(ledger.back().rows == 2);
@@ -301,7 +301,7 @@ TEST_CASE("fetch tdx: naming symbols fetches those and records them, not the mar
   const auto report = rig.fetch(options);
   REQUIRE(report.end == FetchEnd::done);
   CHECK(rig.store.load_symbols().size() == 1);
-  const auto ledger = rig.store.load_ledger(k_provider);
+  const auto ledger = rig.store.market().load_ledger(k_provider);
   CHECK(ledger.size() == 22);
   CHECK(symbol_rows(ledger) == 22);
   CHECK(rig.tdx.asked_codes == std::vector<std::string>{"600276"});
@@ -318,7 +318,8 @@ TEST_CASE("fetch tdx: a last day the servers hold for under 90% of the market is
   CHECK(early.end == FetchEnd::not_yet_published);
   CHECK(exit_status(early.end) == 0);
   CHECK(early.ledger_end == date("2021-06-30"));
-  CHECK(symbol_rows(rig.store.load_ledger(k_provider)) == 0); // asked again next run, by every symbol
+  CHECK(symbol_rows(rig.store.market().load_ledger(k_provider))
+        == 0); // asked again next run, by every symbol
   bars = full;
   const auto later = rig.fetch(window("2021-06-01", at("2021-07-01", 17)));
   CHECK(later.end == FetchEnd::done);
@@ -355,7 +356,7 @@ TEST_CASE("fetch tdx: the calendar is refreshed from SZSE's monthList, a failure
   REQUIRE(report.warnings.size() == 1);
   CHECK(report.warnings[0].find("2021-07") != std::string::npos);
   CHECK(report.warnings[0].find("HTTP 503") != std::string::npos);
-  CHECK(rig.store.load_open_days(date("2021-06-30"), date("2021-06-30")).empty());
+  CHECK(rig.store.market().load_open_days(date("2021-06-30"), date("2021-06-30")).empty());
   CHECK(report.days_stored == 21); // 2021-06-30 is closed now (a bar there would be refused)
 }
 

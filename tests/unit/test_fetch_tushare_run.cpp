@@ -210,7 +210,7 @@ TEST_CASE("fetch tushare: a bar that fails D16 stops the fetch before its day, -
   CHECK(report.message.find("000001.SZ on 2021-05-20: high") != std::string::npos);
   CHECK(report.days_stored == 3);
   CHECK(rig.store.load_bars("600276.SH", date("2021-05-20"), date("2021-05-20"), domain::SortOrder::asc, 9).empty());
-  CHECK(rig.store.load_ledger(k_provider).back().trade_date == date("2021-05-19"));
+  CHECK(rig.store.market().load_ledger(k_provider).back().trade_date == date("2021-05-19"));
 
   auto skipping = window("2021-05-17", at("2021-05-24", 16));
   skipping.skip_invalid = true;
@@ -251,7 +251,7 @@ TEST_CASE("fetch tushare: a second bar of a symbol in a day's answer stops the f
   CHECK(report.message.find(twice + " on 2021-05-20: ts_code: a second bar of " + twice)
         != std::string::npos);
   CHECK(report.days_stored == 3);
-  CHECK(rig.store.load_ledger(k_provider).back().trade_date == date("2021-05-19"));
+  CHECK(rig.store.market().load_ledger(k_provider).back().trade_date == date("2021-05-19"));
 
   auto skipping = window("2021-05-17", at("2021-05-24", 16));
   skipping.skip_invalid = true;
@@ -270,7 +270,7 @@ TEST_CASE("fetch tushare: the last day with under 90 percent of the day before r
   CHECK(report.end == FetchEnd::not_yet_published);
   CHECK(exit_status(report.end) == 0);
   CHECK(report.days_stored == 5);
-  CHECK(rig.store.load_ledger(k_provider).back().trade_date == date("2021-05-21"));
+  CHECK(rig.store.market().load_ledger(k_provider).back().trade_date == date("2021-05-21"));
   CHECK(rig.store.load_dataset_info().as_of == date("2021-05-21"));
 }
 
@@ -315,7 +315,7 @@ TEST_CASE("fetch tushare: a fetch naming symbols records them in the ledger, not
   CHECK(report.end == FetchEnd::done);
   CHECK(report.rows == 6);
   CHECK_FALSE(rig.store.find_symbol("000001.SZ"));
-  const auto ledger = rig.store.load_ledger(k_provider);
+  const auto ledger = rig.store.market().load_ledger(k_provider);
   REQUIRE(ledger.size() == 6);
   CHECK(ledger.front().symbol == "600276.SH");
   CHECK_FALSE(report.ledger_end.has_value());
@@ -324,7 +324,7 @@ TEST_CASE("fetch tushare: a fetch naming symbols records them in the ledger, not
 TEST_CASE("fetch tushare: bse_mapping refreshes the Beijing code aliases (D19)") {
   Rig rig;
   rig.source.refused_apis = {"trade_cal"};
-  const auto shipped = rig.store.load_aliases();
+  const auto shipped = rig.store.market().load_aliases();
   REQUIRE(shipped.size() == 248);
   SUBCASE("a mapping that changed is written, and the generation moves") {
     rig.source.bse_mapping = {{"838163.BJ", "920163.BJ"}, {"837023.BJ", "920999.BJ"}};
@@ -332,7 +332,7 @@ TEST_CASE("fetch tushare: bse_mapping refreshes the Beijing code aliases (D19)")
     const auto report = rig.fetch(window("2021-06-28", at("2021-07-01", 16)));
     REQUIRE(report.end == FetchEnd::done);
     CHECK(rig.source.count_calls("bse_mapping") == 1);
-    const auto aliases = rig.store.load_aliases();
+    const auto aliases = rig.store.market().load_aliases();
     CHECK(aliases.size() == 248);
     CHECK(std::find(aliases.begin(), aliases.end(), store::CodeAlias{"837023.BJ", "920999.BJ"}) != aliases.end());
     CHECK(rig.store.load_generation() > before);
@@ -343,7 +343,7 @@ TEST_CASE("fetch tushare: bse_mapping refreshes the Beijing code aliases (D19)")
   SUBCASE("the same mapping changes nothing and says nothing") {
     const auto report = rig.fetch(window("2021-06-28", at("2021-07-01", 16)));
     REQUIRE(report.end == FetchEnd::done);
-    CHECK(rig.store.load_aliases() == shipped);
+    CHECK(rig.store.market().load_aliases() == shipped);
     CHECK(std::none_of(report.warnings.begin(), report.warnings.end(), [](const std::string& warning) {
       return warning.find("alias") != std::string::npos || warning.find("bse_mapping") != std::string::npos;
     }));
@@ -352,7 +352,7 @@ TEST_CASE("fetch tushare: bse_mapping refreshes the Beijing code aliases (D19)")
     rig.source.refused_apis.insert("bse_mapping");
     const auto report = rig.fetch(window("2021-06-28", at("2021-07-01", 16)));
     REQUIRE(report.end == FetchEnd::done);
-    CHECK(rig.store.load_aliases() == shipped);
+    CHECK(rig.store.market().load_aliases() == shipped);
     CHECK(std::count_if(report.warnings.begin(), report.warnings.end(), [](const std::string& warning) {
             return warning.find("bse_mapping") != std::string::npos;
           }) == 1);
@@ -361,7 +361,7 @@ TEST_CASE("fetch tushare: bse_mapping refreshes the Beijing code aliases (D19)")
     rig.source.bse_mapping = {{"600519.SH", "920519.BJ"}};
     const auto report = rig.fetch(window("2021-06-28", at("2021-07-01", 16)));
     REQUIRE(report.end == FetchEnd::done);
-    CHECK(rig.store.load_aliases() == shipped);
+    CHECK(rig.store.market().load_aliases() == shipped);
     CHECK(std::any_of(report.warnings.begin(), report.warnings.end(), [](const std::string& warning) {
       return warning.find("the code aliases were not refreshed") != std::string::npos;
     }));
@@ -422,7 +422,7 @@ TEST_CASE("D18: a reference table that cannot be refreshed but for quota or toke
       // Suspensions that failed are asked no more in the run: the same answer every day would
       // be a call (and its tries) a day.
       CHECK(rig.source.count_calls("suspend_d") == c.suspend_calls);
-      CHECK(rig.store.load_aliases().size() == 248); // the stored (shipped) table kept
+      CHECK(rig.store.market().load_aliases().size() == 248); // the stored (shipped) table kept
     }
   }
   SUBCASE("the daily quota or a refused token on a reference table still ends the fetch (exit 4)") {

@@ -184,9 +184,10 @@ TEST_CASE("fetch::default_verify_window: the last 20 ledger days, else 20 open d
   CHECK(window->first == date("2024-05-23")); // 20 open days: 05-23 .. 06-20 (06-10 a holiday)
   {
     store::WriteTransaction transaction(rig.store);
-    rig.store.save_ledger_day({"tdx", date("2024-06-17"), "", 1});
-    rig.store.save_ledger_day({"tdx", date("2024-06-18"), "", 1});
-    rig.store.save_ledger_day({"tdx", date("2024-06-19"), "600519.SH", 1}); // not whole-market
+    rig.store.market().save_ledger_day({"tdx", date("2024-06-17"), "", 1});
+    rig.store.market().save_ledger_day({"tdx", date("2024-06-18"), "", 1});
+    rig.store.market().save_ledger_day(
+        {"tdx", date("2024-06-19"), "600519.SH", 1}); // not whole-market
     transaction.commit();
   }
   window = default_verify_window(rig.store);

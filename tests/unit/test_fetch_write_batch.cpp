@@ -44,7 +44,7 @@ Day day_of(const std::string& day, std::initializer_list<std::string> symbols) {
 // A record that saves `day`'s whole-market ledger row, as a fetch's does.
 std::function<void(store::BarStore&)> ledger_of(const std::string& day, std::int64_t rows) {
   return [day, rows](store::BarStore& store) {
-    store.save_ledger_day({"tushare-pro", date(day), "", rows});
+    store.market().save_ledger_day({"tushare-pro", date(day), "", rows});
   };
 }
 
@@ -66,7 +66,7 @@ TEST_CASE("WriteBatch: days added between commits commit together, each with its
   }
   CHECK(batch.units() == 3);
   CHECK(bar_count(reader, "600519.SH") == 0);
-  CHECK(reader.load_ledger("tushare-pro").empty());
+  CHECK(reader.market().load_ledger("tushare-pro").empty());
 
   const auto committed = batch.commit();
   REQUIRE(committed);
@@ -74,7 +74,7 @@ TEST_CASE("WriteBatch: days added between commits commit together, each with its
   CHECK(committed->rows == 6);
   CHECK(batch.units() == 0);
   CHECK(bar_count(reader, "600519.SH") == 3);
-  CHECK(reader.load_ledger("tushare-pro").size() == 3);
+  CHECK(reader.market().load_ledger("tushare-pro").size() == 3);
   // The summary grew a day at a time within one transaction, as three would have left it.
   const auto summary = reader.find_symbol("000001.SZ");
   REQUIRE(summary);
@@ -98,7 +98,7 @@ TEST_CASE("WriteBatch: days added between commits commit together, each with its
     REQUIRE(empty);
     CHECK(empty->units == 1);
     CHECK(empty->rows == 0);
-    CHECK(reader.load_ledger("tushare-pro").back().trade_date == date("2024-01-05"));
+    CHECK(reader.market().load_ledger("tushare-pro").back().trade_date == date("2024-01-05"));
   }
 }
 
@@ -111,7 +111,7 @@ TEST_CASE("WriteBatch: days not committed roll back whole, records included") {
     batch.add(std::move(rows.rows), rows.origins, ledger_of("2024-01-02", 1));
   } // cut short: the destructor rolls back
   CHECK(bar_count(store, "000001.SZ") == 0);
-  CHECK(store.load_ledger("tushare-pro").empty());
+  CHECK(store.market().load_ledger("tushare-pro").empty());
   CHECK_FALSE(store.find_symbol("000001.SZ"));
 }
 
@@ -137,6 +137,6 @@ TEST_CASE("WriteBatch: the importer's refusal is an error, and no day of the bat
   CHECK(committed.error().message.find("600519.SH") != std::string::npos);
   CHECK(bar_count(store, "000001.SZ") == 0);
   CHECK(bar_count(store, "600519.SH") == 1);
-  CHECK(store.load_ledger("tushare-pro").empty());
+  CHECK(store.market().load_ledger("tushare-pro").empty());
   CHECK(batch.units() == 0); // what was added is gone with the transaction
 }

@@ -30,15 +30,15 @@ void finish_report(store::BarStore& store,
                    const std::string& provider,
                    const FetchOptions& options,
                    FetchReport& report) {
-  for (const auto& row : store.load_ledger(provider)) {
+  for (const auto& row : store.market().load_ledger(provider)) {
     if (row.symbol.empty()) {
       report.ledger_end = row.trade_date; // ascending: the last one
     }
   }
   if (report.plan) {
     const auto since = report.ledger_end ? report.ledger_end->plus_days(1) : report.plan->start;
-    report.days_behind =
-        static_cast<std::int64_t>(store.load_open_days(since, report.plan->last_completed).size());
+    report.days_behind = static_cast<std::int64_t>(
+        store.market().load_open_days(since, report.plan->last_completed).size());
   }
   if (options.max_lag && report.days_behind > *options.max_lag && exit_status(report.end) == 0) {
     report.end = FetchEnd::lagging;

@@ -18,7 +18,7 @@ std::optional<Window> default_window(store::BarStore& store,
                                      const GapRequest& request) {
   std::optional<domain::Date> from = request.from;
   if (!from) {
-    const auto ledger = store.load_ledger("");
+    const auto ledger = store.market().load_ledger("");
     if (!ledger.empty()) {
       from = ledger.front().trade_date;
     }
@@ -77,10 +77,10 @@ void judge_symbol(store::BarStore& store,
                                          static_cast<std::int64_t>(open_days.size()) + 1)) {
     have.insert(bar.trade_date);
   }
-  const auto suspensions = store.load_suspensions(symbol);
+  const auto suspensions = store.market().load_suspensions(symbol);
   const std::set<domain::Date> suspended(suspensions.begin(), suspensions.end());
   std::set<domain::Date> absent;
-  for (const auto& absence : store.load_absences(symbol)) {
+  for (const auto& absence : store.market().load_absences(symbol)) {
     absent.insert(absence.trade_date);
   }
   ++report.symbols;
@@ -118,7 +118,7 @@ Result<GapReport> find_gaps(store::BarStore& store, const GapRequest& request) {
   store::ReadTransaction snapshot(store);
   const auto stored = store.load_symbols();
   std::map<std::string, store::Listing> listings;
-  for (auto& listing : store.load_listings()) {
+  for (auto& listing : store.market().load_listings()) {
     listings.emplace(listing.symbol, std::move(listing));
   }
   std::map<std::string, store::SymbolInfo> by_symbol;
@@ -146,7 +146,7 @@ Result<GapReport> find_gaps(store::BarStore& store, const GapRequest& request) {
   }
   report.from = window->from;
   report.to = window->to;
-  const auto open_days = store.load_open_days(window->from, window->to);
+  const auto open_days = store.market().load_open_days(window->from, window->to);
   for (const auto& name : names) {
     const auto listing = listings.count(name) != 0 ? std::optional(listings.at(name)) : std::nullopt;
     const auto info = by_symbol.count(name) != 0 ? std::optional(by_symbol.at(name)) : std::nullopt;

@@ -37,8 +37,8 @@ std::vector<ProviderLedger> providers_of(const std::vector<store::LedgerDay>& le
 LedgerStatus ledger_status(store::BarStore& store, std::chrono::system_clock::time_point now) {
   store::ReadTransaction snapshot(store);
   LedgerStatus status;
-  status.providers = providers_of(store.load_ledger(""));
-  status.calendar = store.load_calendar_span();
+  status.providers = providers_of(store.market().load_ledger(""));
+  status.calendar = store.market().load_calendar_span();
   if (auto last = last_completed_day(store, now)) {
     status.last_completed = *last;
   }
@@ -46,10 +46,10 @@ LedgerStatus ledger_status(store::BarStore& store, std::chrono::system_clock::ti
     if (status.last_completed) {
       const auto since = provider.last_whole ? provider.last_whole->plus_days(1) : *provider.first;
       provider.days_behind = static_cast<std::int64_t>(
-          store.load_open_days(since, *status.last_completed).size());
+          store.market().load_open_days(since, *status.last_completed).size());
     }
   }
-  for (const auto& listing : store.load_listings()) {
+  for (const auto& listing : store.market().load_listings()) {
     ++status.listings;
     status.delisted += listing.status == 'D' ? 1 : 0;
   }

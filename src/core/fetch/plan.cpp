@@ -23,7 +23,7 @@ domain::Date default_start(store::BarStore& store,
     return ledger.front().trade_date;
   }
   // D18: the last 250 trading days; look back far enough to find them (about a year and a half).
-  const auto open = store.load_open_days(end.plus_days(-k_first_fetch_days * 2 - 30), end);
+  const auto open = store.market().load_open_days(end.plus_days(-k_first_fetch_days * 2 - 30), end);
   if (open.size() <= static_cast<std::size_t>(k_first_fetch_days)) {
     return open.empty() ? end : open.front();
   }
@@ -41,11 +41,11 @@ Utc8Day utc8_day(system_clock::time_point instant) {
 
 Result<domain::Date> last_completed_day(store::BarStore& store, system_clock::time_point instant) {
   const auto now = utc8_day(instant);
-  const auto span = store.load_calendar_span();
+  const auto span = store.market().load_calendar_span();
   if (!span || span->second < now.date) {
     return past_calendar(now.date, span ? span->second : domain::k_first_session);
   }
-  const auto open = store.load_open_days(now.date.plus_days(-60), now.date);
+  const auto open = store.market().load_open_days(now.date.plus_days(-60), now.date);
   for (auto it = open.rbegin(); it != open.rend(); ++it) {
     if (*it < now.date || now.after_close) {
       return *it;
@@ -56,7 +56,7 @@ Result<domain::Date> last_completed_day(store::BarStore& store, system_clock::ti
 }
 
 std::optional<domain::Date> find_open_day_before(store::BarStore& store, domain::Date day) {
-  const auto before = store.load_open_days(day.plus_days(-30), day.plus_days(-1));
+  const auto before = store.market().load_open_days(day.plus_days(-30), day.plus_days(-1));
   return before.empty() ? std::nullopt : std::optional(before.back());
 }
 
@@ -83,13 +83,13 @@ Result<Plan> plan_fetch(store::BarStore& store, const PlanRequest& request, doma
     return make_error(ErrorCode::invalid_parameter,
                       "--from " + request.from->iso() + " is after --to " + request.to->iso());
   }
-  const auto span = store.load_calendar_span();
+  const auto span = store.market().load_calendar_span();
   for (const auto& day : {request.from, request.to}) {
     if (day && (!span || span->second < *day)) {
       return past_calendar(*day, span ? span->second : domain::k_first_session);
     }
   }
-  const auto ledger = store.load_ledger(request.provider);
+  const auto ledger = store.market().load_ledger(request.provider);
   Plan plan;
   plan.last_completed = last_completed;
   plan.end = request.to ? std::min(*request.to, last_completed) : last_completed;
@@ -97,11 +97,11 @@ Result<Plan> plan_fetch(store::BarStore& store, const PlanRequest& request, doma
   if (!request.from && ledger.empty()) {
     const auto as_of = store.load_dataset_info().as_of;
     if (as_of && *as_of < plan.start) {
-      const auto after = store.load_open_days(as_of->plus_days(1), plan.start);
+      const auto after = store.market().load_open_days(as_of->plus_days(1), plan.start);
       plan.gap_from = after.empty() ? plan.start : after.front();
     }
   }
-  for (const auto day : store.load_open_days(plan.start, plan.end)) {
+  for (const auto day : store.market().load_open_days(plan.start, plan.end)) {
     if (request.refetch || !ledger_holds(ledger, day, request.symbols)) {
       plan.days.push_back(day);
     }

@@ -122,7 +122,7 @@ AskedBars ask_provider(Provider& provider,
                        domain::Date today) {
   AskedBars out;
   out.bars.provider = provider.name();
-  auto days = store.load_open_days(from, std::min(to, today));
+  auto days = store.market().load_open_days(from, std::min(to, today));
   days.insert(days.begin(), find_open_day_before(store, from).value_or(from.plus_days(-1)));
   const auto units = units_of(provider, symbols, days);
   if (const auto* why = std::get_if<Stop>(&units)) {

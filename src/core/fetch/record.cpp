@@ -4,22 +4,22 @@ namespace ashare::fetch {
 
 void save_record(store::BarStore& store, const UnitRecord& record) {
   for (const auto& [symbol, date] : record.suspensions) {
-    store.save_suspension(symbol, date);
+    store.market().save_suspension(symbol, date);
   }
   for (const auto& [symbol, date] : record.marks_gone) {
-    store.delete_absence(symbol, date);
+    store.market().delete_absence(symbol, date);
   }
   for (const auto& absence : record.marks_new) {
-    store.save_absence(absence);
+    store.market().save_absence(absence);
   }
   for (const auto& row : record.ledger) {
-    store.save_ledger_day(row);
+    store.market().save_ledger_day(row);
   }
 }
 
 std::set<SymbolDay> load_absence_marks(store::BarStore& store) {
   std::set<SymbolDay> marks;
-  for (auto& absence : store.load_absences("")) {
+  for (auto& absence : store.market().load_absences("")) {
     marks.emplace(std::move(absence.symbol), absence.trade_date);
   }
   return marks;
@@ -29,7 +29,7 @@ std::optional<std::int64_t> whole_market_rows_before(store::BarStore& store,
                                                      const std::string& provider,
                                                      domain::Date day) {
   std::optional<std::int64_t> rows;
-  for (const auto& row : store.load_ledger(provider)) {
+  for (const auto& row : store.market().load_ledger(provider)) {
     if (row.symbol.empty() && row.trade_date < day) {
       rows = row.rows; // ascending: the last one before
     }
@@ -39,7 +39,7 @@ std::optional<std::int64_t> whole_market_rows_before(store::BarStore& store,
 
 std::set<SymbolDay> load_staged(store::BarStore& store, const std::string& provider) {
   std::set<SymbolDay> staged;
-  for (auto& row : store.load_ledger(provider)) {
+  for (auto& row : store.market().load_ledger(provider)) {
     if (!row.symbol.empty()) {
       staged.emplace(std::move(row.symbol), row.trade_date);
     }
@@ -49,7 +49,7 @@ std::set<SymbolDay> load_staged(store::BarStore& store, const std::string& provi
 
 std::map<domain::Date, std::int64_t> staged_bars_by_day(store::BarStore& store, const std::string& provider) {
   std::map<domain::Date, std::int64_t> bars;
-  for (const auto& row : store.load_ledger(provider)) {
+  for (const auto& row : store.market().load_ledger(provider)) {
     if (!row.symbol.empty()) {
       bars[row.trade_date] += row.rows;
     }
@@ -58,12 +58,12 @@ std::map<domain::Date, std::int64_t> staged_bars_by_day(store::BarStore& store, 
 }
 
 void record_whole_day(store::BarStore& store, const std::string& provider, domain::Date day, std::int64_t bars) {
-  store.save_ledger_day({provider, day, "", bars});
-  store.forget_symbol_ledger_days(provider, day);
+  store.market().save_ledger_day({provider, day, "", bars});
+  store.market().forget_symbol_ledger_days(provider, day);
 }
 
 void forget_staged_day(store::BarStore& store, const std::string& provider, domain::Date day) {
-  store.forget_symbol_ledger_days(provider, day);
+  store.market().forget_symbol_ledger_days(provider, day);
 }
 
 } // namespace ashare::fetch

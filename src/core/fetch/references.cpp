@@ -12,7 +12,7 @@ void save_calendar(store::BarStore& store, const std::vector<CalendarSpan>& span
   }
   store::WriteTransaction transaction(store);
   for (const auto& span : spans) {
-    store.save_calendar(span.first, span.last, span.open_days);
+    store.market().save_calendar(span.first, span.last, span.open_days);
   }
   transaction.commit();
 }
@@ -24,7 +24,7 @@ bool same_listing(const store::Listing& a, const store::Listing& b) {
 
 void save_listings(store::BarStore& store, const std::vector<store::Listing>& listings) {
   std::map<std::string, store::Listing> stored;
-  for (auto& listing : store.load_listings()) {
+  for (auto& listing : store.market().load_listings()) {
     auto symbol = listing.symbol;
     stored.emplace(std::move(symbol), std::move(listing));
   }
@@ -32,7 +32,7 @@ void save_listings(store::BarStore& store, const std::vector<store::Listing>& li
   for (const auto& listing : listings) {
     const auto it = stored.find(listing.symbol);
     if (it == stored.end() || !same_listing(it->second, listing)) {
-      store.save_listing(listing);
+      store.market().save_listing(listing);
     }
   }
   transaction.commit();
@@ -40,7 +40,7 @@ void save_listings(store::BarStore& store, const std::vector<store::Listing>& li
 
 // Return how many aliases changed.
 std::size_t save_aliases(store::BarStore& store, const std::vector<store::CodeAlias>& aliases) {
-  const auto stored = store.load_aliases();
+  const auto stored = store.market().load_aliases();
   std::vector<store::CodeAlias> changed;
   for (const auto& alias : aliases) {
     if (std::find(stored.begin(), stored.end(), alias) == stored.end()) {
@@ -52,7 +52,7 @@ std::size_t save_aliases(store::BarStore& store, const std::vector<store::CodeAl
   }
   store::WriteTransaction transaction(store);
   for (const auto& alias : changed) {
-    store.save_alias(alias);
+    store.market().save_alias(alias);
   }
   store.finish_change("");
   transaction.commit();

@@ -52,7 +52,8 @@ bool Run::repair() {
     m_report.end = FetchEnd::up_to_date;
     return true;
   }
-  for (const auto day : m_store.load_open_days(by_day.begin()->first, by_day.rbegin()->first)) {
+  for (const auto day :
+       m_store.market().load_open_days(by_day.begin()->first, by_day.rbegin()->first)) {
     m_open_days.insert(day);
   }
   m_absent = load_absence_marks(m_store);

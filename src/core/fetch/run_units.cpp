@@ -26,7 +26,7 @@ std::chrono::milliseconds group_window(UnitShape shape) {
 } // namespace
 
 bool Run::fetch_plan(const Plan& plan) {
-  for (const auto day : m_store.load_open_days(plan.start.plus_days(-30), plan.end)) {
+  for (const auto day : m_store.market().load_open_days(plan.start.plus_days(-30), plan.end)) {
     m_open_days.insert(day);
   }
   for (auto& info : m_store.load_symbols()) {
@@ -99,7 +99,9 @@ bool Run::continue_chains_backward(const Plan& plan) {
     if ((!named.empty() && named.count(symbol) == 0) || !(first_day < info.first_date)) {
       continue;
     }
-    const Unit span{UnitShape::symbol_span, {symbol}, m_store.load_open_days(first_day, info.first_date),
+    const Unit span{UnitShape::symbol_span,
+                    {symbol},
+                    m_store.market().load_open_days(first_day, info.first_date),
                     std::nullopt};
     m_open_days.insert(span.days.begin(), span.days.end());
     auto asked = m_provider.fetch(span, waiting_here());

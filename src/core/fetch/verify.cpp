@@ -182,7 +182,7 @@ VerifyReport compare_with_provider(store::BarStore& store,
       compared.insert(symbol);
     }
   }
-  const auto open_days = store.load_open_days(from, to);
+  const auto open_days = store.market().load_open_days(from, to);
   const std::set<domain::Date> open(open_days.begin(), open_days.end());
   for (const auto& symbol : compared) {
     compare_symbol(store, answered, symbol, open, report);
@@ -192,7 +192,7 @@ VerifyReport compare_with_provider(store::BarStore& store,
 
 std::optional<std::pair<domain::Date, domain::Date>> default_verify_window(store::BarStore& store) {
   std::set<domain::Date> whole;
-  for (const auto& row : store.load_ledger("")) {
+  for (const auto& row : store.market().load_ledger("")) {
     if (row.symbol.empty()) {
       whole.insert(row.trade_date);
     }
@@ -208,7 +208,7 @@ std::optional<std::pair<domain::Date, domain::Date>> default_verify_window(store
   if (!as_of) {
     return std::nullopt;
   }
-  const auto days = store.load_open_days(as_of->plus_days(-60), *as_of);
+  const auto days = store.market().load_open_days(as_of->plus_days(-60), *as_of);
   if (days.empty()) {
     return std::pair{*as_of, *as_of};
   }

@@ -176,44 +176,6 @@ public:
   // Return the calendar, listings, suspensions, absence marks, fetch ledger and code aliases.
   virtual MarketRecord& market() = 0;
 
-  // Forwards to market() for the fetch code only: they go once the fetch rewrite lands (issue 43
-  // step 2). Everything else calls market().
-  std::vector<domain::Date> load_open_days(domain::Date from, domain::Date to) {
-    return market().load_open_days(from, to);
-  }
-  std::optional<std::pair<domain::Date, domain::Date>> load_calendar_span() {
-    return market().load_calendar_span();
-  }
-  std::vector<Listing> load_listings() { return market().load_listings(); }
-  std::vector<domain::Date> load_suspensions(const std::string& symbol) {
-    return market().load_suspensions(symbol);
-  }
-  std::vector<Absence> load_absences(const std::string& symbol) {
-    return market().load_absences(symbol);
-  }
-  std::vector<LedgerDay> load_ledger(const std::string& provider) {
-    return market().load_ledger(provider);
-  }
-  std::vector<CodeAlias> load_aliases() { return market().load_aliases(); }
-  void save_calendar(domain::Date from,
-                     domain::Date to,
-                     const std::vector<domain::Date>& open_days) {
-    market().save_calendar(from, to, open_days);
-  }
-  void save_listing(const Listing& listing) { market().save_listing(listing); }
-  void save_suspension(const std::string& symbol, domain::Date date) {
-    market().save_suspension(symbol, date);
-  }
-  void save_absence(const Absence& absence) { market().save_absence(absence); }
-  void delete_absence(const std::string& symbol, domain::Date date) {
-    market().delete_absence(symbol, date);
-  }
-  void save_ledger_day(const LedgerDay& day) { market().save_ledger_day(day); }
-  void forget_symbol_ledger_days(const std::string& provider, domain::Date date) {
-    market().forget_symbol_ledger_days(provider, date);
-  }
-  void save_alias(const CodeAlias& alias) { market().save_alias(alias); }
-
 protected:
   friend class ReadTransaction;
   friend class WriteTransaction;
