@@ -12,10 +12,9 @@
 #include "core/query/catalog.hpp"
 #include "core/store/bar_store.hpp"
 #include "core/store/change_counter.hpp"
+#include "core/store/change_watch.hpp"
 #include "core/store/connection_pool.hpp"
 #include "core/store/key_store.hpp"
-#include "core/store/locator.hpp"
-#include "core/store/postgres/change_listener.hpp"
 
 #include <atomic>
 #include <filesystem>
@@ -31,27 +30,26 @@ struct Services {
   Services(const std::string& data_locator, const std::string& keys_locator)
     : bars([data_locator] { return store::open_bar_store(data_locator); }),
       keys([keys_locator] { return store::open_key_store(keys_locator); }),
-      data_changes(change_counter_for(data_locator)), keys_changes(change_counter_for(keys_locator)),
+      data_changes(store::open_change_counter(data_locator)),
+      keys_changes(store::open_change_counter(keys_locator)),
       m_data_locator(data_locator), m_keys_locator(keys_locator) {}
 
   // Keep the caches current across hosts for the stores on a database server: a thread per store
-  // hears its changes (store/postgres/change_listener.hpp). A server calls it; a one-shot command
-  // has nothing to keep current. On SQLite there is nothing to do: a file's change counter is
+  // hears its changes (store/change_watch.hpp). A server calls it; a one-shot command has
+  // nothing to keep current. On a store file there is nothing to do: its change counter is
   // shared memory.
   void watch_changes() {
-    if (store::is_postgres_locator(m_data_locator) && !m_data_listener) {
-      m_data_listener = std::make_unique<store::postgres::ChangeListener>(
-        m_data_locator, "ashare_bars", data_changes);
+    if (!m_data_watch) {
+      m_data_watch = store::watch_changes(m_data_locator, store::WatchedStore::bars, data_changes);
     }
-    if (store::is_postgres_locator(m_keys_locator) && !m_keys_listener) {
-      m_keys_listener = std::make_unique<store::postgres::ChangeListener>(
-        m_keys_locator, "ashare_keys", keys_changes);
+    if (!m_keys_watch) {
+      m_keys_watch = store::watch_changes(m_keys_locator, store::WatchedStore::keys, keys_changes);
     }
   }
 
   // Return whether the keys, or the bars, are on a database server, which can be unreachable (D15).
-  bool keys_on_server() const { return store::is_postgres_locator(m_keys_locator); }
-  bool data_on_server() const { return store::is_postgres_locator(m_data_locator); }
+  bool keys_on_server() const { return store::is_on_server(m_keys_locator); }
+  bool data_on_server() const { return store::is_on_server(m_data_locator); }
 
   store::ConnectionPool<store::BarStore> bars;
   store::ConnectionPool<store::KeyStore> keys;
@@ -76,15 +74,11 @@ struct Services {
   std::atomic<bool> draining{false};
 
 private:
-  static store::ChangeCounter change_counter_for(const std::string& locator) {
-    return store::is_postgres_locator(locator) ? store::ChangeCounter() : store::ChangeCounter(locator);
-  }
-
   std::string m_data_locator;
   std::string m_keys_locator;
   // Stopped first: they bump the counters above.
-  std::unique_ptr<store::postgres::ChangeListener> m_data_listener;
-  std::unique_ptr<store::postgres::ChangeListener> m_keys_listener;
+  std::unique_ptr<store::ChangeWatch> m_data_watch;
+  std::unique_ptr<store::ChangeWatch> m_keys_watch;
 };
 
 } // namespace ashare::api

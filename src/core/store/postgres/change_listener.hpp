@@ -7,18 +7,19 @@
 #pragma once
 
 #include "core/store/change_counter.hpp"
+#include "core/store/change_watch.hpp"
 
 #include <string>
 #include <thread>
 
 namespace ashare::store::postgres {
 
-class ChangeListener {
+class ChangeListener final : public ChangeWatch {
 public:
   // Listen on `channel` of the database at `uri`, bumping `counter` (which must outlive this).
   // Connection failures are retried every few hundred milliseconds, never thrown.
   ChangeListener(std::string uri, std::string channel, ChangeCounter& counter);
-  ~ChangeListener(); // stops listening (within k_poll_interval)
+  ~ChangeListener() override; // stops listening (within k_poll_interval)
   ChangeListener(const ChangeListener&) = delete;
   ChangeListener& operator=(const ChangeListener&) = delete;
 
