@@ -1,7 +1,5 @@
 #include "server/charge_batcher.hpp"
 
-#include "core/store/store_unavailable.hpp"
-
 #include <boost/asio/post.hpp>
 #include <algorithm>
 
@@ -53,10 +51,8 @@ void ChargeBatcher::run() {
     bool unreachable = false;
     try {
       results = api::apply_charges(m_services, charges);
-    } catch (const store::StoreUnavailable& error) {
-      unreachable = true;
-      m_services.log_error(std::string("charging credits: ") + error.what());
     } catch (const std::exception& error) {
+      unreachable = api::is_store_unreachable(error);
       m_services.log_error(std::string("charging credits: ") + error.what());
     }
     hand_back(std::move(waiting), results, unreachable);

@@ -2,6 +2,7 @@
 
 #include "core/api/etag.hpp"
 #include "core/api/responses.hpp"
+#include "core/store/store_unavailable.hpp"
 
 #include <memory>
 #include <span>
@@ -157,6 +158,10 @@ std::vector<store::ChargeResult> apply_charges(Services& services,
                                                std::span<const store::ChargeRequest> charges) {
   auto keys = services.keys.acquire();
   return keys->charge_batch(charges);
+}
+
+bool is_store_unreachable(const std::exception& error) {
+  return dynamic_cast<const store::StoreUnavailable*>(&error) != nullptr;
 }
 
 } // namespace ashare::api

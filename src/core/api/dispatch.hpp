@@ -13,6 +13,7 @@
 #include "core/api/typed_request.hpp"
 #include "core/error.hpp"
 
+#include <exception>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -62,6 +63,10 @@ Response finish_dispatch(const Request& request, Services& services, const Defer
 // too). Waits on SQLite's write lock. Throws on store failures (then nothing was charged).
 std::vector<store::ChargeResult> apply_charges(Services& services,
                                                std::span<const store::ChargeRequest> charges);
+
+// Return whether `error`, thrown by apply_charges(), says that the key store cannot be reached
+// (D15: a 503, and nothing was charged) rather than that something else failed (a 500).
+bool is_store_unreachable(const std::exception& error);
 
 // Answer `request` in one call (both steps), waiting on the store as needed.
 Response dispatch(const Request& request, Services& services);
