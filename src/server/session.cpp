@@ -30,8 +30,7 @@ constexpr auto k_linger = std::chrono::milliseconds(2000);
 // Return the answer to an unexpected failure (D10: the detail is logged, never sent).
 api::Response internal_error(api::Services& services, std::string_view detail) {
   services.log_error(detail);
-  return api::error_response(ErrorCode::internal,
-                             "internal error; the server logged the details", services);
+  return api::error_response(ErrorCode::internal, api::k_internal_error_message, services);
 }
 
 // Return the X-Request-Id of `response` ("-" when it has none), for the access log.
@@ -272,10 +271,9 @@ private:
           self->answer(result        ? finish(*result)
                        : unreachable ? api::unavailable_response(
                                          "the key store cannot be reached", self->services())
-                                     : api::error_response(
-                                         ErrorCode::internal,
-                                         "internal error; the server logged the details",
-                                         self->services()));
+                                     : api::error_response(ErrorCode::internal,
+                                                           api::k_internal_error_message,
+                                                           self->services()));
         });
       return;
     }

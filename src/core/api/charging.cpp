@@ -11,8 +11,6 @@
 namespace ashare::api {
 namespace {
 
-constexpr const char* k_internal_message = "internal error; the server logged the details";
-
 // Return the response of `answer` (an error, or the body's renderer) when `credits_charged`; a
 // 200 carries `etag` when one is given (D17).
 Response answer_response(const Result<Render>& answer,
@@ -135,7 +133,7 @@ Response tag_public(Response response, const Request& request) {
 
 Response internal_error(const Caller& caller, const std::string& detail, Services& services) {
   services.log_error(detail);
-  auto response = error_body(make_error(ErrorCode::internal, k_internal_message));
+  auto response = error_body(make_error(ErrorCode::internal, k_internal_error_message));
   if (caller.metered) {
     try {
       const store::ChargeRequest read_balance{caller.key_id, 0};

@@ -76,6 +76,9 @@ Response dispatch(const Request& request, Services& services);
 // Requires an unmetered `caller`.
 Response dispatch_trusted(const Request& request, Services& services, const Caller& caller);
 
+// The message of every 500 (D10): the detail of an unexpected failure is logged, never sent.
+inline constexpr const char* k_internal_error_message = "internal error; the server logged the details";
+
 // Return the error envelope of `code` with `message`, the status of the error table and a fresh
 // X-Request-Id: for failures outside dispatch (exceptions, requests rejected before routing).
 Response error_response(ErrorCode code, const std::string& message, Services& services);
