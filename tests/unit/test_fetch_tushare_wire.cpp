@@ -117,7 +117,7 @@ TEST_CASE("tushare wire: a number past a double's range is JSON, kept as sent, a
 
 TEST_CASE("tushare wire: refusals are classified by their words (D18)") {
   auto kind = [](std::int64_t code, std::string msg) {
-    return classify_refusal(Reply{"", code, std::move(msg), {}});
+    return classify_refusal(Envelope{"", code, std::move(msg), {}});
   };
   const auto minute = kind(40203, "抱歉，您每分钟最多访问该接口500次，权限的具体详情访问："
                                   "https://tushare.pro/document/1?doc_id=108。");

@@ -14,7 +14,7 @@ std::string failing_message(std::string_view api_name, int failures, const std::
          + (failures == 1 ? " try" : " tries") + "), last: " + why;
 }
 
-CallFailure failure_of(const Reply& reply, Refusal kind, std::string_view api_name) {
+CallFailure failure_of(const Envelope& reply, Refusal kind, std::string_view api_name) {
   const std::string words = " (code " + std::to_string(reply.code) + "): " + reply.msg;
   switch (kind) {
   case Refusal::daily_quota:
@@ -49,7 +49,7 @@ void Client::tell(CallEvent event) {
   }
 }
 
-std::variant<Reply, CallFailure>
+std::variant<Envelope, CallFailure>
 Client::call_page(std::string_view api_name, const nlohmann::json& params, std::string_view fields) {
   const auto body = request_body(api_name, m_settings.token, params, fields);
   auto backoff = m_settings.backoff;
@@ -111,7 +111,7 @@ CallResult Client::call(std::string_view api_name, const nlohmann::json& params,
     if (auto* failure = std::get_if<CallFailure>(&page)) {
       return std::move(*failure);
     }
-    auto& table = std::get<Reply>(page).data;
+    auto& table = std::get<Envelope>(page).data;
     if (offset == 0) {
       whole.fields = table.fields;
     } else if (table.fields != whole.fields) {

@@ -70,7 +70,7 @@ public:
 
 private:
   // Send one page's request until it has an answer or a failure that ends the call.
-  std::variant<Reply, CallFailure>
+  std::variant<Envelope, CallFailure>
   call_page(std::string_view api_name, const nlohmann::json& params, std::string_view fields);
   void tell(CallEvent event);
 

@@ -1,5 +1,5 @@
 // parse_reply (wire.hpp): a JSON reader written for the envelope alone. It reads the body straight
-// into a Reply, keeping every number as the text the source sent, so that "1708.10" never passes
+// into an Envelope, keeping every number as the text the source sent, so that "1708.10" never passes
 // through a double (D12), and builds no DOM. A general parser converts each number it meets (a
 // SAX parser calls strtod before handing over the text); a whole-market day is three answers of
 // about 5,500 rows of up to 11 cells, read while the day before is written (issue 32).
@@ -40,7 +40,7 @@ class ReplyReader {
 public:
   explicit ReplyReader(std::string_view body) : m_text(body) {}
 
-  Result<Reply> read() {
+  Result<Envelope> read() {
     skip_space();
     m_is_object = m_at < m_text.size() && m_text[m_at] == '{';
     const bool parsed = value(Context::envelope, {}, 0) && (skip_space(), m_at == m_text.size());
@@ -426,7 +426,7 @@ private:
 
   std::string_view m_text;
   std::size_t m_at = 0;
-  Reply m_reply;
+  Envelope m_reply;
   std::optional<std::int64_t> m_code;
   bool m_has_fields = false;
   bool m_has_items = false;
@@ -436,7 +436,7 @@ private:
 
 } // namespace
 
-Result<Reply> parse_reply(std::string_view body) {
+Result<Envelope> parse_reply(std::string_view body) {
   return ReplyReader(body).read();
 }
 

@@ -70,7 +70,7 @@ std::string request_body(std::string_view api_name,
   return body.dump();
 }
 
-ClassifiedRefusal classify_refusal(const Reply& reply) {
+ClassifiedRefusal classify_refusal(const Envelope& reply) {
   const std::string_view msg = reply.msg;
   if (auto limit = per_minute_limit(msg)) {
     return {Refusal::per_minute, *limit};

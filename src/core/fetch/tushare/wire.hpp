@@ -26,7 +26,8 @@ struct Table {
   std::optional<std::size_t> column(std::string_view name) const;
 };
 
-struct Reply {
+// A reply's body: the envelope every answer of the API comes in.
+struct Envelope {
   std::string request_id;
   std::int64_t code = 0;
   std::string msg;
@@ -43,7 +44,7 @@ std::string request_body(std::string_view api_name,
 // Parse a reply `body`. A body that is not the envelope (not JSON, no `code`, `data` without
 // `fields` and `items` when `code` is 0, rows of another width) is an INVALID_INPUT error saying
 // what is wrong.
-Result<Reply> parse_reply(std::string_view body);
+Result<Envelope> parse_reply(std::string_view body);
 
 // What a refusal (`code` other than 0) means for the fetch (D18).
 enum class Refusal {
@@ -61,6 +62,6 @@ struct ClassifiedRefusal {
 };
 
 // Classify the refusal of `reply` (whose code is not 0) by its code and its words.
-ClassifiedRefusal classify_refusal(const Reply& reply);
+ClassifiedRefusal classify_refusal(const Envelope& reply);
 
 } // namespace ashare::fetch::tushare
