@@ -1,6 +1,6 @@
 #include "cli/backend.hpp"
 
-#include "cli/remote/transport.hpp"
+#include "cli/remote/remote_gateway.hpp"
 #include "core/api/caller.hpp"
 #include "core/api/services.hpp"
 #include "core/api/store_view.hpp"
@@ -56,18 +56,20 @@ std::int64_t now_ms() {
 class CachedBackend final : public Backend {
 public:
   CachedBackend(const Config& config, const RemoteOptions& options)
-    : m_upstream(open_remote_transport(config, options)), m_cache(config.cache_db),
-      m_remote(*m_upstream, m_cache,
+    : m_base_url(*config.base_url), m_gateway(open_remote_gateway(config, options)),
+      m_cache(config.cache_db),
+      m_remote(*m_gateway, m_cache,
                remote::RemoteSettings{*config.base_url, plan_of(config), options.offline,
                                       options.refresh, now_ms()},
                m_random) {}
 
   api::Answer answer(const api::TypedRequest& request) override { return m_remote.answer(request); }
 
-  std::string describe() const override { return m_upstream->describe(); }
+  std::string describe() const override { return m_base_url; }
 
 private:
-  std::unique_ptr<Transport> m_upstream;
+  std::string m_base_url;
+  std::unique_ptr<http::Gateway> m_gateway;
   store::CacheStore m_cache;
   auth::SystemRandom m_random;
   remote::CachedRemote m_remote;

@@ -16,8 +16,8 @@ class Backend {
 public:
   virtual ~Backend() = default;
 
-  // Return the answer of `request`. Remote mode throws NetworkError when the remote cannot be
-  // reached, remote::OfflineMiss when --offline and the cache lacks what the answer reads, and
+  // Return the answer of `request`. Remote mode throws remote::Unreachable when the remote cannot
+  // be reached, remote::OfflineMiss when --offline and the cache lacks what the answer reads, and
   // remote::UnexpectedReply for a reply no server of the API sends.
   virtual api::Answer answer(const api::TypedRequest& request) = 0;
 

@@ -4,8 +4,8 @@
 #include "cli/commands/indicators.hpp"
 #include "cli/config.hpp"
 #include "cli/commands/query_run.hpp"
-#include "cli/remote/transport.hpp"
 #include "core/error.hpp"
+#include "core/remote/calls.hpp"
 #include "core/store/schema.hpp"
 #include "core/store/store_unavailable.hpp"
 
@@ -212,7 +212,7 @@ int run(int argc, char** argv) {
 int main(int argc, char** argv) {
   try {
     return run(argc, argv);
-  } catch (const NetworkError& error) {
+  } catch (const ashare::remote::Unreachable& error) {
     return fail(error.what(), k_exit_network);
   } catch (const ashare::store::StoreUnavailable& error) {
     return fail(error.what(), k_exit_network); // D15: a database server that may come back

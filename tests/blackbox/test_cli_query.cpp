@@ -1439,8 +1439,8 @@ TEST_CASE("cli query: 5xx answers are retried --retries times, then reported") {
   }
 }
 
-// transport.hpp: NetworkError, exit status 3, when the remote kept failing with 5xx after the
-// retries, whichever request failed.
+// remote/calls.hpp: remote::Unreachable, exit status 3, when the remote kept failing with 5xx
+// after the retries, whichever request failed.
 TEST_CASE("cli query: a remote that keeps failing with 5xx is exit status 3") {
   for (const bool healthy_healthz : {false, true}) {
     CAPTURE(healthy_healthz);

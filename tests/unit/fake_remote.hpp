@@ -1,4 +1,4 @@
-// The remote of remote mode's unit tests (STYLE 7: a tiny fake behind remote::Upstream): the core's
+// The remote of remote mode's unit tests (STYLE 7: a tiny fake behind http::Gateway): the core's
 // own API (api::dispatch_trusted, which is what `ashare serve` answers) over a store of its own on
 // a plan of choice, recording every target it is sent; a test may answer some targets itself.
 #pragma once
@@ -8,9 +8,10 @@
 #include "core/api/caller.hpp"
 #include "core/api/dispatch.hpp"
 #include "core/api/services.hpp"
-#include "core/remote/upstream.hpp"
+#include "core/http/gateway.hpp"
 #include "core/store/sqlite_bar_store.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -20,7 +21,7 @@
 
 namespace ashare::test {
 
-class FakeRemote final : public remote::Upstream {
+class FakeRemote final : public http::Gateway {
 public:
   // A remote holding the three bancob fixtures (600519.SH, 600036.SH, 002594.SZ: 2023-09-25 to
   // 2025-10-23, factors that step) and the canonical CSV `extra`, answering as a key of `plan`
@@ -40,25 +41,26 @@ public:
     m_services = std::make_unique<api::Services>(m_dir / "remote.db", m_dir / "remote-keys.db");
   }
 
-  remote::Reply get(const std::string& target) override {
-    targets.push_back(target);
+  // Answer a GET of `call.target`, recording it. A call with If-None-Match records its tag in
+  // `conditions`, and the API answers 304 while it names the answer (D17); it is answered as a
+  // plain GET when `ignores_etags`.
+  http::Outcome send(const http::Call& call) override {
+    const auto condition = std::find_if(call.headers.begin(), call.headers.end(),
+                                        [](const http::Header& h) { return h.name == "If-None-Match"; });
+    if (condition != call.headers.end()) {
+      conditions.push_back(condition->value);
+      if (!ignores_etags) {
+        targets.push_back(call.target);
+        return direct(call.target, condition->value);
+      }
+    }
+    targets.push_back(call.target);
     if (answer) {
-      if (auto reply = answer(target)) {
+      if (auto reply = answer(call.target)) {
         return *reply;
       }
     }
-    return direct(target);
-  }
-
-  // As get(), recording `etag` in `conditions`; the API answers 304 while it names the answer
-  // (D17). Answered like get() when `ignores_etags`.
-  remote::Reply get_if_none_match(const std::string& target, const std::string& etag) override {
-    conditions.push_back(etag);
-    if (ignores_etags) {
-      return get(target);
-    }
-    targets.push_back(target);
-    return direct(target, etag);
+    return direct(call.target);
   }
 
   // Import canonical CSV `text` into the remote's store (its generation moves).
@@ -68,7 +70,7 @@ public:
   }
 
   // Return what the API itself answers to `target`, without recording it.
-  remote::Reply direct(const std::string& target, const std::string& if_none_match = "") {
+  http::Reply direct(const std::string& target, const std::string& if_none_match = "") {
     api::Request request;
     request.method = "GET";
     const auto question = target.find('?');
@@ -80,7 +82,7 @@ public:
     const auto response =
         api::dispatch_trusted(request, *m_services, api::Caller{0, m_plan, false});
     const auto* etag = response.find_header("ETag");
-    return remote::Reply{response.status, response.body.str(), etag != nullptr ? *etag : ""};
+    return http::Reply{response.status, response.body.str(), etag != nullptr ? *etag : ""};
   }
 
   // Return how many targets sent since `mark` (an index into `targets`) start with `prefix`.
@@ -96,7 +98,7 @@ public:
   std::vector<std::string> conditions; // the If-None-Match of every conditional request, in order
   bool ignores_etags = false;          // answer conditional requests as plain ones
   // Answers a target instead of the API when it returns a reply (a refusal, a failure).
-  std::function<std::optional<remote::Reply>(const std::string& target)> answer;
+  std::function<std::optional<http::Reply>(const std::string& target)> answer;
 
 private:
   TempDir m_dir;

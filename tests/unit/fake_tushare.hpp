@@ -1,10 +1,10 @@
-// An in-process Tushare Pro for the fetch tests: a fetch::Transport that answers `daily`,
+// An in-process Tushare Pro for the fetch tests: an http::Gateway that answers `daily`,
 // `adj_factor`, `suspend_d`, `stock_basic` and `trade_cal` from real Tushare `daily` CSV files
 // (data/sample/tushare/), paged by `offset`/`limit`, with switches for the refusals of D18.
 // The black-box tests run the stand-in server instead (tests/standin/).
 #pragma once
 
-#include "core/fetch/transport.hpp"
+#include "core/http/gateway.hpp"
 
 #include <fstream>
 #include <functional>
@@ -17,7 +17,7 @@
 
 namespace ashare::test {
 
-class FakeTushare final : public fetch::Transport {
+class FakeTushare final : public http::Gateway {
 public:
   using Row = std::vector<std::string>; // the CSV's cells, as text
 
@@ -51,12 +51,12 @@ public:
   std::vector<nlohmann::json> calls; // every request, parsed
   int page_rows_cap = 6000;
 
-  fetch::Exchange post(const std::string& body) override {
-    const auto request = nlohmann::json::parse(body);
+  http::Outcome send(const http::Call& call) override {
+    const auto request = nlohmann::json::parse(call.body);
     calls.push_back(request);
     if (override_reply) {
       if (auto reply = override_reply(request)) {
-        return fetch::Answer{200, *reply};
+        return http::Reply{200, *reply};
       }
     }
     const std::string api = request["api_name"];
@@ -75,10 +75,10 @@ public:
       for (const auto& [old_code, new_code] : bse_mapping) {
         items.push_back({old_code, new_code});
       }
-      return fetch::Answer{200, envelope({"o_code", "n_code"}, items, false)};
+      return http::Reply{200, envelope({"o_code", "n_code"}, items, false)};
     }
     if (api == "suspend_d") {
-      return fetch::Answer{200, envelope({"ts_code", "trade_date", "suspend_type"}, {}, false)};
+      return http::Reply{200, envelope({"ts_code", "trade_date", "suspend_type"}, {}, false)};
     }
     return refusal(40101, "请指定正确的接口名");
   }
@@ -89,8 +89,8 @@ public:
     }));
   }
 
-  static fetch::Exchange refusal(int code, const std::string& msg) {
-    return fetch::Answer{200, nlohmann::json{{"request_id", "x"}, {"code", code}, {"msg", msg}, {"data", nullptr}}.dump()};
+  static http::Outcome refusal(int code, const std::string& msg) {
+    return http::Reply{200, nlohmann::json{{"request_id", "x"}, {"code", code}, {"msg", msg}, {"data", nullptr}}.dump()};
   }
 
   // Return an envelope whose items are written verbatim: numbers as their CSV text.
@@ -153,7 +153,7 @@ private:
     return rows;
   }
 
-  fetch::Exchange table(const std::string& api, const std::vector<Row>& rows, const nlohmann::json& params) const {
+  http::Outcome table(const std::string& api, const std::vector<Row>& rows, const nlohmann::json& params) const {
     const auto offset = static_cast<std::size_t>(params.value("offset", 0));
     const auto limit = std::min<std::size_t>(static_cast<std::size_t>(params.value("limit", 6000)),
                                              static_cast<std::size_t>(page_rows_cap));
@@ -163,10 +163,10 @@ private:
     }
     const bool more = offset + items.size() < rows.size();
     const auto fields = api == "daily" ? header : std::vector<std::string>{"ts_code", "trade_date", "adj_factor"};
-    return fetch::Answer{200, envelope(fields, items, more)};
+    return http::Reply{200, envelope(fields, items, more)};
   }
 
-  fetch::Exchange listings(const nlohmann::json& params) const {
+  http::Outcome listings(const nlohmann::json& params) const {
     std::vector<std::vector<std::string>> items;
     if (params.value("list_status", std::string("L")) == "L") {
       std::set<std::string> codes;
@@ -179,7 +179,7 @@ private:
         items.push_back({code, "name of " + code, "19900101", "", "L"});
       }
     }
-    return fetch::Answer{200, envelope({"ts_code", "name", "list_date", "delist_date", "list_status"}, items, false)};
+    return http::Reply{200, envelope({"ts_code", "name", "list_date", "delist_date", "list_status"}, items, false)};
   }
 };
 

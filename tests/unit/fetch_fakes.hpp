@@ -1,8 +1,9 @@
-// Fakes for the fetch tests: a clock that only moves when slept on, and a transport that plays
-// back scripted answers and records every body it was sent.
+// Fakes for the fetch and HTTP tests: a clock that only moves when slept on, and a gateway that
+// plays back scripted outcomes and records every call it was sent.
 #pragma once
 
-#include "core/fetch/transport.hpp"
+#include "core/domain/clock.hpp"
+#include "core/http/gateway.hpp"
 
 #include <deque>
 #include <string>
@@ -10,7 +11,7 @@
 
 namespace ashare::test {
 
-class FakeClock final : public fetch::Clock {
+class FakeClock final : public domain::Clock {
 public:
   std::chrono::steady_clock::time_point now() override { return m_now; }
   void sleep_for(std::chrono::milliseconds duration) override {
@@ -23,28 +24,32 @@ private:
   std::chrono::steady_clock::time_point m_now{};
 };
 
-class ScriptedTransport final : public fetch::Transport {
+class ScriptedGateway final : public http::Gateway {
 public:
-  // Answer the next post with `body` (HTTP 200).
+  // Answer the next call with `body` (HTTP 200).
   void then(std::string body, int status = 200) {
-    m_script.push_back(fetch::Answer{status, std::move(body)});
+    m_script.push_back(http::Reply{status, std::move(body)});
   }
-  // Fail the next post as the network would.
-  void then_fail(std::string message) { m_script.push_back(fetch::NetworkFailure{std::move(message)}); }
+  // Fail the next call as the network would (`retryable` false: as a malformed URL would).
+  void then_fail(std::string message, bool retryable = true) {
+    m_script.push_back(http::Failure{std::move(message), retryable});
+  }
 
-  fetch::Exchange post(const std::string& body) override {
-    sent.push_back(body);
+  http::Outcome send(const http::Call& call) override {
+    calls.push_back(call);
+    sent.push_back(call.body);
     if (m_script.empty()) {
-      return fetch::NetworkFailure{"nothing scripted"};
+      return http::Failure{"nothing scripted"};
     }
     auto next = std::move(m_script.front());
     m_script.pop_front();
     return next;
   }
-  std::vector<std::string> sent;
+  std::vector<http::Call> calls;
+  std::vector<std::string> sent; // the body of each call
 
 private:
-  std::deque<fetch::Exchange> m_script;
+  std::deque<http::Outcome> m_script;
 };
 
 } // namespace ashare::test

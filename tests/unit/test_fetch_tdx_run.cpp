@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <sstream>
 
 using namespace ashare;
@@ -74,15 +75,25 @@ Served served_from(const std::string& file, const std::string& code, Market mark
   return out;
 }
 
-// A month getter that is never reached (the shipped calendar covers the days asked).
-Exchange offline(domain::Date) { return NetworkFailure{"no network in the tests"}; }
+// A month of SZSE's list that is never reached (the shipped calendar covers the days asked).
+http::Outcome offline(domain::Date) { return http::Failure{"no network in the tests"}; }
+
+// SZSE's monthList as a test answers it: `answer` gets the month each GET asks ("?month=YYYY-MM").
+struct MonthList final : http::Gateway {
+  std::function<http::Outcome(domain::Date month)> answer = offline;
+
+  http::Outcome send(const http::Call& call) override {
+    REQUIRE(call.target.starts_with("?month="));
+    return answer(date(call.target.substr(7) + "-01"));
+  }
+};
 
 struct Rig {
   test::TempDir dir;
   store::SqliteBarStore store{dir / "fetched.db"};
   test::FakeTdx tdx;
   Client client{tdx, ClientSettings{{"h1:7709", "h2:7709"}, 1}};
-  MonthGetter months = offline;
+  MonthList months;
 
   Rig() {
     const auto heng = served_from("600276.SH.csv", "600276", Market::sh);
@@ -330,10 +341,10 @@ TEST_CASE("fetch tdx: a last day the servers hold for under 90% of the market is
 TEST_CASE("fetch tdx: the calendar is refreshed from SZSE's monthList, a failure is a warning") {
   Rig rig;
   std::vector<std::string> asked;
-  rig.months = [&](domain::Date month) -> Exchange {
+  rig.months.answer = [&](domain::Date month) -> http::Outcome {
     asked.push_back(month.iso());
     if (month == date("2021-07-01")) {
-      return Answer{503, "busy"};
+      return http::Reply{503, "busy"};
     }
     // The recorded shape: every day of the month, its weekday (1 = Sunday) and whether it is
     // open; 2021-06-30 closed here (it was open) to see the refresh land.
@@ -345,7 +356,7 @@ TEST_CASE("fetch tdx: the calendar is refreshed from SZSE's monthList, a failure
       body += std::string(day == month ? "" : ",") + R"({"zrxh":)" + std::to_string(weekday) + R"(,"jybz":")"
               + (open ? "1" : "0") + R"(","jyrq":")" + day.iso() + R"("})";
     }
-    return Answer{200, body + R"(],"nowdate":"2021-07-01"})"};
+    return http::Reply{200, body + R"(],"nowdate":"2021-07-01"})"};
   };
   for (auto& [code, bars] : rig.tdx.bars) {
     std::erase_if(bars, [](const RawBar& bar) { return bar.day == date("2021-06-30"); });

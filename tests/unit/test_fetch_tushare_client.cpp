@@ -28,9 +28,9 @@ std::string refusal(int code, const std::string& msg) {
 
 struct Rig {
   test::FakeClock clock;
-  test::ScriptedTransport transport;
+  test::ScriptedGateway gateway;
   Pacer pacer{clock, 180, 60s};
-  Client client{transport, pacer, clock, ClientSettings{"tok", 2, 500ms, 3}};
+  Client client{gateway, pacer, clock, ClientSettings{"tok", 2, 500ms, 3}};
 };
 
 } // namespace
@@ -57,13 +57,13 @@ TEST_CASE("pacer: calls are spaced evenly under the pace, and a rate refusal wai
 
 TEST_CASE("tushare client: pages while has_more, offset by the rows received") {
   Rig rig;
-  rig.transport.then(rows_reply(0, 3, true));
-  rig.transport.then(rows_reply(3, 2, false));
+  rig.gateway.then(rows_reply(0, 3, true));
+  rig.gateway.then(rows_reply(3, 2, false));
   const auto result = rig.client.call("daily", nlohmann::json{{"trade_date", "20240102"}}, "");
   REQUIRE(std::holds_alternative<Table>(result));
   CHECK(std::get<Table>(result).items.size() == 5);
-  REQUIRE(rig.transport.sent.size() == 2);
-  const auto second = nlohmann::json::parse(rig.transport.sent[1]);
+  REQUIRE(rig.gateway.sent.size() == 2);
+  const auto second = nlohmann::json::parse(rig.gateway.sent[1]);
   CHECK(second["params"]["offset"] == 3);
   CHECK(second["params"]["limit"] == 3);
   CHECK(second["params"]["trade_date"] == "20240102");
@@ -72,11 +72,11 @@ TEST_CASE("tushare client: pages while has_more, offset by the rows received") {
 
 TEST_CASE("tushare client: a per-minute answer waits the window and sends the same call again") {
   Rig rig;
-  rig.transport.then(refusal(40203, "抱歉，您每分钟最多访问该接口50次，权限的具体详情访问：x"));
-  rig.transport.then(rows_reply(0, 1, false));
+  rig.gateway.then(refusal(40203, "抱歉，您每分钟最多访问该接口50次，权限的具体详情访问：x"));
+  rig.gateway.then(rows_reply(0, 1, false));
   const auto result = rig.client.call("daily", nlohmann::json::object(), "");
   REQUIRE(std::holds_alternative<Table>(result));
-  CHECK(rig.transport.sent[0] == rig.transport.sent[1]);
+  CHECK(rig.gateway.sent[0] == rig.gateway.sent[1]);
   CHECK(rig.pacer.per_window() == 45);
   REQUIRE_FALSE(rig.clock.slept.empty());
   CHECK(rig.clock.slept.front() == 60s);
@@ -93,12 +93,12 @@ TEST_CASE("tushare client: the per-minute answer's N paces the calls after it, i
                         Case{"抱歉，您访问接口(daily)频率超限(20次/分钟)，权限的具体详情访问：x", 18, 3333ms}}) {
     INFO(c.msg);
     Rig rig;
-    rig.transport.then(refusal(40203, c.msg));
-    rig.transport.then(rows_reply(0, 1, false));
-    rig.transport.then(rows_reply(0, 1, false));
+    rig.gateway.then(refusal(40203, c.msg));
+    rig.gateway.then(rows_reply(0, 1, false));
+    rig.gateway.then(rows_reply(0, 1, false));
     REQUIRE(std::holds_alternative<Table>(rig.client.call("daily", nlohmann::json::object(), "")));
     REQUIRE(std::holds_alternative<Table>(rig.client.call("daily", nlohmann::json::object(), "")));
-    CHECK(rig.transport.sent.size() == 3);
+    CHECK(rig.gateway.sent.size() == 3);
     CHECK(rig.pacer.per_window() == c.pace);
     // The window waited out, then the same call and the next one at the new pace.
     CHECK(rig.clock.slept == std::vector<std::chrono::milliseconds>{60s, c.apart, c.apart});
@@ -107,9 +107,9 @@ TEST_CASE("tushare client: the per-minute answer's N paces the calls after it, i
 
 TEST_CASE("tushare client: network and internal errors are retried with a doubling backoff") {
   Rig rig;
-  rig.transport.then_fail("connection refused");
-  rig.transport.then(refusal(-1, "系统内部错误"));
-  rig.transport.then(rows_reply(0, 1, false));
+  rig.gateway.then_fail("connection refused");
+  rig.gateway.then(refusal(-1, "系统内部错误"));
+  rig.gateway.then(rows_reply(0, 1, false));
   const auto result = rig.client.call("daily", nlohmann::json::object(), "");
   REQUIRE(std::holds_alternative<Table>(result));
   CHECK(rig.clock.slept == std::vector<std::chrono::milliseconds>{500ms, 1000ms});
@@ -117,28 +117,28 @@ TEST_CASE("tushare client: network and internal errors are retried with a doubli
 
 TEST_CASE("tushare client: a source that keeps failing ends the call") {
   Rig rig;
-  rig.transport.then("{not json");
-  rig.transport.then("", 502);
-  rig.transport.then_fail("timed out");
+  rig.gateway.then("{not json");
+  rig.gateway.then("", 502);
+  rig.gateway.then_fail("timed out");
   const auto result = rig.client.call("daily", nlohmann::json::object(), "");
   REQUIRE(std::holds_alternative<CallFailure>(result));
   const auto& failure = std::get<CallFailure>(result);
   CHECK(failure.kind == CallFailure::Kind::failing);
   CHECK(failure.message.find("timed out") != std::string::npos);
   CHECK(failure.message.find("tok") == std::string::npos); // never the token
-  CHECK(rig.transport.sent.size() == 3);
+  CHECK(rig.gateway.sent.size() == 3);
 }
 
 TEST_CASE("tushare client: quota, token and permission refusals end the call at once") {
   Rig rig;
-  rig.transport.then(refusal(40203, "抱歉，您每天最多访问该接口50000次"));
-  rig.transport.then(refusal(40101, "您的token不对，请确认。"));
-  rig.transport.then(refusal(-2002, "抱歉，您没有权限访问该接口"));
+  rig.gateway.then(refusal(40203, "抱歉，您每天最多访问该接口50000次"));
+  rig.gateway.then(refusal(40101, "您的token不对，请确认。"));
+  rig.gateway.then(refusal(-2002, "抱歉，您没有权限访问该接口"));
   auto kind = [&rig] {
     return std::get<CallFailure>(rig.client.call("adj_factor", nlohmann::json::object(), "")).kind;
   };
   CHECK(kind() == CallFailure::Kind::quota);
   CHECK(kind() == CallFailure::Kind::token);
   CHECK(kind() == CallFailure::Kind::permission);
-  CHECK(rig.transport.sent.size() == 3);
+  CHECK(rig.gateway.sent.size() == 3);
 }

@@ -54,8 +54,8 @@ TEST_CASE("remote::CacheFiller::as_of: /healthz when due, at most once a run") {
     CHECK(upstream.targets.size() == 3);
   }
   SUBCASE("a /healthz that is not 200 is an error") {
-    upstream.answer = [](const std::string&) -> std::optional<remote::Reply> {
-      return remote::Reply{503, "{}"};
+    upstream.answer = [](const std::string&) -> std::optional<http::Reply> {
+      return http::Reply{503, "{}"};
     };
     remote::CacheFiller filler(upstream, cache, k_base_url, auth::Plan::pro, test::k_fake_now_ms);
     const auto as_of = filler.as_of(true);

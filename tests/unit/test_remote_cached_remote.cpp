@@ -24,24 +24,24 @@ const std::string k_base_url = "http://remote.test";
 const std::string k_bars = "/v1/ohlc/range/1/day/";
 
 // Return `answered` as the remote writes it: the status and body of a response, or of an error.
-remote::Reply reply_of(const api::Answer& answered) {
+http::Reply reply_of(const api::Answer& answered) {
   return std::visit(
     Overloaded{
       [](const Error& error) {
-        return remote::Reply{error_info(error.code).http_status, api::error_to_json(error)};
+        return http::Reply{error_info(error.code).http_status, api::error_to_json(error)};
       },
       [](const api::HealthResponse& health) {
-        return remote::Reply{200, api::health_to_json(health.dataset)};
+        return http::Reply{200, api::health_to_json(health.dataset)};
       },
       [](const api::BarsResponse& bars) {
-        return remote::Reply{200, api::bars_to_json(bars, bars.credits_charged)};
+        return http::Reply{200, api::bars_to_json(bars, bars.credits_charged)};
       },
       [](const api::IndicatorResponse& values) {
-        return remote::Reply{200, api::indicators_to_json(values)};
+        return http::Reply{200, api::indicators_to_json(values)};
       },
       [](const api::Unanswered&) {
         FAIL("remote mode resolves every answer");
-        return remote::Reply{};
+        return http::Reply{};
       }},
     answered);
 }
@@ -58,7 +58,7 @@ public:
   // Return the answer to `target`, as the remote writes it: the typed request it parses to,
   // answered; a target that does not parse is the core's 400, as the command line words a
   // request it cannot build.
-  remote::Reply get(const std::string& target) {
+  http::Reply get(const std::string& target) {
     const auto question = target.find('?');
     const auto request =
       api::parse_typed_request(target.substr(0, question),
@@ -278,19 +278,19 @@ TEST_CASE("remote::CachedRemote: what it forwards, and refresh") {
     const auto request = api::parse_typed_request("/v1/indicators/sma", "symbol=600519.SH");
     REQUIRE(request);
     REQUIRE(*request);
-    remote::Reply reply{402, R"({"status":"ERROR","error":{"code":"INSUFFICIENT_CREDITS",)"
+    http::Reply reply{402, R"({"status":"ERROR","error":{"code":"INSUFFICIENT_CREDITS",)"
                              R"("message":"the remote's words"}})"};
-    upstream.answer = [&](const std::string& target) -> std::optional<remote::Reply> {
+    upstream.answer = [&](const std::string& target) -> std::optional<http::Reply> {
       return target == sma ? std::optional(reply) : std::nullopt;
     };
     auto answer = cached.remote().answer(**request);
     REQUIRE(std::holds_alternative<Error>(answer));
     CHECK(std::get<Error>(answer).code == ErrorCode::insufficient_credits);
     CHECK(std::get<Error>(answer).message == "the remote's words");
-    reply = remote::Reply{502, "<html>bad gateway</html>"};
+    reply = http::Reply{502, "<html>bad gateway</html>"};
     CHECK_THROWS_WITH_AS(cached.remote().answer(**request), "HTTP 502 with an unexpected body",
                          remote::UnexpectedReply);
-    reply = remote::Reply{200, R"({"status":"OK","results":[1]})"};
+    reply = http::Reply{200, R"({"status":"OK","results":[1]})"};
     CHECK_THROWS_AS(cached.remote().answer(**request), remote::UnexpectedReply);
   }
   SUBCASE("refresh asks /healthz again and each anchor once") {

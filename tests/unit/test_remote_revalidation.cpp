@@ -58,8 +58,8 @@ TEST_CASE("remote::get_revalidated: answers without an ETag, and errors, are not
   FakeRemote upstream;
   test::TempDir dir;
   store::CacheStore cache(dir / "cache.db");
-  upstream.answer = [](const std::string&) -> std::optional<remote::Reply> {
-    return remote::Reply{200, "{}"}; // a remote that sends no ETag
+  upstream.answer = [](const std::string&) -> std::optional<http::Reply> {
+    return http::Reply{200, "{}"}; // a remote that sends no ETag
   };
   CHECK(remote::get_revalidated(upstream, cache, k_base_url, k_anchor).body == "{}");
   CHECK_FALSE(cache.find_tagged_answer(k_base_url, k_anchor));

@@ -125,8 +125,8 @@ TEST_CASE("remote::fetch_groups: batches of the plan's maximum, halved on PLAN_L
   }
   SUBCASE("any other refusal ends the sync and is passed on") {
     FakeRemote upstream(auth::Plan::pro);
-    upstream.answer = [](const std::string&) -> std::optional<remote::Reply> {
-      return remote::Reply{402, R"({"status":"ERROR","error":{"code":"INSUFFICIENT_CREDITS",)"
+    upstream.answer = [](const std::string&) -> std::optional<http::Reply> {
+      return http::Reply{402, R"({"status":"ERROR","error":{"code":"INSUFFICIENT_CREDITS",)"
                                 R"("message":"insufficient credits"}})"};
     };
     Client client;

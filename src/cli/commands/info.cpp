@@ -1,6 +1,6 @@
 // ashare info: where the data comes from and how current it is.
 #include "cli/commands/query_run.hpp"
-#include "cli/remote/transport.hpp"
+#include "cli/remote/remote_gateway.hpp"
 #include "core/domain/clock.hpp"
 #include "core/fetch/ledger_status.hpp"
 #include "core/api/answer.hpp"
@@ -85,7 +85,7 @@ int run_remote_info(const Config& config) {
   if (!config.remote.offline) {
     // /healthz costs nothing: ask the remote itself, not the cache's view of it.
     const auto answered =
-      remote::ask(*open_remote_transport(config, config.remote), api::HealthRequest{});
+      remote::ask(*open_remote_gateway(config, config.remote), api::HealthRequest{});
     if (const auto* error = std::get_if<Error>(&answered)) {
       return fail_with(*error);
     }

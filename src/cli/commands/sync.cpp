@@ -4,7 +4,7 @@
 // maxima, D6) are the core's remote/sync; this file reads the arguments and shows progress.
 #include "cli/output/progress.hpp"
 #include "cli/commands/query_run.hpp"
-#include "cli/remote/transport.hpp"
+#include "cli/remote/remote_gateway.hpp"
 #include "core/api/json.hpp"
 #include "core/api/request_checks.hpp"
 #include "core/domain/symbol.hpp"
@@ -140,10 +140,10 @@ int run_sync(const SyncArgs& args, const Config& config) {
   if (!symbols) {
     return fail(symbols.error().message);
   }
-  auto upstream = open_remote_transport(config, config.remote);
+  auto gateway = open_remote_gateway(config, config.remote);
   store::CacheStore cache(config.cache_db);
   const auto now = std::chrono::system_clock::now().time_since_epoch();
-  remote::CacheFiller filler(*upstream, cache, *config.base_url, *plan,
+  remote::CacheFiller filler(*gateway, cache, *config.base_url, *plan,
                              std::chrono::duration_cast<std::chrono::milliseconds>(now).count());
   const auto as_of = filler.as_of(true);
   if (!as_of || !*as_of) {

@@ -1,9 +1,8 @@
 #include "cli/fetch/providers.hpp"
 
-#include "cli/fetch/http_post.hpp"
 #include "cli/fetch/tdx_connector.hpp"
-#include "cli/net/client.hpp"
-#include "cli/net/proxy.hpp"
+#include "cli/net/http_gateway.hpp"
+#include "core/domain/clock.hpp"
 #include "core/fetch/pacer.hpp"
 #include "core/fetch/szse_calendar.hpp"
 #include "core/fetch/tdx/hosts.hpp"
@@ -66,17 +65,24 @@ fetch::tushare::ClientSettings settings_of(const Config& config, std::string tok
   return settings;
 }
 
+// Tushare's gateway: `url`, each step bounded by `timeout`. A whole-market day is about 0.5 MB of
+// JSON: compressing it costs the source more time than sending it plain costs the network
+// (measured against the stand-in: 40 ms a call), and a fetch moves a few MB a day at most.
+net::GatewaySettings tushare_gateway(std::string url, std::chrono::milliseconds timeout) {
+  return {std::move(url), timeout, std::nullopt, {}, false};
+}
+
 // Tushare Pro over HTTP POST. The global --timeout and --retries (and their backoff) apply to the
 // source as to a remote.
 struct OpenTushare final : OpenProvider {
   OpenTushare(const ProviderArgs& args, const Config& config, std::string token, int pace)
-      : transport(args.source_url.value_or(config.sources.tushare_url), config.remote.timeout),
-        pacer(clock, pace, tushare_window()), client(transport, pacer, clock, settings_of(config, std::move(token))),
+      : gateway(tushare_gateway(args.source_url.value_or(config.sources.tushare_url), config.remote.timeout)),
+        pacer(clock, pace, tushare_window()), client(gateway, pacer, clock, settings_of(config, std::move(token))),
         tushare(client) {}
   fetch::Provider& provider() override { return tushare; }
 
-  HttpPostTransport transport;
-  fetch::SystemClock clock;
+  net::HttpGateway gateway;
+  domain::SystemClock clock;
   fetch::Pacer pacer;
   fetch::tushare::Client client;
   fetch::tushare::TushareProvider tushare;
@@ -89,29 +95,16 @@ struct OpenTdx final : OpenProvider {
   OpenTdx(std::vector<std::string> hosts, const Config& config, int pace)
       : connector(config.remote.timeout), pacer(clock, pace, std::chrono::minutes(1)),
         client(connector, {std::move(hosts), std::max(1, config.remote.retries), &pacer}),
-        szse(config.sources.szse_url.empty() ? std::string(fetch::k_szse_month_list_url) : config.sources.szse_url),
-        http(net::HttpSettings{szse, config.remote.timeout, std::nullopt,
-                               net::read_proxy_environment(process_environment())}),
-        tdx(client, [this](domain::Date month) { return get_month(month); }) {}
+        szse({config.sources.szse_url.empty() ? std::string(fetch::k_szse_month_list_url) : config.sources.szse_url,
+              config.remote.timeout}),
+        tdx(client, szse) {}
   fetch::Provider& provider() override { return tdx; }
 
-  fetch::Exchange get_month(domain::Date month) {
-    net::HttpRequest request;
-    request.target = fetch::szse_month_url("", month); // "?month=YYYY-MM" after the address
-    auto outcome = http.exchange(request);
-    if (auto* failure = std::get_if<net::Failure>(&outcome)) {
-      return fetch::NetworkFailure{szse + ": " + failure->reason};
-    }
-    auto& response = std::get<net::HttpResponse>(outcome);
-    return fetch::Answer{response.status, std::move(response.body)};
-  }
-
   TdxConnector connector;
-  fetch::SystemClock clock;
+  domain::SystemClock clock;
   fetch::Pacer pacer;
   fetch::tdx::Client client;
-  std::string szse;
-  net::HttpClient http;
+  net::HttpGateway szse; // "?month=YYYY-MM" after the monthList's address
   fetch::tdx::TdxProvider tdx;
 };
 

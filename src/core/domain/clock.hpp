@@ -1,6 +1,8 @@
 // The current instant, for what depends on "now" (D18: the last completed trading day; `calendar`'s
 // default range): the system clock, or for tests the instant that ASHARE_NOW sets (ISO 8601 with
 // an offset, e.g. "2024-02-19T16:00:00+08:00"). One place reads ASHARE_NOW.
+// And the clock that what waits is paced by (a fetch's pace, the retries' backoff): a monotonic
+// now and a sleep, behind an interface so that tests fake it and pin every wait without sleeping.
 #pragma once
 
 #include "core/domain/date.hpp"
@@ -9,6 +11,7 @@
 #include <chrono>
 #include <optional>
 #include <string_view>
+#include <thread>
 
 namespace ashare::domain {
 
@@ -27,5 +30,21 @@ Result<std::chrono::system_clock::time_point> current_instant();
 
 // Return the date at UTC+8 of `instant` (the exchange's date, whatever the machine's time zone).
 Date date_utc8(std::chrono::system_clock::time_point instant);
+
+// The time waits are measured and made on: a monotonic now, and waiting.
+class Clock {
+public:
+  virtual ~Clock() = default;
+  virtual std::chrono::steady_clock::time_point now() = 0;
+  virtual void sleep_for(std::chrono::milliseconds duration) = 0;
+};
+
+class SystemClock final : public Clock {
+public:
+  std::chrono::steady_clock::time_point now() override { return std::chrono::steady_clock::now(); }
+  void sleep_for(std::chrono::milliseconds duration) override {
+    std::this_thread::sleep_for(duration);
+  }
+};
 
 } // namespace ashare::domain

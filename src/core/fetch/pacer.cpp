@@ -4,7 +4,7 @@
 
 namespace ashare::fetch {
 
-Pacer::Pacer(Clock& clock, int per_window, std::chrono::milliseconds window)
+Pacer::Pacer(domain::Clock& clock, int per_window, std::chrono::milliseconds window)
     : m_clock(clock), m_per_window(per_window), m_window(window) {}
 
 std::chrono::milliseconds Pacer::before_call() {

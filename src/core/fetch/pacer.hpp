@@ -3,7 +3,7 @@
 // a minute) and, once the source says its limit ("每分…最多访问该接口N次"), stays under it.
 #pragma once
 
-#include "core/fetch/transport.hpp"
+#include "core/domain/clock.hpp"
 
 #include <chrono>
 #include <optional>
@@ -13,7 +13,7 @@ namespace ashare::fetch {
 class Pacer {
 public:
   // Pace `per_window` calls per `window` (0: no pace at all, for benchmarks) on `clock`.
-  Pacer(Clock& clock, int per_window, std::chrono::milliseconds window);
+  Pacer(domain::Clock& clock, int per_window, std::chrono::milliseconds window);
 
   // Wait until a call keeps the pace, and count it; return how long that took.
   std::chrono::milliseconds before_call();
@@ -26,7 +26,7 @@ public:
   int per_window() const { return m_per_window; }
 
 private:
-  Clock& m_clock;
+  domain::Clock& m_clock;
   int m_per_window;
   std::chrono::milliseconds m_window;
   std::optional<std::chrono::steady_clock::time_point> m_last_call;

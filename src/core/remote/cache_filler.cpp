@@ -56,12 +56,12 @@ DateRange covered_by(const api::BarsResponse& response, std::size_t i, Date as_o
 
 } // namespace
 
-CacheFiller::CacheFiller(Upstream& upstream,
+CacheFiller::CacheFiller(http::Gateway& remote,
                          store::CacheStore& cache,
                          std::string base_url,
                          auth::Plan plan,
                          std::int64_t now_ms)
-    : m_upstream(upstream), m_cache(cache), m_base_url(std::move(base_url)), m_plan(plan),
+    : m_remote(remote), m_cache(cache), m_base_url(std::move(base_url)), m_plan(plan),
       m_now_ms(now_ms) {}
 
 std::optional<Date> CacheFiller::recorded_as_of() {
@@ -73,7 +73,7 @@ Result<std::optional<Date>> CacheFiller::as_of(bool force) {
   if (m_checked || (!force && !is_check_due(state.checked_at_ms, m_now_ms))) {
     return state.as_of;
   }
-  const auto reply = m_upstream.get(std::string(api::k_health_path));
+  const auto reply = get(m_remote, std::string(api::k_health_path));
   m_checked = true;
   if (reply.status != 200) {
     return make_error(ErrorCode::internal, m_base_url + std::string(api::k_health_path)
@@ -104,7 +104,7 @@ CacheFiller::fetch(const std::vector<std::string>& symbols, DateRange range, Fet
 Refusal CacheFiller::fetch_pages(std::string target, FetchStats& stats) {
   std::vector<std::string> pending{std::move(target)};
   while (!pending.empty()) {
-    const auto reply = m_upstream.get(pending.back());
+    const auto reply = get(m_remote, pending.back());
     pending.pop_back();
     ++stats.requests;
     if (reply.status != 200) {
@@ -112,7 +112,7 @@ Refusal CacheFiller::fetch_pages(std::string target, FetchStats& stats) {
     }
     auto response = api::bars_from_json(reply.body);
     if (!response) {
-      return Reply{502, api::error_to_json(response.error())};
+      return http::Reply{502, api::error_to_json(response.error())};
     }
     if (!response->dataset.as_of) {
       continue; // the remote holds no data at all: nothing to cache
@@ -149,7 +149,7 @@ Refusal CacheFiller::fetch_anchor(const std::string& symbol, Date as_of, FetchSt
   request.query.sort = domain::SortOrder::desc;
   request.limit = 1;
   // --refresh asks this again for every symbol: unchanged, it costs nothing (D17).
-  const auto reply = get_revalidated(m_upstream, m_cache, m_base_url, request.to_target());
+  const auto reply = get_revalidated(m_remote, m_cache, m_base_url, request.to_target());
   ++stats.requests;
   stats.anchored.insert(symbol);
   if (reply.status != 200) {
@@ -157,7 +157,7 @@ Refusal CacheFiller::fetch_anchor(const std::string& symbol, Date as_of, FetchSt
   }
   auto response = api::bars_from_json(reply.body);
   if (!response) {
-    return Reply{502, api::error_to_json(response.error())};
+    return http::Reply{502, api::error_to_json(response.error())};
   }
   if (!response->dataset.as_of || response->items.empty()) {
     return std::nullopt;

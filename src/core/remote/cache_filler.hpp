@@ -7,7 +7,7 @@
 #include "core/auth/plan.hpp"
 #include "core/error.hpp"
 #include "core/remote/coverage.hpp"
-#include "core/remote/upstream.hpp"
+#include "core/remote/calls.hpp"
 #include "core/store/cache_store.hpp"
 
 #include <cstdint>
@@ -20,7 +20,7 @@ namespace ashare::remote {
 
 // The remote's reply to pass on unchanged when it refused a fetch (any status but 200); nullopt
 // when the fetch succeeded.
-using Refusal = std::optional<Reply>;
+using Refusal = std::optional<http::Reply>;
 
 // What the fetches of one run did, for `sync`'s report.
 struct FetchStats {
@@ -32,9 +32,9 @@ struct FetchStats {
 
 class CacheFiller {
 public:
-  // Fill `cache` for the remote `base_url` through `upstream`. `plan` is the remote key's plan
+  // Fill `cache` for the remote `base_url` through `remote`. `plan` is the remote key's plan
   // (how far back an anchor request may reach); `now_ms` is the current time in Unix ms.
-  CacheFiller(Upstream& upstream,
+  CacheFiller(http::Gateway& remote,
               store::CacheStore& cache,
               std::string base_url,
               auth::Plan plan,
@@ -42,7 +42,7 @@ public:
 
   // Return the remote's as_of, asking /healthz first when a check is due (remote/freshness) or
   // `force` is set; asks at most once per run. nullopt when the remote has no data. Throws
-  // UpstreamFailure; a /healthz answer that is not 200 is an Error.
+  // Unreachable; a /healthz answer that is not 200 is an Error.
   Result<std::optional<domain::Date>> as_of(bool force);
 
   // Return the remote's as_of as the cache last recorded it, without asking.
@@ -68,7 +68,7 @@ private:
   // Send `target` and every next_url it leads to, saving each page; return any refusal.
   Refusal fetch_pages(std::string target, FetchStats& stats);
 
-  Upstream& m_upstream;
+  http::Gateway& m_remote;
   store::CacheStore& m_cache;
   std::string m_base_url;
   auth::Plan m_plan;

@@ -14,7 +14,7 @@ namespace {
 
 using domain::Date;
 
-bool is_invalid_symbol(const Reply& reply) {
+bool is_invalid_symbol(const http::Reply& reply) {
   const auto error = api::error_from_json(reply.body);
   return reply.status == 400 && error && error->code == ErrorCode::invalid_symbol;
 }
@@ -25,9 +25,9 @@ bool is_invalid_symbol(const Reply& reply) {
 // first, then window() and values() read the cache alone.
 class CachedRemote::CacheView final : public api::DataView {
 public:
-  CacheView(Upstream& upstream, store::CacheStore& cache, const RemoteSettings& settings)
+  CacheView(http::Gateway& remote, store::CacheStore& cache, const RemoteSettings& settings)
     : m_cache(cache), m_settings(settings),
-      m_filler(upstream, cache, settings.base_url, settings.plan, settings.now_ms) {}
+      m_filler(remote, cache, settings.base_url, settings.plan, settings.now_ms) {}
 
   api::CatalogRead catalog(const api::TypedRequest& request) override {
     const auto as_of = current_as_of();
@@ -81,7 +81,7 @@ private:
     }
     auto as_of = m_filler.as_of(refreshing());
     if (!as_of) {
-      throw UpstreamFailure(as_of.error().message);
+      throw Unreachable(as_of.error().message);
     }
     return *as_of;
   }
@@ -187,12 +187,12 @@ private:
   FetchStats m_stats;
 };
 
-CachedRemote::CachedRemote(Upstream& upstream,
+CachedRemote::CachedRemote(http::Gateway& remote,
                            store::CacheStore& cache,
                            RemoteSettings settings,
                            auth::RandomSource& random)
-  : m_upstream(upstream), m_cache(cache), m_settings(std::move(settings)), m_random(random),
-    m_view(std::make_unique<CacheView>(upstream, cache, m_settings)) {}
+  : m_remote(remote), m_cache(cache), m_settings(std::move(settings)), m_random(random),
+    m_view(std::make_unique<CacheView>(remote, cache, m_settings)) {}
 
 CachedRemote::~CachedRemote() = default;
 
@@ -203,7 +203,7 @@ api::Answer CachedRemote::answer(const api::TypedRequest& request) {
   if (const auto* unanswered = std::get_if<api::Unanswered>(&answered);
       unanswered != nullptr && *unanswered == api::Unanswered::forward) {
     return answer_of_reply(
-      request, get_revalidated(m_upstream, m_cache, m_settings.base_url, api::to_target(request)));
+      request, get_revalidated(m_remote, m_cache, m_settings.base_url, api::to_target(request)));
   }
   return answered;
 }

@@ -13,7 +13,7 @@
 #include "core/auth/api_key.hpp"
 #include "core/auth/plan.hpp"
 #include "core/remote/cache_filler.hpp"
-#include "core/remote/upstream.hpp"
+#include "core/remote/calls.hpp"
 #include "core/store/cache_store.hpp"
 
 #include <cstdint>
@@ -25,16 +25,16 @@ namespace ashare::remote {
 struct RemoteSettings {
   std::string base_url;               // the remote, as the cache keys it
   auth::Plan plan = auth::Plan::free; // the remote key's plan: its defaults and history reach (D6)
-  bool offline = false;               // never use the upstream; OfflineMiss when the cache lacks
+  bool offline = false;               // never use the remote; OfflineMiss when the cache lacks
   bool refresh = false;               // ask the remote's as_of now and refetch what changed
   std::int64_t now_ms = 0;            // the current time, Unix ms
 };
 
 class CachedRemote {
 public:
-  // Answer from `cache`, fetching through `upstream` what it lacks, as `settings` say; request ids
+  // Answer from `cache`, fetching through `remote` what it lacks, as `settings` say; request ids
   // come from `random`.
-  CachedRemote(Upstream& upstream,
+  CachedRemote(http::Gateway& remote,
                store::CacheStore& cache,
                RemoteSettings settings,
                auth::RandomSource& random);
@@ -44,14 +44,14 @@ public:
 
   // Return the answer of `request` as the remote gives it to a key of the settings' plan (whose
   // refusals are the remote's: D6). Throws OfflineMiss when offline and the cache cannot answer,
-  // UpstreamFailure when the remote cannot be reached, UnexpectedReply when it answers what no
+  // Unreachable when the remote cannot be reached, UnexpectedReply when it answers what no
   // server of the API sends.
   api::Answer answer(const api::TypedRequest& request);
 
 private:
   class CacheView;
 
-  Upstream& m_upstream;
+  http::Gateway& m_remote;
   store::CacheStore& m_cache;
   RemoteSettings m_settings;
   auth::RandomSource& m_random;

@@ -16,14 +16,14 @@ template <class Response> api::Answer parsed_or_throw(Result<Response> parsed) {
 
 } // namespace
 
-Error error_of_reply(const Reply& reply) {
+Error error_of_reply(const http::Reply& reply) {
   if (auto error = api::error_from_json(reply.body)) {
     return std::move(*error);
   }
   throw UnexpectedReply("HTTP " + std::to_string(reply.status) + " with an unexpected body");
 }
 
-api::Answer answer_of_reply(const api::TypedRequest& request, const Reply& reply) {
+api::Answer answer_of_reply(const api::TypedRequest& request, const http::Reply& reply) {
   if (reply.status != 200) {
     return error_of_reply(reply);
   }
@@ -43,8 +43,8 @@ api::Answer answer_of_reply(const api::TypedRequest& request, const Reply& reply
     request);
 }
 
-api::Answer ask(Upstream& upstream, const api::TypedRequest& request) {
-  return answer_of_reply(request, upstream.get(api::to_target(request)));
+api::Answer ask(http::Gateway& remote, const api::TypedRequest& request) {
+  return answer_of_reply(request, get(remote, api::to_target(request)));
 }
 
 } // namespace ashare::remote

@@ -5,21 +5,21 @@
 #include "core/api/answer.hpp"
 #include "core/api/typed_request.hpp"
 #include "core/error.hpp"
-#include "core/remote/upstream.hpp"
+#include "core/remote/calls.hpp"
 
 namespace ashare::remote {
 
 // Return the error of `reply`, a remote's refusal (any status but 200): its error envelope
 // (D10). Throws UnexpectedReply ("HTTP 502 with an unexpected body") when it has none.
-Error error_of_reply(const Reply& reply);
+Error error_of_reply(const http::Reply& reply);
 
 // Return `reply`, the remote's reply to `request`, as its answer: a 200's typed response (for a
 // health check, its as_of), else error_of_reply(). Throws UnexpectedReply when a 200's body is
 // not a response of the API.
-api::Answer answer_of_reply(const api::TypedRequest& request, const Reply& reply);
+api::Answer answer_of_reply(const api::TypedRequest& request, const http::Reply& reply);
 
-// Return the remote's own answer to `request`, sent through `upstream` (GET its target). Throws
-// UpstreamFailure and UnexpectedReply.
-api::Answer ask(Upstream& upstream, const api::TypedRequest& request);
+// Return the remote's own answer to `request`, sent through `remote` (GET its target). Throws
+// Unreachable and UnexpectedReply.
+api::Answer ask(http::Gateway& remote, const api::TypedRequest& request);
 
 } // namespace ashare::remote

@@ -7,7 +7,7 @@
 namespace ashare::remote {
 namespace {
 
-bool has_code(const Reply& reply, ErrorCode code) {
+bool has_code(const http::Reply& reply, ErrorCode code) {
   const auto error = api::error_from_json(reply.body);
   return error && error->code == code;
 }

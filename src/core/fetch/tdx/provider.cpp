@@ -50,11 +50,11 @@ References TdxProvider::calendar(domain::Date today, std::optional<domain::Date>
   }
   References out;
   for (auto month = month_first(first); !(today < month); month = next_month(month)) {
-    const auto answer = m_get_month(month);
+    const auto outcome = m_szse.send(http::Call{http::Method::get, szse_month_url("", month), {}, {}});
     std::string why;
-    if (const auto* failure = std::get_if<NetworkFailure>(&answer)) {
+    if (const auto* failure = std::get_if<http::Failure>(&outcome)) {
       why = failure->message;
-    } else if (const auto& reply = std::get<Answer>(answer); reply.status != 200) {
+    } else if (const auto& reply = std::get<http::Reply>(outcome); reply.status != 200) {
       why = "HTTP " + std::to_string(reply.status);
     } else if (auto read = read_szse_month(reply.body, month); !read) {
       why = read.error().message;

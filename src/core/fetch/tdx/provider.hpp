@@ -9,9 +9,8 @@
 
 #include "core/fetch/provider.hpp"
 #include "core/fetch/tdx/client.hpp"
-#include "core/fetch/transport.hpp"
+#include "core/http/gateway.hpp"
 
-#include <functional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -20,13 +19,10 @@ namespace ashare::fetch::tdx {
 
 inline constexpr const char* k_provider = "tdx";
 
-// Ask SZSE's monthList for `month` (its first day) and return the HTTP answer (D19).
-using MonthGetter = std::function<Exchange(domain::Date month)>;
-
 class TdxProvider final : public Provider {
 public:
-  // Ask `client`, and SZSE's calendar through `get_month`.
-  TdxProvider(Client& client, MonthGetter get_month) : m_client(client), m_get_month(std::move(get_month)) {}
+  // Ask `client`, and SZSE's calendar through `szse`, a gateway to its monthList (D19).
+  TdxProvider(Client& client, http::Gateway& szse) : m_client(client), m_szse(szse) {}
 
   std::string name() const override { return k_provider; }
   std::string display_name() const override { return "TDX"; }
@@ -43,7 +39,7 @@ public:
 
 private:
   Client& m_client;
-  MonthGetter m_get_month;
+  http::Gateway& m_szse;
 };
 
 } // namespace ashare::fetch::tdx

@@ -1,5 +1,6 @@
 #include "core/fetch/tushare/client.hpp"
 
+#include <cassert>
 #include <utility>
 
 namespace ashare::fetch::tushare {
@@ -32,12 +33,31 @@ CallFailure failure_of(const Envelope& reply, Refusal kind, std::string_view api
 
 } // namespace
 
-Client::Client(Transport& transport,
+// One try of a call: at the pacer's pace, counted and told. The retries go through it, so each
+// try waits its turn.
+class Client::PacedTries final : public http::Gateway {
+public:
+  explicit PacedTries(Client& client) : m_client(client) {}
+
+  http::Outcome send(const http::Call& call) override {
+    if (const auto waited = m_client.m_pacer.before_call(); waited.count() > 0) {
+      m_client.tell({CallEvent::Kind::waited_for_pace, waited, {}});
+    }
+    ++m_client.m_requests;
+    m_client.tell({CallEvent::Kind::called, {}, {}});
+    return m_client.m_gateway.send(call);
+  }
+
+private:
+  Client& m_client;
+};
+
+Client::Client(http::Gateway& gateway,
                Pacer& pacer,
-               Clock& clock,
+               domain::Clock& clock,
                ClientSettings settings,
                std::function<void(const CallEvent&)> on_event)
-    : m_transport(transport),
+    : m_gateway(gateway),
       m_pacer(pacer),
       m_clock(clock),
       m_settings(std::move(settings)),
@@ -49,52 +69,61 @@ void Client::tell(CallEvent event) {
   }
 }
 
+http::Verdict Client::judge(const http::Outcome& outcome, std::optional<Envelope>& kept) {
+  using Kind = http::Verdict::Kind;
+  if (const auto* failure = std::get_if<http::Failure>(&outcome)) {
+    return {Kind::retry, failure->message}; // every network failure, as the source may come back
+  }
+  const auto& reply = std::get<http::Reply>(outcome);
+  auto envelope = parse_reply(reply.body);
+  if (!envelope) {
+    return {Kind::retry, reply.status != 200 ? "HTTP " + std::to_string(reply.status)
+                                             : envelope.error().message};
+  }
+  if (envelope->code != 0) {
+    const auto refusal = classify_refusal(*envelope);
+    if (refusal.kind == Refusal::per_minute) {
+      // D18: wait for the window and send the same call again; not a failure.
+      tell({CallEvent::Kind::waited_for_window, m_pacer.after_rate_refusal(refusal.per_minute_limit),
+            envelope->msg});
+      return {Kind::resend};
+    }
+    if (refusal.kind == Refusal::internal) {
+      return {Kind::retry, envelope->msg};
+    }
+  }
+  kept = std::move(*envelope);
+  return {Kind::keep};
+}
+
+http::RetryPolicy Client::retry_policy(std::string_view api_name, std::optional<Envelope>& kept) {
+  http::RetryPolicy policy{m_settings.retries, m_settings.backoff, {}, {}};
+  policy.judge = [this, &kept](const http::Outcome& outcome) { return judge(outcome, kept); };
+  policy.give_up = [api_name](const http::Outcome&, int tries, const std::string& why) {
+    return http::Failure{failing_message(api_name, tries, why), false};
+  };
+  policy.on_retry = [this](std::chrono::milliseconds backoff, const std::string& why) {
+    tell({CallEvent::Kind::retrying, backoff, why});
+  };
+  return policy;
+}
+
 std::variant<Envelope, CallFailure>
 Client::call_page(std::string_view api_name, const nlohmann::json& params, std::string_view fields) {
-  const auto body = request_body(api_name, m_settings.token, params, fields);
-  auto backoff = m_settings.backoff;
-  int failures = 0;
-  for (;;) {
-    if (const auto waited = m_pacer.before_call(); waited.count() > 0) {
-      tell({CallEvent::Kind::waited_for_pace, waited, {}});
-    }
-    ++m_requests;
-    tell({CallEvent::Kind::called, {}, {}});
-    std::string why;
-    const auto exchange = m_transport.post(body);
-    if (const auto* failure = std::get_if<NetworkFailure>(&exchange)) {
-      why = failure->message;
-    } else {
-      const auto& answer = std::get<Answer>(exchange);
-      auto reply = parse_reply(answer.body);
-      if (answer.status != 200 && !reply) {
-        why = "HTTP " + std::to_string(answer.status);
-      } else if (!reply) {
-        why = reply.error().message;
-      } else if (reply->code == 0) {
-        return std::move(*reply);
-      } else {
-        const auto refusal = classify_refusal(*reply);
-        if (refusal.kind == Refusal::per_minute) {
-          // D18: wait for the window and send the same call again; not a failure.
-          tell({CallEvent::Kind::waited_for_window, m_pacer.after_rate_refusal(refusal.per_minute_limit),
-                reply->msg});
-          continue;
-        }
-        if (refusal.kind != Refusal::internal) {
-          return failure_of(*reply, refusal.kind, api_name);
-        }
-        why = reply->msg;
-      }
-    }
-    if (failures++ >= m_settings.retries) {
-      return CallFailure{CallFailure::Kind::failing,
-                         failing_message(api_name, failures, why)};
-    }
-    tell({CallEvent::Kind::retrying, backoff, why});
-    m_clock.sleep_for(backoff);
-    backoff *= 2;
+  std::optional<Envelope> kept;
+  PacedTries tries(*this);
+  http::RetryingGateway gateway(tries, m_clock, retry_policy(api_name, kept));
+  const auto outcome = gateway.send(
+      http::Call{http::Method::post, "/", {{"Content-Type", "application/json"}},
+                 request_body(api_name, m_settings.token, params, fields)});
+  if (const auto* failure = std::get_if<http::Failure>(&outcome)) {
+    return CallFailure{CallFailure::Kind::failing, failure->message};
   }
+  assert(kept); // a reply comes back only when judge() kept it
+  if (kept->code == 0) {
+    return std::move(*kept);
+  }
+  return failure_of(*kept, classify_refusal(*kept).kind, api_name);
 }
 
 CallResult Client::call(std::string_view api_name, const nlohmann::json& params, std::string_view fields) {

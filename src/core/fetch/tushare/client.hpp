@@ -1,18 +1,22 @@
-// Calling Tushare Pro's APIs as D18 asks (a Client is used by one thread at a time): one call at a time at the pacer's pace, every page of
-// an answer (`offset`/`limit` while `has_more`), the rate answer waited out and the same call
-// sent again, network and internal errors retried with a doubling backoff, and the refusals that
-// end a fetch (daily quota, token, permission) returned as values.
+// Calling Tushare Pro's APIs as D18 asks (a Client is used by one thread at a time): one call at a
+// time at the pacer's pace, a POST of JSON through the core's HTTP gateway (http/gateway.hpp),
+// every page of an answer (`offset`/`limit` while `has_more`), the rate answer waited out and the
+// same call sent again, network failures, malformed replies and internal errors retried with a
+// doubling backoff (http/retrying_gateway.hpp), and the refusals that end a fetch (daily quota,
+// token, permission) returned as values.
 #pragma once
 
+#include "core/domain/clock.hpp"
 #include "core/fetch/pacer.hpp"
-#include "core/fetch/transport.hpp"
 #include "core/fetch/tushare/wire.hpp"
+#include "core/http/retrying_gateway.hpp"
 
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -51,9 +55,10 @@ struct CallEvent {
 
 class Client {
 public:
-  Client(Transport& transport,
+  // Post to Tushare through `gateway` at `pacer`'s pace, waiting out the backoff on `clock`.
+  Client(http::Gateway& gateway,
          Pacer& pacer,
-         Clock& clock,
+         domain::Clock& clock,
          ClientSettings settings,
          std::function<void(const CallEvent&)> on_event = {});
 
@@ -69,14 +74,21 @@ public:
   std::int64_t requests() const { return m_requests.load(); }
 
 private:
+  class PacedTries; // the gateway each try goes through: the pace, the count, the event
+
   // Send one page's request until it has an answer or a failure that ends the call.
   std::variant<Envelope, CallFailure>
   call_page(std::string_view api_name, const nlohmann::json& params, std::string_view fields);
+  // Return the retries of a call of `api_name`, which put the envelope of the reply they keep in
+  // `kept`.
+  http::RetryPolicy retry_policy(std::string_view api_name, std::optional<Envelope>& kept);
+  // Return what `outcome` says of a call (D18), setting `kept` to the envelope of a reply kept.
+  http::Verdict judge(const http::Outcome& outcome, std::optional<Envelope>& kept);
   void tell(CallEvent event);
 
-  Transport& m_transport;
+  http::Gateway& m_gateway;
   Pacer& m_pacer;
-  Clock& m_clock;
+  domain::Clock& m_clock;
   ClientSettings m_settings;
   std::function<void(const CallEvent&)> m_on_event;
   std::atomic<std::int64_t> m_requests = 0;
