@@ -9,13 +9,16 @@ testing.md); before issue 43 they asserted these figures too, and the bound each
 printed beside it. Each figure is the median and the largest of --rounds runs.
 
 The PostgreSQL figures come when ASHARE_TEST_POSTGRES names a server (run the script under
-scripts/with-postgres.sh); otherwise they are left out. Prints figures only; asserts nothing.
+scripts/with-postgres.sh); otherwise they are left out. How soon a serve answers with the days a
+fetch just stored (D18: within a second; tests/blackbox/test_fetch_cli.cpp) comes with --standin,
+the tushare_standin program of tests/standin. Prints figures only; asserts nothing.
 
-Usage: bench/serve_timings.py ASHARE [--rounds N]
+Usage: bench/serve_timings.py ASHARE [--rounds N] [--standin TUSHARE_STANDIN]
 """
 import argparse
 import contextlib
 import fcntl
+import json
 import os
 import signal
 import socket
@@ -24,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
@@ -368,6 +372,45 @@ def postgres(ashare, rounds):
     return out
 
 
+def fetch_reaches_serve(ashare, standin, work, rounds):
+    """A serve on a store, then `fetch tushare` of 38 days into it from the stand-in: how long
+    after the fetch exits the serve answers with them."""
+    if not standin:
+        return {}
+    out = {"a fetch's days reach a serve on the same store after": []}
+    process = subprocess.Popen([standin, "--port", "0", "--data",
+                                os.path.join(ROOT, "tests", "data", "tushare_standin")],
+                               stdout=subprocess.PIPE, text=True)
+    try:
+        url = "http://127.0.0.1:" + process.stdout.readline().strip().rsplit(":", 1)[-1]
+        env = dict(os.environ, HOME=work, XDG_CONFIG_HOME=os.path.join(work, "config"),
+                   XDG_DATA_HOME=os.path.join(work, "data"), ASHARE_TUSHARE_URL=url,
+                   ASHARE_TUSHARE_TOKEN="standin-token", ASHARE_NOW="2024-03-01T16:00:00+08:00")
+        for index in range(rounds):
+            db = os.path.join(work, f"fetched-{index}.db")
+            key = subprocess.run([ashare, "--db", db, "keys", "create", "--plan", "pro"],
+                                 check=True, capture_output=True, text=True,
+                                 env=env).stdout.split()[-1]
+            with serving(ashare, db) as server:
+                subprocess.run([ashare, "--db", db, "fetch", "tushare", "--pace", "0", "--from",
+                                "2024-01-02", "--quiet"], check=True, capture_output=True, env=env)
+                start = time.monotonic()
+                wait_for(lambda: results_count(server.port, YEAR + "&limit=5000", key) == 38)
+                out["a fetch's days reach a serve on the same store after"].append(
+                    time.monotonic() - start)
+    finally:
+        process.terminate()
+        process.wait()
+    return out
+
+
+def results_count(port, target, key):
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{target}",
+                                     headers={"Authorization": f"Bearer {key}"})
+    with urllib.request.urlopen(request, timeout=120) as reply:
+        return json.loads(reply.read()).get("resultsCount", 0)
+
+
 def get_with_key(port, target, key):
     with connect(port) as sock:
         sock.sendall(head(target, key, close=True))
@@ -390,6 +433,7 @@ WAS = {
     "/healthz and a one-month bars request during a 300,000-row import": "slowest < 10 s",
     "an import reaches a replica after": "< 1 s",
     "a revoke reaches a replica after": "< 1 s",
+    "a fetch's days reach a serve on the same store after": "< 1 s (D18: within a second)",
 }
 
 
@@ -398,8 +442,10 @@ def main():
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("ashare", help="the ashare binary (a Release build)")
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--standin", help="the tushare_standin binary, for the fetch's figure")
     args = parser.parse_args()
     ashare = os.path.abspath(args.ashare)
+    standin = os.path.abspath(args.standin) if args.standin else None
     quiet = Quiet()
     figures = {}
     with tempfile.TemporaryDirectory(prefix="ashare-timings-") as work:
@@ -417,6 +463,7 @@ def main():
             figures.update(remote_timeout(ashare, work, args.rounds))
             figures.update(during_import(ashare, db, key, work))
             figures.update(postgres(ashare, args.rounds))
+            figures.update(fetch_reaches_serve(ashare, standin, work, args.rounds))
     print(f"{'figure':<68} {'median':>8} {'largest':>8}  tests asserted before issue 43")
     for name, values in figures.items():
         if not values:
@@ -425,6 +472,8 @@ def main():
               f"{WAS.get(name, '')}")
     if not os.environ.get("ASHARE_TEST_POSTGRES"):
         print("(PostgreSQL figures left out: run under scripts/with-postgres.sh for them)")
+    if not standin:
+        print("(the fetch's figure left out: --standin names the tushare_standin program)")
     print(quiet.summary())
 
 
