@@ -19,4 +19,13 @@ bool poll_until(const std::function<bool()>& condition,
                 std::chrono::milliseconds timeout = k_patience,
                 std::chrono::milliseconds interval = std::chrono::milliseconds(10));
 
+// Return the calling thread's id as the kernel knows it (gettid), for thread_sleeps().
+int thread_id();
+
+// Return whether the kernel shows thread `id` of this process asleep (state S in /proc: blocked,
+// as on a condition variable); false once it ended. What a test polls, as it reads a connection's
+// state in /proc/net/tcp, to know that a thread went as far as it will go until the test acts,
+// when nothing can tell it so.
+bool thread_sleeps(int id);
+
 } // namespace ashare::test

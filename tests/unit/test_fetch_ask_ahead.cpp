@@ -29,15 +29,20 @@ std::vector<domain::Date> five_days() {
 } // namespace
 
 TEST_CASE("AskAhead: the days' answers in order, never more than `depth` waiting") {
+  std::atomic<int> asker = 0;
   std::atomic<int> asked = 0;
   DaysAhead ahead(five_days(), 2,
                       [&](const domain::Date& day, const DaysAhead::Tell&) {
+                        asker = test::thread_id();
                         ++asked;
                         return Asked{day};
                       },
                       [](const Asked& answer) { return answer.ends; });
   REQUIRE(ahead.at_hand_within(10s));
-  std::this_thread::sleep_for(50ms); // room for the asking thread to run ahead, if it would
+  // Nothing is taken: the asking thread went as far ahead as it will once it sleeps after its
+  // second answer (it does not sleep between two asks), or it asked a third.
+  REQUIRE(test::poll_until(
+      [&] { return asked > 2 || (asked == 2 && test::thread_sleeps(asker)); }));
   CHECK(asked <= 2);
   int taken = 0;
   for (const auto day : five_days()) {
@@ -48,7 +53,10 @@ TEST_CASE("AskAhead: the days' answers in order, never more than `depth` waiting
     CHECK(asked <= taken + 2);
   }
   CHECK(asked == 5);
-  CHECK(ahead.at_hand_within(0s)); // nothing more to come: taking returns at once
+  // The asking thread ends after the last answer, perhaps after it was taken: then there is
+  // nothing more to come, and both return at once.
+  CHECK(ahead.at_hand_within(test::k_patience));
+  CHECK(ahead.at_hand_within(0s));
   CHECK_FALSE(ahead.take());
 }
 
@@ -81,15 +89,18 @@ TEST_CASE("AskAhead: what asking throws is thrown where the answer is taken") {
 }
 
 TEST_CASE("AskAhead: dropped with answers waiting, it stops asking") {
+  std::atomic<int> asker = 0;
   std::atomic<int> asked = 0;
   {
     DaysAhead ahead(five_days(), 1,
                         [&](const domain::Date& day, const DaysAhead::Tell&) {
+                          asker = test::thread_id();
                           ++asked;
                           return Asked{day};
                         },
                         [](const Asked&) { return false; });
     REQUIRE(ahead.at_hand_within(10s));
+    REQUIRE(test::poll_until([&] { return asked > 1 || test::thread_sleeps(asker); }));
   } // the asking thread waits for room: the destructor must end it
   CHECK(asked == 1);
 }
