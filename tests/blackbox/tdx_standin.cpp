@@ -35,4 +35,9 @@ std::string TdxStandIn::host() const {
   return "127.0.0.1:" + std::to_string(m_port);
 }
 
+std::optional<std::string> TdxStandIn::wait_for_line(const std::string& prefix,
+                                                     std::chrono::milliseconds timeout) {
+  return m_process->wait_for_stdout_line(prefix, timeout);
+}
+
 } // namespace bb

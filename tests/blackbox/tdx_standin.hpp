@@ -5,7 +5,9 @@
 
 #include "process.hpp"
 
+#include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +24,12 @@ public:
 
   // Return "127.0.0.1:PORT".
   std::string host() const;
+
+  // Return the stand-in's first stdout line that starts with `prefix` ("hanging 600519" once a
+  // call for 600519's bars reached the `hang` fault), waiting up to `timeout` for it; nullopt at
+  // the deadline.
+  std::optional<std::string> wait_for_line(const std::string& prefix,
+                                           std::chrono::milliseconds timeout);
 
 private:
   std::unique_ptr<Process> m_process;

@@ -14,7 +14,6 @@
 #include <map>
 #include <set>
 #include <sstream>
-#include <thread>
 
 using namespace bb;
 using namespace std::chrono_literals;
@@ -360,23 +359,25 @@ TEST_CASE("fetch: --dry-run prints the plan and asks nothing; a second fetch mea
   CHECK(plan.out.find("plan: 5 open days 2024-02-26..2024-03-01") != std::string::npos);
   CHECK(standin.log().empty());
 
-  standin.control({{"slow", {{"api", "daily"}, {"ms", 400}}}});
+  // The stand-in holds the first fetch's first day until told: that fetch is known to hold the
+  // lock while the second runs.
+  standin.control({{"hold", {{"api", "daily"}}}});
   std::vector<std::string> argv{ashare_bin()};
   for (const auto& arg : store.store_args()) {
     argv.push_back(arg);
   }
-  for (const auto& arg : {"fetch", "tushare", "--from", "2024-02-26"}) {
+  for (const auto& arg : {"fetch", "tushare", "--pace", "0", "--from", "2024-02-26"}) {
     argv.push_back(arg);
   }
   auto env = fetch_env(standin, k_march_first);
   env.push_back("HOME=" + store.dir().string());
   Process first(argv, env);
-  for (int i = 0; i < 100 && count_calls(standin.log(), "daily") == 0; ++i) {
-    std::this_thread::sleep_for(50ms);
-  }
+  REQUIRE(standin.wait_for_line("holding daily", k_patience));
   const auto second = fetch(store, standin, {"--from", "2024-02-26"});
   CHECK(second.status == 0);
   CHECK(second.err.find("another fetch is running") != std::string::npos);
+  standin.control({{"release", true}});
+  CHECK(first.wait_for_exit(k_cli_timeout) == 0);
 }
 
 TEST_CASE("postgres: two fetches into one database, its URI spelt two ways: one fetches, the other exits 0") {
@@ -427,9 +428,7 @@ TEST_CASE("fetch: kill -9 mid-fetch keeps whole days, and the next run resumes")
   env.push_back("HOME=" + store.dir().string());
   {
     Process first(argv, env);
-    for (int i = 0; i < 400 && count_calls(standin.log(), "daily") < 6; ++i) {
-      std::this_thread::sleep_for(20ms);
-    }
+    REQUIRE(poll_until([&] { return count_calls(standin.log(), "daily") >= 6; }));
     first.send_signal(SIGKILL);
     CHECK(first.wait_for_exit(10s) == 128 + SIGKILL);
   }
@@ -459,22 +458,19 @@ TEST_CASE("fetch: kill -9 mid-fetch keeps whole days, and the next run resumes")
   }
 }
 
-TEST_CASE("fetch: a serve on the same store answers with the fetched days within a second") {
+TEST_CASE("fetch: a serve on the same store answers with the fetched days") {
+  // How soon (D18: within a second) is bench/serve_timings.py's figure, not this test's.
   TushareStandIn standin;
   TestStore store;
   const auto key = store.create_key("pro");
   ServerProcess server(store);
   const auto target = bars_target("2024-01-01", "2024-12-31", "symbol=600519.SH&limit=5000");
   REQUIRE(fetch(store, standin, {"--from", "2024-01-02"}).status == 0);
-  const auto fetched_at = std::chrono::steady_clock::now();
   nlohmann::json answer;
-  for (;;) {
+  REQUIRE(poll_until([&] {
     answer = request(server.port(), target, key.plaintext).json();
-    if (answer.value("resultsCount", 0) == 38 || std::chrono::steady_clock::now() - fetched_at > 1s) {
-      break;
-    }
-    std::this_thread::sleep_for(20ms);
-  }
+    return answer.value("resultsCount", 0) == 38;
+  }));
   CHECK(answer["resultsCount"] == 38);
   CHECK(answer["meta"]["source"] == "tushare-pro");
   CHECK(answer["meta"]["as_of"] == "2024-03-01");

@@ -258,10 +258,13 @@ TEST_CASE("fetch tdx: kill -9 mid-fetch keeps whole symbols, and the next run re
     auto env = fetch_env(k_march_first, "http://127.0.0.1:1/monthList");
     env.push_back("HOME=" + store.dir().string());
     Process first(argv, env);
-    for (int i = 0; i < 500 && count_bars(store, "000001.SZ") == 0; ++i) {
-      std::this_thread::sleep_for(20ms);
-    }
-    std::this_thread::sleep_for(500ms); // 600000.SH's two calls, then the hang
+    // The fetch is inside 600519.SH's call, asked while 600000.SH's answer (no bars in the span)
+    // was written; the kill lands once that is committed: the ledger then holds 600000.SH's 38
+    // days beside 000001.SZ's.
+    REQUIRE(hanging.wait_for_line("hanging 600519", k_patience));
+    REQUIRE(poll_until([&] {
+      return store.cli({"info"}).out.find(" 76 (day, symbol) rows ") != std::string::npos;
+    }));
     first.send_signal(SIGKILL);
     CHECK(first.wait_for_exit(10s) == 128 + SIGKILL);
   }

@@ -8,7 +8,8 @@
 // own (checked against the recorded replies by tests/blackbox/test_tdx_standin.cpp).
 // Usage: tdx_standin [--port N] [--data DIR] [--zlib-over N] [--fault KIND[:CODE]]...
 //   KIND: truncate (half a bars body, then close), lie (a bars count past the bars sent),
-//   garbage (the newest bar's volume 5.9e-39), hang (no answer), per CODE or every code.
+//   garbage (the newest bar's volume 5.9e-39), hang (no answer; prints "hanging CODE" on stdout
+//   when a call reaches it), per CODE or every code.
 #include "support/build_paths.hpp"
 
 #include <arpa/inet.h>
@@ -295,6 +296,8 @@ private:
       }
       const auto fault = fault_for(code);
       if (fault == "hang") {
+        // The line a test waits on: the client is known to be inside this call from now on.
+        std::cout << "hanging " << code << std::endl;
         std::this_thread::sleep_for(std::chrono::hours(1));
         return false;
       }
