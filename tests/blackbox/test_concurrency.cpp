@@ -129,6 +129,7 @@ TEST_CASE("WAL: the server keeps answering during an import and then reports the
   int answered_during_import = 0;
   bool saw_new = false;
   bool went_back = false;
+  bool import_ended = false;
   const auto deadline = Clock::now() + 240s;
   for (int i = 0; i < 100'000 && Clock::now() < deadline; ++i) {
     const bool running = !import.exited();
@@ -144,10 +145,13 @@ TEST_CASE("WAL: the server keeps answering during an import and then reports the
     went_back = went_back || (saw_new && as_of == k_fixture_as_of);
     saw_new = saw_new || as_of == new_as_of;
     if (!running) {
+      import_ended = true;
       break;
     }
     answered_during_import += still_running ? 1 : 0;
   }
+  // Asked until the import ended, not until the loop gave up: what came after it is checked too.
+  CHECK_MESSAGE(import_ended, "the import still ran after 240 s of requests");
   const auto status = import.wait_for_exit(120s);
   REQUIRE(status.has_value());
   CHECK(*status == 0);
