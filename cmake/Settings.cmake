@@ -35,3 +35,15 @@ if(ASHARE_SANITIZE)
     -fsanitize=${_ashare_sanitizers} -fno-omit-frame-pointer -fno-sanitize-recover=all)
   target_link_options(ashare_settings INTERFACE -fsanitize=${_ashare_sanitizers})
 endif()
+
+# Link only what is reachable, and pack the relative relocations (DT_RELR, binutils 2.38 and
+# glibc 2.36): a one-shot query maps and relocates fewer pages of `ashare` (issue 43, P2;
+# docs/performance.md). Not in the fuzz build, whose coverage sections are clang's to keep.
+if(NOT ASHARE_FUZZ)
+  include(CheckLinkerFlag)
+  check_linker_flag(CXX "LINKER:-z,pack-relative-relocs" ASHARE_LINKER_PACKS_RELOCS)
+  target_link_options(ashare_settings INTERFACE "LINKER:--gc-sections")
+  if(ASHARE_LINKER_PACKS_RELOCS)
+    target_link_options(ashare_settings INTERFACE "LINKER:-z,pack-relative-relocs")
+  endif()
+endif()
