@@ -1,7 +1,7 @@
 // The market's providers on the command line (D18), one row each, as main.cpp's k_commands: the
 // name `fetch PROVIDER` and `verify --against PROVIDER` give, its default pace, the options it takes
 // beyond those every provider takes, and how to open it (its client built from the settings: the
-// transport or connector, the pacer, the clock). `fetch` and `verify` both read the table.
+// gateway or connector, the pacer, the clock). `fetch` and `verify` both read the table.
 #pragma once
 
 #include "cli/config.hpp"
