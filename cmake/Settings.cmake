@@ -47,3 +47,13 @@ if(NOT ASHARE_FUZZ)
     target_link_options(ashare_settings INTERFACE "LINKER:-z,pack-relative-relocs")
   endif()
 endif()
+
+# ashare_runtime: how the two programs link the C++ runtime. Each process holds one (`ashare` and
+# `ashare-net` never share a process, cli/net/hand_over.hpp), so it is linked in: loading and
+# relocating the shared libstdc++ and libgcc_s was a fifth of a one-shot query's time (issue 43,
+# P2; docs/performance.md). The sanitizer and fuzz builds keep the shared one, as their runtimes
+# expect.
+add_library(ashare_runtime INTERFACE)
+if(NOT ASHARE_SANITIZE AND NOT ASHARE_FUZZ AND CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  target_link_options(ashare_runtime INTERFACE -static-libstdc++ -static-libgcc)
+endif()

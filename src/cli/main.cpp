@@ -4,6 +4,7 @@
 #include "cli/commands/indicators.hpp"
 #include "cli/config.hpp"
 #include "cli/commands/query_run.hpp"
+#include "cli/net/hand_over.hpp"
 #include "core/error.hpp"
 #include "core/remote/calls.hpp"
 #include "core/store/schema.hpp"
@@ -36,18 +37,21 @@ constexpr std::array k_commands{
   indicator_command(Indicator::kdj),
   CommandSpec{"chart", "Draw a candlestick chart in the terminal or as SVG", setup_chart},
   CommandSpec{"symbols", "List the symbols of the local store", setup_symbols},
-  CommandSpec{"sync", "Pull bars from the remote into the cache", setup_sync},
-  CommandSpec{"info", "Show the store (or remote) and how current its data is", setup_info},
+  CommandSpec{"sync", "Pull bars from the remote into the cache", setup_sync, Network::always},
+  CommandSpec{"info", "Show the store (or remote) and how current its data is", setup_info,
+              Network::in_remote_mode},
   CommandSpec{"calendar", "Print the store's trading calendar (open days) over a range", setup_calendar},
   CommandSpec{"import", "Load canonical CSV files of daily bars into the store", setup_import},
-  CommandSpec{"fetch", "Bring the store up to the last completed trading day from a source", setup_fetch},
+  CommandSpec{"fetch", "Bring the store up to the last completed trading day from a source", setup_fetch,
+              Network::always},
   CommandSpec{"gaps", "List every missing bar of the store and why it is missing", setup_gaps},
-  CommandSpec{"verify", "Compare the stored bars with what a provider answers for the same days", setup_verify},
+  CommandSpec{"verify", "Compare the stored bars with what a provider answers for the same days",
+              setup_verify, Network::always},
   CommandSpec{"remove", "Delete a symbol's bars, or a window of them, from the store", setup_remove},
   CommandSpec{"keys", "Create, list, revoke and credit API keys", setup_keys},
   CommandSpec{"copy", "Copy the whole store (bars and keys) to another backend", setup_copy},
   CommandSpec{"export", "Write the store's bars as Microsoft qlib data files", setup_export},
-  CommandSpec{"serve", "Serve the v1 HTTP/JSON API", setup_serve},
+  CommandSpec{"serve", "Serve the v1 HTTP/JSON API", setup_serve, Network::always},
 };
 
 std::string version_text() {
@@ -146,20 +150,26 @@ void add_global_options(CLI::App& app, GlobalOptions& options) {
     ->type_name("FILE");
 }
 
+// A command's action, and whether it needs the network from its start.
+struct Chosen {
+  Network network;
+  Action action;
+};
+
 // Add the commands of k_commands to `app`, their options writing `flags`, and return each one's
 // action. Registering a subcommand and its options allocates (about a millisecond for all of
 // them, most of it page faults): a command line `argv` that names its command registers that one
 // alone.
-std::map<CLI::App*, Action>
+std::map<CLI::App*, Chosen>
 add_commands(CLI::App& app, GlobalFlags& flags, int argc, char** argv) {
-  std::map<CLI::App*, Action> actions;
+  std::map<CLI::App*, Chosen> actions;
   const auto named = named_command(app, argc, argv);
   for (const auto& command : k_commands) {
     if (named && command.name != named->name) {
       continue;
     }
     CLI::App* sub = app.add_subcommand(std::string(command.name), std::string(command.summary));
-    actions.emplace(sub, command.setup(*sub, flags));
+    actions.emplace(sub, Chosen{command.network, command.setup(*sub, flags)});
   }
   return actions;
 }
@@ -202,7 +212,12 @@ int run(int argc, char** argv) {
     return fail(config.error().message, k_exit_usage);
   }
   for (auto* sub : app.get_subcommands()) {
-    return actions.at(sub)(*config);
+    const auto& [network, action] = actions.at(sub);
+    const bool remote = config->base_url && !config->remote.offline;
+    if (network == Network::always || (network == Network::in_remote_mode && remote)) {
+      ashare::cli::net::hand_over(); // returns in ashare-net only
+    }
+    return action(*config);
   }
   return k_exit_usage;
 }

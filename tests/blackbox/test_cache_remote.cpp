@@ -49,9 +49,12 @@ public:
   const TestStore& server_store() const { return m_store; }
   std::filesystem::path cache_db() const { return m_client.path() / "client-cache.db"; }
 
-  // Run the CLI in remote mode with `key` against the remote, on the client's stores.
-  RunResult remote(const std::vector<std::string>& args, const std::string& key) const {
-    std::vector<std::string> argv{ashare_bin(),
+  // Run the CLI (`binary`, by default the build's) in remote mode with `key` against the remote,
+  // on the client's stores.
+  RunResult remote(const std::vector<std::string>& args,
+                   const std::string& key,
+                   const std::string& binary = ashare_bin()) const {
+    std::vector<std::string> argv{binary,
                                   "--db",
                                   (m_client.path() / "client.db").string(),
                                   "--cache-db",
@@ -237,6 +240,40 @@ TEST_CASE("cache: a covered query makes no request, a partly covered one fetches
     CHECK(run.status == 0);
     CHECK(paths(requests) == std::vector<std::string>{"/v1/indicators/sma"});
   }
+}
+
+TEST_CASE("cache: an answer from the cache needs no network program, a miss runs ashare-net (P6)") {
+  CacheWorld world;
+  const std::vector<std::string> query{"bars", "600519.SH", "2025-01-01", "2025-03-31", "--format",
+                                       "csv"};
+  REQUIRE(world.remote(query).status == 0); // fills the cache
+
+  // `ashare` alone, without `ashare-net` beside it: a query the cache covers is answered in the
+  // process that was started, which has no network code (cli/net/hand_over.hpp).
+  TempDir alone;
+  const auto binary = alone.path() / "ashare";
+  std::filesystem::copy_file(ashare_bin(), binary);
+  std::filesystem::permissions(binary, std::filesystem::perms::owner_all);
+  RunResult cached;
+  const auto requests =
+    world.requests_during([&] { cached = world.remote(query, world.pro.plaintext, binary); });
+  INFO(describe(cached));
+  CHECK(cached.status == 0);
+  CHECK(cached.out == world.local(query).out);
+  CHECK(requests.empty());
+
+  // A window the cache does not hold needs the network: the command moves to `ashare-net`, and
+  // without it says so, having printed nothing else.
+  const auto missed = world.remote({"bars", "600519.SH", "2024-01-01", "2024-03-31"},
+                                   world.pro.plaintext, binary.string());
+  CHECK(missed.status == 1);
+  CHECK(missed.out.empty());
+  CHECK(missed.err
+        == "ashare: error: cannot run the network program ashare-net (needed for remote mode, "
+           "fetch and serve):\n  "
+             + (alone.path() / "ashare-net").string() + ": not found\n  "
+             + (alone.path().parent_path() / "libexec" / "ashare" / "ashare-net").string()
+             + ": not found\n");
 }
 
 TEST_CASE("cache: output equals the server's own answer (D8), json and csv") {

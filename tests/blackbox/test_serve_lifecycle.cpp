@@ -592,9 +592,9 @@ TEST_CASE("serve: an open-file limit too low for --max-connections is said at st
   CHECK(server.wait_for_exit(k_wait) == 0);
 }
 
-TEST_CASE("serve: the network module is loaded only by serve and remote mode (issue 11, P2)") {
+TEST_CASE("serve: the network code runs only for serve, fetch and remote mode (issue 11, P2)") {
   World world;
-  // `ashare` alone, without ashare-net.so beside it: what a local command needs is all inside.
+  // `ashare` alone, without ashare-net beside it: what a local command needs is all inside.
   TempDir alone;
   const auto binary = alone.path() / "ashare";
   std::filesystem::copy_file(ashare_bin(), binary);
@@ -606,22 +606,37 @@ TEST_CASE("serve: the network module is loaded only by serve and remote mode (is
   CHECK(local.status == 0);
   CHECK(local.out.rfind("symbol,trade_date,", 0) == 0);
   CHECK(local.out.find("\n000001.SZ,2024-01-31,") != std::string::npos);
-  const auto via_module =
+  const auto beside_network =
     world.store.cli({"bars", "000001.SZ", "2024-01-02", "2024-01-31", "--format", "csv"});
-  CHECK(local.out == via_module.out);
+  CHECK(local.out == beside_network.out);
 
+  // The paths tried: beside the binary, then where `cmake --install` puts it.
+  const std::string not_found =
+    "ashare: error: cannot run the network program ashare-net (needed for remote mode, fetch and "
+    "serve):\n  "
+    + (alone.path() / "ashare-net").string() + ": not found\n  "
+    + (alone.path().parent_path() / "libexec" / "ashare" / "ashare-net").string()
+    + ": not found\n";
   const auto serve = run_process({binary.string(), "--db", db, "serve", "--listen", "127.0.0.1:0"});
   CHECK(serve.status == 1);
-  CHECK(serve.err.rfind("ashare: error: cannot load the network module ashare-net.so (needed for "
-                        "remote mode and serve):\n  "
-                          + (alone.path() / "ashare-net.so").string() + ": not found\n",
-                        0)
-        == 0);
+  CHECK(serve.err == not_found);
   CHECK(serve.out.empty());
+
+  // fetch moves before it takes the store's fetch lock or prints a line.
+  const auto fetch = run_process({binary.string(), "--db", db, "fetch", "tdx", "--hosts",
+                                  "127.0.0.1:9"});
+  CHECK(fetch.status == 1);
+  CHECK(fetch.err == not_found);
 
   const auto remote = run_process({binary.string(), "--base-url", "http://127.0.0.1:9",
                                    "--cache-db", (alone.path() / "cache.db").string(), "bars",
                                    "000001.SZ", "2024-01-02", "2024-01-31"});
   CHECK(remote.status == 1);
-  CHECK(remote.err.find("cannot load the network module") != std::string::npos);
+  CHECK(remote.err == not_found);
+
+  // The same commands beside ashare-net: the server answers, under the process id that started.
+  ServerProcess server(world.store);
+  CHECK(std::filesystem::read_symlink("/proc/" + std::to_string(server.process().pid()) + "/exe")
+          .filename()
+        == "ashare-net");
 }

@@ -17,12 +17,22 @@ namespace ashare::cli {
 
 using Action = std::function<int(const Config& config)>;
 
+// Whether a command runs in `ashare-net`, the program with the network code
+// (cli/net/hand_over.hpp), from its start. A remote-mode query (`never` here) moves there only when
+// the cache cannot answer it, so an answer from the cache starts as fast as a local one (P6).
+enum class Network {
+  never,
+  always,         // fetch, verify, serve, sync
+  in_remote_mode, // info: asks the remote's /healthz unless --offline
+};
+
 // `setup` declares the options of `command`; settings that the config file can also give
 // (--format, --plan) are written to `flags`, so that resolve_config() sees them.
 struct CommandSpec {
   std::string_view name;
   std::string_view summary;
   Action (*setup)(CLI::App& command, GlobalFlags& flags);
+  Network network = Network::never;
 };
 
 Action setup_bars(CLI::App& command, GlobalFlags& flags);

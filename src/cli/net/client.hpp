@@ -1,6 +1,7 @@
-// The network clients as `ashare` uses them: owners of the network module's sessions and streams
-// (cli/net/module.hpp), which load the module on their first use, so that an answer from the
-// cache, and every local command, never pays for it (issue 11, P2 and P6).
+// The network clients as the commands use them: owners of the network module's sessions and
+// streams (cli/net/module.hpp). Their first use in `ashare` moves the command to `ashare-net`, so
+// that an answer from the cache, and every local command, never pays for the network code (issue
+// 11, P2 and P6).
 #pragma once
 
 #include "cli/net/module.hpp"

@@ -1,6 +1,7 @@
-// The one symbol ashare-net.so exports: the table `ashare` finds with dlsym (cli/net/module.hpp).
-// Each entry catches whatever its implementation throws (allocation failures, mostly) and turns it
-// into a value, so that no exception crosses into `ashare`.
+// `ashare-net`'s side of the network module (cli/net/module.hpp): the table, linked in. Each entry
+// catches whatever its implementation throws (allocation failures, mostly) and turns it into a
+// value, so that no exception crosses the boundary.
+#include "cli/net/hand_over.hpp"
 #include "cli/net/gunzip.hpp"
 #include "cli/net/http_session.hpp"
 #include "cli/net/serve.hpp"
@@ -103,13 +104,16 @@ int serve_entry(const ServeSettings& settings) noexcept {
 }
 
 } // namespace
-} // namespace ashare::cli::net
 
-extern "C" __attribute__((visibility("default"))) const ashare::cli::net::Module*
-ashare_net_module() noexcept {
-  using namespace ashare::cli::net;
-  static const Module module{ASHARE_VERSION, k_module_abi, &http_open,   &http_exchange,
-                             &http_close,    &tcp_connect, &tcp_write,   &tcp_read,
-                             &tcp_close,     &zlib_inflate, &serve_entry};
-  return &module;
+const Module& module() {
+  static const Module table{&http_open,   &http_exchange, &http_close,   &tcp_connect,
+                            &tcp_write,   &tcp_read,      &tcp_close,    &zlib_inflate,
+                            &serve_entry};
+  return table;
 }
+
+void hand_over() {
+  // Already here: the network code is linked into this program.
+}
+
+} // namespace ashare::cli::net

@@ -28,8 +28,8 @@ public:
   explicit HttpGateway(const GatewaySettings& settings);
 
   // Return the reply (its ETag too), or the failure in words that start with the base URL
-  // ("http://host: connection refused"). Throws std::runtime_error only when the network module
-  // cannot be loaded.
+  // ("http://host: connection refused"). Throws std::runtime_error only when `ashare-net`
+  // cannot be run (cli/net/hand_over.hpp).
   http::Outcome send(const http::Call& call) override;
 
 private:

@@ -1,13 +1,14 @@
-// The network module, ashare-net.so: the HTTP(S) and TCP clients of remote mode and the data
-// sources, and the server of `serve`, with the libraries only they need (OpenSSL's libssl, zlib,
-// Boost.Beast and Asio). `ashare` loads it on first use: linked in, those libraries cost every
-// command about 2 ms of process start, more than a local one-year query takes (issue 11, P2).
+// The network module: the HTTP(S) and TCP clients of remote mode and the data sources, and the
+// server of `serve`, with the libraries only they need (OpenSSL's libssl, zlib, Boost.Beast and
+// Asio). They are linked into a second program, `ashare-net`, never into `ashare`: linked in,
+// those libraries cost every command about 2 ms of process start, more than a local one-year query
+// takes (issue 11, P2). `ashare` runs a command that needs the network in `ashare-net` instead
+// (cli/net/hand_over.hpp), so each process holds one C++ runtime, linked in statically (issue 43).
 //
 // The boundary is one table of functions (issue 31). Every function is noexcept and reports
 // failure as a value: an exception never crosses it. What crosses is plain data (strings, byte
-// buffers, small structs of the standard library), never a core object. Both sides link the one
-// shared C++ runtime, and the loader refuses a module of another version or table layout, so
-// std::string and std::vector cross as they are. Callers use the wrappers of cli/net/client.hpp.
+// buffers, small structs of the standard library), never a core object. Callers use the wrappers
+// of cli/net/client.hpp.
 #pragma once
 
 #include "server/options.hpp"
@@ -103,13 +104,7 @@ struct ServeSettings {
 
 // ---- The table -----------------------------------------------------------------------------------
 
-// Bumped whenever the table or a type above changes, so that a stale module is refused.
-inline constexpr int k_module_abi = 5;
-
 struct Module {
-  const char* version; // ASHARE_VERSION of the module's build
-  int abi;             // k_module_abi of the module's build
-
   // Open a client for `settings` (nothing is connected yet); a Failure when the base URL, a
   // proxy or the CA file is unusable. Close it with http_close.
   std::variant<HttpSession*, Failure> (*http_open)(const HttpSettings& settings) noexcept;
@@ -142,8 +137,10 @@ struct Module {
   int (*serve)(const ServeSettings& settings) noexcept;
 };
 
-// Return the module, loading it on the first call from beside the executable or from
-// ../LIBDIR/ashare; throws std::runtime_error naming the paths tried and why when it cannot.
+// Return the table. In `ashare-net` it is linked in (cli/net/entry.cpp). In `ashare` the first call
+// hands the command over to `ashare-net` (cli/net/hand_over.hpp) and does not return: the one
+// command that reaches it there is a remote-mode query that the cache could not answer, before it
+// has printed anything. Throws std::runtime_error when `ashare-net` cannot be run.
 const Module& module();
 
 } // namespace ashare::cli::net

@@ -11,8 +11,8 @@
 namespace ashare::cli {
 
 // Return a gateway straight to the remote config.base_url (which must be set), without the cache,
-// retrying as `options` say. The network module is loaded by the first call that reaches the
-// network (an answer from the cache never pays for it: P6).
+// retrying as `options` say. In `ashare`, the first call that reaches the network moves the
+// command to `ashare-net` (cli/net/hand_over.hpp): an answer from the cache never pays for it (P6).
 std::unique_ptr<http::Gateway> open_remote_gateway(const Config& config, const RemoteOptions& options);
 
 } // namespace ashare::cli

@@ -1,6 +1,6 @@
 // The core's one way to the outside world over HTTP: a call (a GET or a POST of a target, with
 // headers and a body) sent through a gateway, which gives back the reply or why none came. The
-// command line implements the gateway over the network module (cli/net_gateway); the tests fake
+// command line implements the gateway over the network module (cli/net/http_gateway); the tests fake
 // it, so that no rule needs a network. Remote mode asks the remote server through it (remote/),
 // Tushare's client posts through it and TDX's provider asks SZSE's calendar through it (fetch/).
 // retrying_gateway.hpp wraps a gateway in the retries with a doubling backoff that remote mode and
