@@ -9,7 +9,10 @@ target_compile_options(ashare_warnings INTERFACE
   $<$<CXX_COMPILER_ID:Clang>:-Wnull-dereference>
   # GCC 12 at -O2 and above reports a bogus -Wrestrict for `"literal" + std::string(...)`
   # (GCC bug 105329, fixed in GCC 13).
-  $<$<AND:$<CXX_COMPILER_ID:GNU>,$<VERSION_LESS:$<CXX_COMPILER_VERSION>,13>>:-Wno-restrict>)
+  $<$<AND:$<CXX_COMPILER_ID:GNU>,$<VERSION_LESS:$<CXX_COMPILER_VERSION>,13>>:-Wno-restrict>
+  # In a unity build a .cpp file is included into another, and GCC then takes a class it defines
+  # over a type of its anonymous namespace for a header's: -Wsubobject-linkage would be wrong.
+  $<$<AND:$<CXX_COMPILER_ID:GNU>,$<BOOL:$<TARGET_PROPERTY:UNITY_BUILD>>>:-Wno-subobject-linkage>)
 
 add_library(ashare_settings INTERFACE)
 target_compile_features(ashare_settings INTERFACE cxx_std_20)

@@ -310,6 +310,34 @@ SharedServer& shared() {
   return *instance;
 }
 
+Reply get(const std::string& target, const std::optional<std::string>& key) {
+  return request(shared().port(), target, key);
+}
+
+std::string remaining(const Reply& reply) {
+  REQUIRE(reply.header_count("X-Credits-Remaining") <= 1);
+  return reply.header("X-Credits-Remaining");
+}
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  REQUIRE_MESSAGE(in.good(), "cannot read " << path.string());
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void write_text(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  REQUIRE_MESSAGE(out.good(), "cannot write " << path.string());
+  out << text;
+}
+
+std::vector<std::string> concat(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
 namespace indicator_tests {
 namespace {
 
@@ -321,10 +349,6 @@ bool close_enough(double got, double want) {
 
 std::string target(const std::string& indicator, const std::string& query) {
   return "/v1/indicators/" + indicator + (query.empty() ? "" : "?" + query);
-}
-
-Reply get(const std::string& path, const std::optional<std::string>& key) {
-  return request(shared().port(), path, key);
 }
 
 Reply ind(const std::string& indicator,
@@ -411,11 +435,6 @@ httplib::Headers headers_but_volatile(const Reply& reply) {
     out.erase(name);
   }
   return out;
-}
-
-std::string remaining(const Reply& reply) {
-  REQUIRE(reply.header_count("X-Credits-Remaining") <= 1);
-  return reply.header("X-Credits-Remaining");
 }
 
 void check_raw_head(int port, const std::string& path, const std::string& key,

@@ -112,16 +112,32 @@ SharedServer& shared();
 // The fixture files imported into the shared server.
 using ashare::test::k_fixture_files;
 
+// GET `target` on the shared server with `key` (the shared Pro key unless given).
+Reply get(const std::string& target,
+          const std::optional<std::string>& key = shared().pro.plaintext);
+
+// The bytes of file `path`; fails the test when it cannot be read.
+std::string read_text(const std::filesystem::path& path);
+
+// The X-Credits-Remaining header of `reply` ("" when absent; fails when sent twice).
+std::string remaining(const Reply& reply);
+
+// Write `text` to file `path`, replacing what it held.
+void write_text(const std::filesystem::path& path, const std::string& text);
+
+// `a` followed by `b`.
+std::vector<std::string> concat(std::vector<std::string> a, const std::vector<std::string>& b);
+
 // The helpers of the indicator endpoints' tests (test_indicators_http.cpp and
 // test_indicators_d13_http.cpp), in a namespace of their own so that their short names never meet
 // another test file's local helpers.
 namespace indicator_tests {
 
+// The price series an indicator may be computed over (`series_type`).
+inline const std::vector<std::string> k_series_types{"open", "high", "low", "close"};
+
 // The path and query of indicator endpoint `indicator` ("sma", "macd", ...); `query` without '?'.
 std::string target(const std::string& indicator, const std::string& query);
-
-// GET `path` on the shared server with `key` (the shared Pro key unless given).
-Reply get(const std::string& path, const std::optional<std::string>& key = shared().pro.plaintext);
 
 // GET indicator endpoint `indicator` with `query` on the shared server.
 Reply ind(const std::string& indicator,
@@ -174,9 +190,6 @@ const Reference& reference(const std::string& symbol, bool adjusted, const std::
 
 // `got` has exactly the timestamps of `want`, in order, and values within a relative 1e-9.
 void check_matches(const std::vector<Point>& got, const std::vector<Point>& want);
-
-// The X-Credits-Remaining header of `reply` ("" when absent; fails when sent twice).
-std::string remaining(const Reply& reply);
 
 // Return the headers of `reply` but those a HEAD and its GET may differ in (Content-Length, Date,
 // X-Request-Id), to check that HEAD answers as GET would (D10).

@@ -129,10 +129,10 @@ std::string raw_exchange(int port, const std::string& raw, std::chrono::millisec
     }
     sent += static_cast<std::size_t>(n);
   }
-  using Clock = std::chrono::steady_clock;
   const bool head = raw.rfind("HEAD ", 0) == 0;
   const bool until_close = raw.find("\r\nConnection: close\r\n") != std::string::npos;
-  auto deadline = Clock::now() + std::chrono::seconds(60); // generous: sanitizer builds
+  auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(60); // generous: sanitizer builds
   bool complete = false;
   std::string response;
   char buffer[16384];
@@ -140,10 +140,10 @@ std::string raw_exchange(int port, const std::string& raw, std::chrono::millisec
     if (!until_close && !complete
         && complete_response_length(response, head) != std::string::npos) {
       complete = true;
-      deadline = std::min(deadline, Clock::now() + settle);
+      deadline = std::min(deadline, std::chrono::steady_clock::now() + settle);
     }
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       break;
     }

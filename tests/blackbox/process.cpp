@@ -257,6 +257,11 @@ bool Process::wait_for_output_closed(std::chrono::milliseconds timeout) {
   return m_changed.wait_for(lock, timeout, [this] { return m_closed; });
 }
 
+std::string describe(const RunResult& result) {
+  return "exit " + std::to_string(result.status) + (result.timed_out ? " (timed out)" : "")
+         + "\nstdout:\n" + result.out + "stderr:\n" + result.err;
+}
+
 RunResult run_process(const std::vector<std::string>& argv,
                       std::chrono::milliseconds timeout,
                       const std::vector<std::string>& extra_env) {

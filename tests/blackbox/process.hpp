@@ -25,6 +25,9 @@ struct RunResult {
   std::string err;        // everything written to stderr
 };
 
+// `result` for a failed check's message: its exit status, whether it timed out, and its output.
+std::string describe(const RunResult& result);
+
 // A running child process. Not copyable or movable: the reader thread holds `this`.
 class Process {
 public:

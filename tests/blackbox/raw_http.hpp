@@ -52,6 +52,13 @@ struct RawOptions {
   std::optional<std::filesystem::path> tls_ca;
 };
 
+// A client that reads slowly: a small receive buffer and small segments, so that the server's
+// socket takes some tens of KB of an answer and the server holds the rest until the client reads.
+inline const RawOptions k_slow{4096, 536, std::nullopt};
+
+// How long a raw response may take to arrive: generous, for the sanitizer builds.
+inline constexpr auto k_wait = std::chrono::milliseconds(30'000);
+
 class RawConnection {
 public:
   // Connect to 127.0.0.1:`port`; with `receive_buffer`, set SO_RCVBUF first (a slow reader).

@@ -11,15 +11,6 @@ namespace {
 
 const std::string k_one = bars_target("2024-01-02", "2024-01-05", "symbol=600519.SH");
 
-Reply get(const std::string& target, const std::optional<std::string>& key) {
-  return request(shared().port(), target, key);
-}
-
-std::string remaining(const Reply& reply) {
-  REQUIRE(reply.header_count("X-Credits-Remaining") <= 1);
-  return reply.header("X-Credits-Remaining");
-}
-
 } // namespace
 
 TEST_CASE("D5: missing, malformed, unknown and revoked keys are 401 UNAUTHORIZED") {

@@ -15,11 +15,6 @@ const std::string k_moutai = "600519.SH";
 const std::string k_moutai_file = "bancob_600519.SH.csv";
 constexpr double k_moutai_latest_factor = 8.305; // factor of 600519.SH on 2025-10-23
 
-Reply get(const std::string& target,
-          const std::optional<std::string>& key = shared().pro.plaintext) {
-  return request(shared().port(), target, key);
-}
-
 Reply bars(const std::string& from,
            const std::string& to,
            const std::string& query,

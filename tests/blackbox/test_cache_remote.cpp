@@ -131,10 +131,6 @@ private:
   int m_sentinels = 0;
 };
 
-std::string describe(const RunResult& run) {
-  return "exit " + std::to_string(run.status) + "\nstdout:\n" + run.out + "stderr:\n" + run.err;
-}
-
 std::vector<std::string> paths(const std::vector<Logged>& requests) {
   std::vector<std::string> out;
   for (const auto& logged : requests) {
@@ -176,11 +172,6 @@ void check_same_output(CacheWorld& world, const std::vector<std::string>& args, 
   } else {
     CHECK(remote.out == local.out);
   }
-}
-
-void write_text(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
 }
 
 } // namespace

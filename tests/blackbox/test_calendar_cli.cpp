@@ -11,10 +11,6 @@ using namespace bb;
 
 namespace {
 
-std::string describe(const RunResult& run) {
-  return "status " + std::to_string(run.status) + "\nstdout:\n" + run.out + "stderr:\n" + run.err;
-}
-
 // Run `ashare --db DB ARGS...` of `store` with ASHARE_NOW set to `now`.
 RunResult cli_at(const TestStore& store, const std::string& now, std::vector<std::string> args) {
   std::vector<std::string> argv{ashare_bin()};

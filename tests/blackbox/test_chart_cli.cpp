@@ -49,18 +49,6 @@ RunResult remote(const TempDir& home, std::vector<std::string> args) {
   return run_clean(home.path(), args);
 }
 
-std::string describe(const RunResult& result) {
-  return "exit " + std::to_string(result.status) + "\nstdout:\n" + result.out + "stderr:\n"
-         + result.err;
-}
-
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 // What python3's xml.etree reads in an SVG file, one fact per line: the root's viewBox, the number
 // of candle groups, their data-date values comma-separated, the number of polylines, the title.
 constexpr const char* k_svg_reader = R"(import sys, xml.etree.ElementTree as ET
@@ -344,11 +332,6 @@ for g in root.iter(ns + 'g'):
         points = [str(len(p.get('points').split())) for p in g.iter(ns + 'polyline')]
         print(kind, g.get('data-label') + ':', ' '.join(points))
 )";
-
-std::vector<std::string> concat(std::vector<std::string> a, const std::vector<std::string>& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
 
 } // namespace
 

@@ -90,11 +90,6 @@ World& world() {
   return *instance;
 }
 
-std::vector<std::string> concat(std::vector<std::string> a, const std::vector<std::string>& b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
-}
-
 // `ashare --db STORE ARGS...` in a fresh sandbox.
 RunResult local(const std::vector<std::string>& args, const std::vector<std::string>& env = {}) {
   return Sandbox{}.run(concat({"--db", world().store.data_locator()}, args), env);
@@ -106,11 +101,6 @@ RunResult remote(const std::vector<std::string>& args,
                  const std::string& key,
                  const std::vector<std::string>& env = {}) {
   return Sandbox{}.run(concat({"--base-url", world().base_url(), "--api-key", key}, args), env);
-}
-
-std::string describe(const RunResult& result) {
-  return "exit " + std::to_string(result.status) + (result.timed_out ? " (timed out)" : "")
-         + "\nstdout:\n" + result.out + "stderr:\n" + result.err;
 }
 
 // A bars or indicators body without what legitimately differs between two answers to the same
@@ -139,15 +129,7 @@ int closed_port() {
   return ntohs(address.sin_port);
 }
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  REQUIRE_MESSAGE(in.good(), "cannot read " << path.string());
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-void write_text(const fs::path& path, const std::string& text, mode_t mode = 0600) {
+void write_file(const fs::path& path, const std::string& text, mode_t mode = 0600) {
   fs::create_directories(path.parent_path());
   {
     std::ofstream out(path, std::ios::binary);
@@ -640,7 +622,7 @@ TEST_CASE("cli query: --convention, ASHARE_CONVENTION and the config file's conv
   INFO(describe(remote_run));
   CHECK(remote_run.out == tdx.out);
   CHECK(sandbox.run(ema, {"ASHARE_CONVENTION=tdx"}).out == tdx.out);
-  write_text(sandbox.xdg_config_file(), "convention = \"tdx\"\n", 0644);
+  write_file(sandbox.xdg_config_file(), "convention = \"tdx\"\n", 0644);
   CHECK(sandbox.run(ema).out == tdx.out);
   CHECK(sandbox.run(concat(ema, {"--convention", "talib"})).out == talib.out); // flag over file
   const auto bad = sandbox.run(concat(ema, {"--convention", "wilder"}));
@@ -1142,7 +1124,7 @@ TEST_CASE("cli query: the config file, under the environment and the flags") {
   };
 
   SUBCASE("XDG_CONFIG_HOME/ashare/config.toml gives db and format") {
-    write_text(sandbox.xdg_config_file(), "# test\ndb = \"" + db + "\"\nformat = \"json\"\n", 0644);
+    write_file(sandbox.xdg_config_file(), "# test\ndb = \"" + db + "\"\nformat = \"json\"\n", 0644);
     const auto from_file = sandbox.run(bars);
     INFO(describe(from_file));
     REQUIRE(from_file.status == 0);
@@ -1179,16 +1161,16 @@ TEST_CASE("cli query: the config file, under the environment and the flags") {
           == "ashare: error: invalid format \"xml\": expected table, csv, json or ndjson\n");
   }
   SUBCASE("--config names another file, instead of the default one") {
-    write_text(sandbox.xdg_config_file(), "format = \"json\"\n");
+    write_file(sandbox.xdg_config_file(), "format = \"json\"\n");
     const auto other = sandbox.home() / "other.toml";
-    write_text(other, "db = '" + db + "'\nformat = 'csv'  # comment\n");
+    write_file(other, "db = '" + db + "'\nformat = 'csv'  # comment\n");
     const auto run = sandbox.run(concat({"--config", other.string()}, bars));
     INFO(describe(run));
     CHECK(run.status == 0);
     CHECK(run.out == csv);
   }
   SUBCASE("base_url and api_key from a file only its owner can read") {
-    write_text(sandbox.xdg_config_file(),
+    write_file(sandbox.xdg_config_file(),
                "base_url = \"" + world().base_url() + "\"\napi_key = \"" + world().pro.plaintext
                    + "\"\nformat = \"csv\"\n",
                0600);
@@ -1205,7 +1187,7 @@ TEST_CASE("cli query: the config file, under the environment and the flags") {
   }
   SUBCASE("a file holding api_key readable by others is refused with the chmod that fixes it") {
     const auto path = sandbox.xdg_config_file();
-    write_text(path, "db = \"" + db + "\"\napi_key = \"" + world().pro.plaintext + "\"\n", 0644);
+    write_file(path, "db = \"" + db + "\"\napi_key = \"" + world().pro.plaintext + "\"\n", 0644);
     const auto run = sandbox.run(concat(bars, {"--format", "csv"}));
     INFO(describe(run));
     CHECK(run.status == 2);
@@ -1221,7 +1203,7 @@ TEST_CASE("cli query: the config file, under the environment and the flags") {
   }
   SUBCASE("an unknown key is a usage error naming path:line") {
     const auto path = sandbox.xdg_config_file();
-    write_text(path, "db = \"" + db + "\"\n\ncolour = \"red\"\n");
+    write_file(path, "db = \"" + db + "\"\n\ncolour = \"red\"\n");
     const auto run = sandbox.run(bars);
     CHECK(run.status == 2);
     CHECK(run.err

@@ -14,10 +14,10 @@ namespace {
 
 const std::string k_half_year = bars_target("2024-01-01", "2024-06-30", "symbol=600519.SH");
 
-Reply get(const std::string& target,
-          const std::optional<std::string>& key = shared().pro.plaintext,
-          const std::string& if_none_match = "",
-          const std::string& method = "GET") {
+Reply conditional_get(const std::string& target,
+                      const std::optional<std::string>& key = shared().pro.plaintext,
+                      const std::string& if_none_match = "",
+                      const std::string& method = "GET") {
   httplib::Headers headers;
   if (!if_none_match.empty()) {
     headers.emplace("If-None-Match", if_none_match);
@@ -43,23 +43,18 @@ void check_not_modified(const Reply& reply, const std::string& etag) {
   CHECK(is_request_id(reply.header("X-Request-Id")));
 }
 
-std::string remaining(const Reply& reply) {
-  REQUIRE(reply.header_count("X-Credits-Remaining") <= 1);
-  return reply.header("X-Credits-Remaining");
-}
-
 } // namespace
 
 TEST_CASE("D17: a 200 carries a weak ETag that names the canonical request, not its spelling") {
-  const auto first = get(k_half_year);
+  const auto first = conditional_get(k_half_year);
   const auto etag = etag_of(first);
-  const auto again = get(k_half_year);
+  const auto again = conditional_get(k_half_year);
   CHECK(etag_of(again) == etag);
   // request_id is not part of it.
   CHECK(first.json()["request_id"] != again.json()["request_id"]);
   // D4's other spellings of the same request.
-  CHECK(etag_of(get(bars_target("2024-01-01", "2024-06-30",
-                                "symbol=600519.sh&adjusted=1&sort=ASC")))
+  CHECK(etag_of(conditional_get(
+            bars_target("2024-01-01", "2024-06-30", "symbol=600519.sh&adjusted=1&sort=ASC")))
         == etag);
   // Anything that changes the answer changes the tag.
   std::set<std::string> tags{etag};
@@ -70,54 +65,55 @@ TEST_CASE("D17: a 200 carries a weak ETag that names the canonical request, not 
         bars_target("2024-01-01", "2024-06-30", "symbol=600519.SH&limit=5"),
         bars_target("2024-01-01", "2024-06-30", "symbol=600036.SH")}) {
     CAPTURE(other);
-    CHECK(tags.insert(etag_of(get(other))).second);
+    CHECK(tags.insert(etag_of(conditional_get(other))).second);
   }
   SUBCASE("the plan is part of it: plan clipping changes what is served (D6)") {
-    const auto free = etag_of(get(k_half_year, shared().free.plaintext));
-    const auto basic = etag_of(get(k_half_year, shared().basic.plaintext));
+    const auto free = etag_of(conditional_get(k_half_year, shared().free.plaintext));
+    const auto basic = etag_of(conditional_get(k_half_year, shared().basic.plaintext));
     CHECK(free != etag);
     CHECK(basic != etag);
     CHECK(free != basic);
   }
   SUBCASE("indicators") {
     using indicator_tests::target;
-    const auto sma = etag_of(get(target("sma", "symbol=600519.SH&window=5")));
-    CHECK(etag_of(get(target("sma", "window=5&symbol=600519.sh"))) == sma);
-    CHECK(etag_of(get(target("sma", "symbol=600519.SH&window=6"))) != sma);
-    CHECK(etag_of(get(target("ema", "symbol=600519.SH&window=5"))) != sma);
-    CHECK(etag_of(get(target("macd", "symbol=600519.SH&convention=tdx")))
-          != etag_of(get(target("macd", "symbol=600519.SH"))));
+    const auto sma = etag_of(conditional_get(target("sma", "symbol=600519.SH&window=5")));
+    CHECK(etag_of(conditional_get(target("sma", "window=5&symbol=600519.sh"))) == sma);
+    CHECK(etag_of(conditional_get(target("sma", "symbol=600519.SH&window=6"))) != sma);
+    CHECK(etag_of(conditional_get(target("ema", "symbol=600519.SH&window=5"))) != sma);
+    CHECK(etag_of(conditional_get(target("macd", "symbol=600519.SH&convention=tdx")))
+          != etag_of(conditional_get(target("macd", "symbol=600519.SH"))));
   }
   SUBCASE("/healthz and the OpenAPI document, which need no key") {
     for (const std::string target : {"/healthz", "/v1/openapi.json"}) {
       CAPTURE(target);
-      const auto tag = etag_of(get(target, std::nullopt));
-      CHECK(etag_of(get(target, std::nullopt)) == tag);
-      check_not_modified(get(target, std::nullopt, tag), tag);
+      const auto tag = etag_of(conditional_get(target, std::nullopt));
+      CHECK(etag_of(conditional_get(target, std::nullopt)) == tag);
+      check_not_modified(conditional_get(target, std::nullopt, tag), tag);
     }
   }
   SUBCASE("errors carry none") {
-    CHECK_FALSE(get(bars_target("2024-01-02", "2024-01-01", "symbol=600519.SH")).has_header("ETag"));
-    CHECK_FALSE(get(k_half_year, std::nullopt).has_header("ETag"));
+    CHECK_FALSE(conditional_get(bars_target("2024-01-02", "2024-01-01", "symbol=600519.SH"))
+                    .has_header("ETag"));
+    CHECK_FALSE(conditional_get(k_half_year, std::nullopt).has_header("ETag"));
   }
 }
 
 TEST_CASE("D17: If-None-Match naming the current tag is 304 with no body") {
-  const auto etag = etag_of(get(k_half_year));
+  const auto etag = etag_of(conditional_get(k_half_year));
   const std::string strong = etag.substr(2); // weak comparison: W/ or not, the same tag
   for (const std::string& condition : std::vector<std::string>{
          etag, strong, "*", "\"nope\", " + etag, "W/\"nope\",W/\"other\" , " + etag}) {
     CAPTURE(condition);
-    check_not_modified(get(k_half_year, shared().pro.plaintext, condition), etag);
+    check_not_modified(conditional_get(k_half_year, shared().pro.plaintext, condition), etag);
   }
   for (const std::string condition : {"W/\"nope\"", "\"\"", "garbage", "W/"}) {
     CAPTURE(condition);
-    const auto full = get(k_half_year, shared().pro.plaintext, condition);
+    const auto full = conditional_get(k_half_year, shared().pro.plaintext, condition);
     CHECK(etag_of(full) == etag);
     CHECK_FALSE(full.body.empty());
   }
   SUBCASE("HEAD too") {
-    check_not_modified(get(k_half_year, shared().pro.plaintext, etag, "HEAD"), etag);
+    check_not_modified(conditional_get(k_half_year, shared().pro.plaintext, etag, "HEAD"), etag);
   }
   SUBCASE("on the wire: no Content-Length, nothing after the head (RFC 9110 8.6)") {
     const auto raw = raw_exchange(shared().port(),
@@ -135,40 +131,42 @@ TEST_CASE("D17: If-None-Match naming the current tag is 304 with no body") {
 TEST_CASE("D17: a metered key revalidates 100 times and is charged nothing") {
   auto& store = shared().store;
   const auto metered = store.create_key("pro", 2, "revalidates");
-  const auto first = get(k_half_year, metered.plaintext);
+  const auto first = conditional_get(k_half_year, metered.plaintext);
   const auto etag = etag_of(first);
   CHECK(remaining(first) == "1");
   CHECK(first.json()["meta"]["credits_charged"] == 1);
   for (int i = 0; i < 100; ++i) {
-    const auto reply = get(k_half_year, metered.plaintext, etag);
+    const auto reply = conditional_get(k_half_year, metered.plaintext, etag);
     check_not_modified(reply, etag);
     REQUIRE(remaining(reply) == "1"); // D7: the balance, on every response after authentication
   }
   CHECK(store.listed_credits(metered.id) == "1");
   SUBCASE("a metered key's tag differs from an unmetered one's: its body names the charge") {
-    CHECK(etag != etag_of(get(k_half_year)));
+    CHECK(etag != etag_of(conditional_get(k_half_year)));
   }
   SUBCASE("with no credits left it still revalidates: 304 in place of the 402") {
-    REQUIRE(get(bars_target("2024-01-01", "2024-01-31", "symbol=600519.SH"), metered.plaintext)
-              .status == 200);
-    const auto revalidated = get(k_half_year, metered.plaintext, etag);
+    REQUIRE(conditional_get(bars_target("2024-01-01", "2024-01-31", "symbol=600519.SH"),
+                            metered.plaintext)
+                .status
+            == 200);
+    const auto revalidated = conditional_get(k_half_year, metered.plaintext, etag);
     check_not_modified(revalidated, etag);
     CHECK(remaining(revalidated) == "0");
-    check_error(get(k_half_year, metered.plaintext), 402, "INSUFFICIENT_CREDITS");
+    check_error(conditional_get(k_half_year, metered.plaintext), 402, "INSUFFICIENT_CREDITS");
     CHECK(store.listed_credits(metered.id) == "0");
   }
 }
 
 TEST_CASE("D17: the 304 comes after 401, 400 and 403 (D6 order)") {
   const std::string any = "*";
-  check_error(get(k_half_year, std::nullopt, any), 401, "UNAUTHORIZED");
-  check_error(get(bars_target("2024-01-02", "2024-01-01", "symbol=600519.SH"),
-                  shared().pro.plaintext, any),
+  check_error(conditional_get(k_half_year, std::nullopt, any), 401, "UNAUTHORIZED");
+  check_error(conditional_get(bars_target("2024-01-02", "2024-01-01", "symbol=600519.SH"),
+                              shared().pro.plaintext, any),
               400, "INVALID_PARAMETER");
-  check_error(get(bars_target("2010-01-04", "2024-01-04", "symbol=600519.SH"),
-                  shared().free.plaintext, any),
+  check_error(conditional_get(bars_target("2010-01-04", "2024-01-04", "symbol=600519.SH"),
+                              shared().free.plaintext, any),
               403, "PLAN_LIMIT");
-  check_error(get("/v1/nowhere", shared().pro.plaintext, any), 404, "NOT_FOUND");
+  check_error(conditional_get("/v1/nowhere", shared().pro.plaintext, any), 404, "NOT_FOUND");
 }
 
 TEST_CASE("D17: an import changes the ETag; a revoke makes revalidation 401") {

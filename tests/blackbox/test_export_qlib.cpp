@@ -141,10 +141,6 @@ private:
   TestStore m_store;
 };
 
-std::string describe(const RunResult& run) {
-  return "exit " + std::to_string(run.status) + "\nstdout:\n" + run.out + "stderr:\n" + run.err;
-}
-
 // Check `dir` (an export of `symbols` over [from, to]) against `ashare bars --raw`.
 void check_export(const ExportWorld& world,
                   const fs::path& dir,
@@ -227,7 +223,7 @@ void check_export(const ExportWorld& world,
   }
 }
 
-const std::vector<std::string> k_symbols{"000001.SZ", "600519.SH", "900010.SH", "900011.SZ"};
+const std::vector<std::string> k_export_symbols{"000001.SZ", "600519.SH", "900010.SH", "900011.SZ"};
 
 } // namespace
 
@@ -238,7 +234,7 @@ TEST_CASE("export: qlib's layout read back value by value, suspended days NaN, f
   REQUIRE(run.status == 0);
   CHECK(run.out.find("exported 4 symbols") == 0);
   CHECK(run.err.empty()); // no progress bar off a terminal, nothing to note
-  check_export(world, world.dir("qlib"), k_symbols, "1990-01-01", "2030-12-31");
+  check_export(world, world.dir("qlib"), k_export_symbols, "1990-01-01", "2030-12-31");
 
   SUBCASE("symbols and a window") {
     const auto window = world.cli({"export", "--format", "QLIB", world.dir("window").string(),
@@ -266,7 +262,7 @@ TEST_CASE("export: a later --to appends, byte for byte a fresh export") {
   const auto appended = all_files(dir);
   CHECK(appended.size() == 1 + 2 + 4 * 8); // state, calendar, instruments, 4 x 8 fields
   CHECK(appended == all_files(world.dir("fresh")));
-  check_export(world, dir, k_symbols, "1990-01-01", "2030-12-31");
+  check_export(world, dir, k_export_symbols, "1990-01-01", "2030-12-31");
 
   SUBCASE("unchanged: nothing written, the same bytes") {
     const auto again = world.cli({"export", "--format", "qlib", dir});

@@ -77,14 +77,16 @@ private:
   std::thread m_thread;
 };
 
-constexpr const char* k_march_first = "2024-03-01T16:00:00+08:00";
+constexpr const char* k_tdx_march_first = "2024-03-01T16:00:00+08:00";
 
 std::vector<std::string> fetch_env(const std::string& now, const std::string& szse_url) {
   return {"ASHARE_NOW=" + now, "ASHARE_SZSE_URL=" + szse_url};
 }
 
-RunResult fetch_tdx(const TestStore& store, const std::string& hosts, const std::vector<std::string>& args,
-                    const std::string& now = k_march_first,
+RunResult fetch_tdx(const TestStore& store,
+                    const std::string& hosts,
+                    const std::vector<std::string>& args,
+                    const std::string& now = k_tdx_march_first,
                     const std::string& szse_url = "http://127.0.0.1:1/monthList") {
   std::vector<std::string> argv{"--timeout", "5", "fetch", "tdx", "--pace", "0", "--hosts", hosts};
   argv.insert(argv.end(), args.begin(), args.end());
@@ -132,7 +134,8 @@ TEST_CASE("fetch tdx: a first run stores the A-shares listed, and refreshes the 
   TdxStandIn tdx;
   SzseStandIn szse;
   TestStore store;
-  const auto run = fetch_tdx(store, tdx.host(), {"--from", "2024-01-02"}, k_march_first, szse.url());
+  const auto run =
+      fetch_tdx(store, tdx.host(), {"--from", "2024-01-02"}, k_tdx_march_first, szse.url());
   REQUIRE_MESSAGE(run.status == 0, run.err);
   // 38 open days; 000001.SZ, 600000.SH (no bars then) and 600519.SH, not the index or the B share.
   CHECK(run.out.find("fetched 38 days (2024-01-02..2024-03-01), 76 bars, 3 symbols") != std::string::npos);
@@ -214,9 +217,10 @@ TEST_CASE("fetch tdx: a host that refuses is left for the next; every host faili
 
   TdxStandIn hanging({"--fault", "hang"});
   TestStore other;
-  const auto failed = other.cli({"--timeout", "1", "--retries", "1", "fetch", "tdx", "--pace", "0", "--hosts",
-                                 hanging.host() + ",127.0.0.1:1", "--from", "2024-02-26"},
-                                k_cli_timeout, fetch_env(k_march_first, "http://127.0.0.1:1/monthList"));
+  const auto failed =
+      other.cli({"--timeout", "1", "--retries", "1", "fetch", "tdx", "--pace", "0", "--hosts",
+                 hanging.host() + ",127.0.0.1:1", "--from", "2024-02-26"},
+                k_cli_timeout, fetch_env(k_tdx_march_first, "http://127.0.0.1:1/monthList"));
   CHECK(failed.status == 3);
   CHECK(failed.err.find("every TDX host failed") != std::string::npos);
 }
@@ -255,7 +259,7 @@ TEST_CASE("fetch tdx: kill -9 mid-fetch keeps whole symbols, and the next run re
     argv.push_back(hanging.host());
     argv.push_back("--from");
     argv.push_back("2024-01-02");
-    auto env = fetch_env(k_march_first, "http://127.0.0.1:1/monthList");
+    auto env = fetch_env(k_tdx_march_first, "http://127.0.0.1:1/monthList");
     env.push_back("HOME=" + store.dir().string());
     Process first(argv, env);
     // The fetch is inside 600519.SH's call, asked while 600000.SH's answer (no bars in the span)
@@ -391,14 +395,15 @@ TEST_CASE("verify: a source that keeps failing is exit 3; remote mode and no --a
   TdxStandIn tdx;
   TestStore store;
   REQUIRE(fetch_tdx(store, tdx.host(), {"--from", "2024-02-26"}).status == 0);
-  const auto failing = store.cli({"--timeout", "1", "--retries", "1", "verify", "--against", "tdx", "--hosts",
-                                  "127.0.0.1:1", "--pace", "0"},
-                                 k_cli_timeout, {"ASHARE_NOW=" + std::string(k_march_first)});
+  const auto failing = store.cli({"--timeout", "1", "--retries", "1", "verify", "--against", "tdx",
+                                  "--hosts", "127.0.0.1:1", "--pace", "0"},
+                                 k_cli_timeout, {"ASHARE_NOW=" + std::string(k_tdx_march_first)});
   CHECK(failing.status == 3);
   CHECK(failing.err.find("every TDX host failed") != std::string::npos);
   // The default window: the last 20 ledger days (here the 5 there are).
-  const auto window = store.cli({"verify", "--against", "tdx", "--hosts", tdx.host(), "--pace", "0"}, k_cli_timeout,
-                                {"ASHARE_NOW=" + std::string(k_march_first)});
+  const auto window =
+      store.cli({"verify", "--against", "tdx", "--hosts", tdx.host(), "--pace", "0"}, k_cli_timeout,
+                {"ASHARE_NOW=" + std::string(k_tdx_march_first)});
   CHECK_MESSAGE(window.status == 0, window.err);
   CHECK(window.err.find("verify against tdx 2024-02-26..2024-03-01: 3 symbols, 10 bars: they agree")
         != std::string::npos);

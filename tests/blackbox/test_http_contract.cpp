@@ -12,8 +12,6 @@ using nlohmann::json;
 
 namespace {
 
-constexpr auto k_wait = std::chrono::milliseconds(30'000); // generous: sanitizer builds
-
 // Check that `response` is `status` with the error envelope of `code` and a request id.
 void check_envelope(const RawResponse& response, int status, const std::string& code) {
   CHECK(response.status == status);

@@ -15,16 +15,6 @@ std::filesystem::path vendor(const std::string& name) {
   return data_dir() / "vendor" / name;
 }
 
-void write_text(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-}
-
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 } // namespace
 
 TEST_CASE("import CLI: vendor formats") {

@@ -37,8 +37,6 @@ const std::map<std::string, std::vector<std::string>> k_fields{
     {"kdj", {"value", "d", "j"}},
 };
 
-const std::vector<std::string> k_series_types{"open", "high", "low", "close"};
-
 // One value item: its timestamp and its numbers in k_fields order.
 struct Item {
   std::int64_t t = 0;

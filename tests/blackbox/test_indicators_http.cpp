@@ -20,7 +20,6 @@ namespace {
 
 const std::vector<std::string> k_indicators{"ema", "rsi", "sma"};
 const std::map<std::string, int> k_default_window{{"ema", 50}, {"rsi", 14}, {"sma", 50}};
-const std::vector<std::string> k_series_types{"open", "high", "low", "close"};
 const std::vector<int> k_windows{2, 5, 14, 50, 200};
 
 // The points of a `values` array; every item is exactly {timestamp: integer, value: number}.

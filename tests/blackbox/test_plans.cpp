@@ -11,10 +11,6 @@ using nlohmann::json;
 
 namespace {
 
-Reply get(const std::string& target, const std::optional<std::string>& key) {
-  return request(shared().port(), target, key);
-}
-
 // `count` distinct well-formed symbols: the known ones first, then unknown ones.
 std::string symbols(std::size_t count) {
   const std::vector<std::string> known{"600519.SH", "600036.SH", "002594.SZ", "000001.SZ",

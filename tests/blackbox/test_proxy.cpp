@@ -185,10 +185,6 @@ bool has_line(const std::string& head, const std::string& line) {
   return head.find("\r\n" + line + "\r\n") != std::string::npos;
 }
 
-std::string describe(const RunResult& run) {
-  return "exit " + std::to_string(run.status) + "\nstdout:\n" + run.out + "stderr:\n" + run.err;
-}
-
 // Run `ashare ARGS...` on a fresh client directory with `env` ("NAME=value") added.
 RunResult client(const std::vector<std::string>& args, const std::vector<std::string>& env) {
   const TempDir home;

@@ -55,11 +55,6 @@ std::vector<std::map<std::string, std::string>> read_rows(const std::string& tex
   return rows;
 }
 
-std::string read_text(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 } // namespace
 
 TEST_CASE("sample data: the quickstart's loading step, checked against the source file") {

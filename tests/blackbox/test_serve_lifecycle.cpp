@@ -27,8 +27,6 @@ using nlohmann::json;
 
 namespace {
 
-constexpr auto k_wait = std::chrono::milliseconds(30'000);
-
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
@@ -41,10 +39,6 @@ double seconds_since(Clock::time_point start) {
 double honoured(double timeout) {
   return timeout - 0.25;
 }
-
-// A client that reads slowly, as test_write_path.cpp's: a small receive buffer and small segments,
-// so that the server's socket takes some tens of KB of an answer and the server holds the rest.
-const RawOptions k_slow{4096, 536, std::nullopt};
 
 // 16 requests for all of 000001.SZ's bars in one write: far more than any socket buffer holds.
 std::string sixteen_big(const std::string& big) {

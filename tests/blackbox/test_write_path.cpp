@@ -23,12 +23,6 @@ using nlohmann::json;
 
 namespace {
 
-constexpr auto k_wait = std::chrono::milliseconds(30'000); // generous: sanitizer builds
-
-// A client that reads slowly: a small receive buffer, and small segments, so that the server's
-// socket takes some tens of KB of an answer and the server holds the rest until the client reads.
-const RawOptions k_slow{4096, 536, std::nullopt};
-
 // A made-up market beside the fixtures, for answers of megabytes: 8 symbols of 1,500 bars.
 std::vector<std::string> market_symbols() {
   std::vector<std::string> out;

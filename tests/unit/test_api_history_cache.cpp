@@ -24,12 +24,12 @@ using test::date;
 
 namespace {
 
-struct Fixture {
+struct CacheFixture {
   test::TempDir dir;
   std::filesystem::path db = dir / "ashare.db";
   store::SqliteBarStore store{db};
 
-  Fixture() {
+  CacheFixture() {
     test::import_fixture(store, "bancob_600519.SH.csv"); // factors step 4 times
     test::import_fixture(store, "jenny_000001.SZ.csv");  // no factors
   }
@@ -53,9 +53,9 @@ struct CachedAndOneShot {
   api::Services cached;
   api::Services one_shot;
   api::Services compact; // a budget whose rendered share holds neither history: compact forms
-  explicit CachedAndOneShot(const Fixture& f)
-    : cached(f.db, f.dir / "ashare-keys.db"), one_shot(f.db, f.dir / "ashare-keys.db"),
-      compact(f.db, f.dir / "ashare-keys.db") {
+  explicit CachedAndOneShot(const CacheFixture& f)
+      : cached(f.db, f.dir / "ashare-keys.db"), one_shot(f.db, f.dir / "ashare-keys.db"),
+        compact(f.db, f.dir / "ashare-keys.db") {
     one_shot.cache_histories = false;
     compact.histories.set_budget(1u << 20);
   }
@@ -63,9 +63,9 @@ struct CachedAndOneShot {
 
 // A body without what differs between two answers of the same data: the request id.
 nlohmann::json comparable(const std::string& body) {
-  auto json = nlohmann::json::parse(body);
-  json.erase("request_id");
-  return json;
+  auto parsed = nlohmann::json::parse(body);
+  parsed.erase("request_id");
+  return parsed;
 }
 
 // Bars requests (path, query): windows, sort, limit, summary, raw prices, an unknown symbol among
@@ -93,7 +93,7 @@ std::string bars_json(query::SymbolBars item, std::vector<domain::BarTenThousand
 
 TEST_CASE("api::select_bars and query::read_window, from the store or compact bars, answer what the "
           "reference answers") {
-  Fixture f;
+  CacheFixture f;
   const auto catalog = query::load_catalog(f.store);
   const std::vector<std::pair<const char*, const char*>> windows{
     {"2024-01-01", "2024-06-30"}, {"2023-09-25", "2023-09-25"}, {"1990-01-01", "2099-12-31"},
@@ -119,7 +119,7 @@ TEST_CASE("api::select_bars and query::read_window, from the store or compact ba
             const auto expected = test::reference_bar_query(f.store, *catalog, query).front();
             const auto window = api::select_bars(*history, symbol, query);
             const auto& got = window.item;
-            const auto& json = window.json;
+            const auto& pieces = window.json;
             const auto got_bars = window.bars();
             CHECK(got.known);
             CHECK(got.has_more == expected.has_more);
@@ -134,13 +134,13 @@ TEST_CASE("api::select_bars and query::read_window, from the store or compact ba
               joined_expected += (i > 0 ? "," : "") + api::bar_to_json(expected.bars[i]);
             }
             std::string joined_got;
-            for (const auto piece : json) {
+            for (const auto piece : pieces) {
               joined_got += (joined_got.empty() ? "" : ",") + std::string(piece);
             }
             CHECK(joined_got == joined_expected);
             // One piece for an ascending slice (written without copying bar by bar).
             if (sort == domain::SortOrder::asc) {
-              CHECK(json.size() == (got_bars.empty() ? 0u : 1u));
+              CHECK(pieces.size() == (got_bars.empty() ? 0u : 1u));
             }
             // The bounded read a one-shot command can answer from, through the same pick.
             const auto read = [&](domain::Date first, domain::Date last, domain::SortOrder order,
@@ -172,7 +172,7 @@ TEST_CASE("api::select_bars and query::read_window, from the store or compact ba
 }
 
 TEST_CASE("query::History::price_series reads what BarStore::load_price_series reads (D9)") {
-  Fixture f;
+  CacheFixture f;
   const auto history = query::load_history(f.store, "600519.SH", 8.305);
   for (const auto field : {store::PriceField::open, store::PriceField::high, store::PriceField::low,
                            store::PriceField::close}) {
@@ -186,7 +186,7 @@ TEST_CASE("query::History::price_series reads what BarStore::load_price_series r
 }
 
 TEST_CASE("api::HistoryCache") {
-  Fixture f;
+  CacheFixture f;
   const auto catalog = query::load_catalog(f.store);
   const auto* info = catalog->find("600519.SH");
   const auto generation = catalog->dataset.generation;
@@ -261,7 +261,7 @@ TEST_CASE("api::dispatch: bars served from the cache follow an import") {
 
 TEST_CASE("issue 11: without the history cache (a one-shot command), or with compact histories, the "
           "answers are the same") {
-  Fixture f;
+  CacheFixture f;
   CachedAndOneShot services(f);
   auto& [cached, one_shot, compact] = services;
   const api::Caller pro{0, auth::Plan::pro, false};
@@ -303,7 +303,7 @@ TEST_CASE("issue 11: without the history cache (a one-shot command), or with com
 
 TEST_CASE("issue 35: a cached answer's bars are the rendering's, by reference, and a body keeps "
           "them through an eviction and an import") {
-  Fixture f;
+  CacheFixture f;
   api::Services services(f.db, f.dir / "ashare-keys.db");
   const api::Caller pro{0, auth::Plan::pro, false};
   const api::Request request{"GET", "/v1/ohlc/range/1/day/2023-01-01/2024-12-31",
@@ -338,7 +338,7 @@ TEST_CASE("issue 35: a cached answer's bars are the rendering's, by reference, a
 }
 
 TEST_CASE("issue 31: api::answer is dispatch_trusted's answer, typed, bar for bar") {
-  Fixture f;
+  CacheFixture f;
   api::Services services(f.db, f.dir / "ashare-keys.db");
   services.cache_histories = false; // as the one-shot command line runs
   const std::string bars = "/v1/ohlc/range/1/day/";
@@ -382,7 +382,7 @@ TEST_CASE("issue 31: api::answer is dispatch_trusted's answer, typed, bar for ba
 }
 
 TEST_CASE("issue 11: serve --cache-budget: the cache keeps within the budget it is given") {
-  Fixture f;
+  CacheFixture f;
   api::Services services(f.db, f.dir / "ashare-keys.db");
   const api::Caller pro{0, auth::Plan::pro, false};
   const auto ask = [&](const char* symbol) {
@@ -429,7 +429,7 @@ TEST_CASE("issue 11: serve --cache-budget: the cache keeps within the budget it 
 }
 
 TEST_CASE("issue 11: rendered histories hold at most an eighth of the budget, compact ones the rest") {
-  Fixture f;
+  CacheFixture f;
   api::Services services(f.db, f.dir / "ashare-keys.db");
   const auto generation = services.bars.acquire()->load_generation();
   const auto rendered_600519 = api::estimated_history_bytes(500);
@@ -452,7 +452,7 @@ TEST_CASE("issue 11: rendered histories hold at most an eighth of the budget, co
 
 TEST_CASE("issue 11: a compact history asked for more than twice as often as the least recently "
           "used rendered one takes its place") {
-  Fixture f;
+  CacheFixture f;
   api::Services services(f.db, f.dir / "ashare-keys.db");
   const auto catalog = query::load_catalog(f.store);
   const auto rendered_000001 =
@@ -500,7 +500,7 @@ TEST_CASE("issue 11: a compact history asked for more than twice as often as the
 }
 
 TEST_CASE("issue 11: a one-shot request reads only its own symbols' catalog entries") {
-  Fixture f;
+  CacheFixture f;
   api::Services services(f.db, f.dir / "ashare-keys.db");
   for (const bool cache_histories : {true, false}) {
     CAPTURE(cache_histories);
@@ -520,7 +520,7 @@ TEST_CASE("issue 11: a one-shot request reads only its own symbols' catalog entr
 }
 
 TEST_CASE("issue 11: an indicator asked again is read from the series kept with its history") {
-  Fixture f;
+  CacheFixture f;
   CachedAndOneShot services(f);
   auto& [cached, one_shot, compact] = services;
   const api::Caller pro{0, auth::Plan::pro, false};

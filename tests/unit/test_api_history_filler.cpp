@@ -21,10 +21,10 @@ using namespace ashare;
 
 namespace {
 
-struct Fixture {
+struct FillerFixture {
   test::TempDir dir;
   std::filesystem::path db = dir / "ashare.db";
-  Fixture() {
+  FillerFixture() {
     store::SqliteBarStore store(db);
     test::import_fixture(store, "bancob_600519.SH.csv");
   }
@@ -32,24 +32,24 @@ struct Fixture {
 
 const api::Request k_bars{"GET", "/v1/ohlc/range/1/day/2024-01-01/2024-06-30", "symbol=600519.SH",
                           std::nullopt};
-const api::Caller k_pro{0, auth::Plan::pro, false};
+const api::Caller k_pro_caller{0, auth::Plan::pro, false};
 
 } // namespace
 
 TEST_CASE("api::HistoryFiller: a request never waits for its history to load") {
-  Fixture f;
+  FillerFixture f;
   api::Services services(f.db.string(), (f.dir / "ashare-keys.db").string());
   const auto generation = services.bars.acquire()->load_generation();
   {
     const api::HistoryFiller::Hold hold(services.filler);
-    const auto first = api::dispatch_trusted(k_bars, services, k_pro);
+    const auto first = api::dispatch_trusted(k_bars, services, k_pro_caller);
     CHECK(first.status == 200);
     CHECK(services.filler.pending() == 0); // a first miss is not worth loading (admit)
-    const auto second = api::dispatch_trusted(k_bars, services, k_pro);
+    const auto second = api::dispatch_trusted(k_bars, services, k_pro_caller);
     CHECK(second.status == 200);
     CHECK(!services.histories.find("600519.SH", generation)); // not loaded on its path
     CHECK(services.filler.pending() == 1);
-    CHECK(api::dispatch_trusted(k_bars, services, k_pro).status == 200);
+    CHECK(api::dispatch_trusted(k_bars, services, k_pro_caller).status == 200);
     CHECK(services.filler.pending() == 1); // asked once, however often requests ask
   }
   test::await_idle(services.filler);
@@ -58,7 +58,7 @@ TEST_CASE("api::HistoryFiller: a request never waits for its history to load") {
 }
 
 TEST_CASE("api::HistoryFiller: a load asked at a generation the store has left is dropped") {
-  Fixture f;
+  FillerFixture f;
   api::Services services(f.db.string(), (f.dir / "ashare-keys.db").string());
   const auto generation = services.bars.acquire()->load_generation();
   const auto factor = query::load_catalog(*services.bars.acquire())->find("600519.SH")->latest_factor;

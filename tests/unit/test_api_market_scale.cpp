@@ -164,8 +164,7 @@ TEST_CASE("issue 11: a market of 500 symbols x 1,000 days imports and answers as
       const auto response =
           api::dispatch_trusted(api::Request{"GET", path, query, std::nullopt}, *services, pro);
       REQUIRE(response.status == 200);
-      const auto json = nlohmann::json::parse(response.body.str());
-      const auto& item = json; // a single symbol's answer is flat (SPEC)
+      const auto item = nlohmann::json::parse(response.body.str()); // one symbol's is flat (SPEC)
       const auto& got = item.at("ohlc");
       REQUIRE(got.size() == expected.size());
       CHECK(item.contains("next_url") == has_more);

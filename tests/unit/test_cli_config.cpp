@@ -1,8 +1,10 @@
 // The configuration of one run (issue 4, "Two modes, one behaviour"): resolve_config's precedence
 // flag > environment > config file > default for every setting, the default paths,
 // config_file_path, parse_config_file and load_config_file's permission check.
-#include "cli/config.hpp"
+#include "fake_environment.hpp"
 #include "support/temp_dir.hpp"
+
+#include "cli/config.hpp"
 
 #include <doctest/doctest.h>
 
@@ -24,16 +26,6 @@ namespace {
 using Variables = std::map<std::string, std::string>;
 
 // An Environment over a fixed map: nothing else is set.
-Environment environment_of(Variables variables) {
-  return [variables = std::move(variables)](std::string_view name) -> std::optional<std::string> {
-    const auto it = variables.find(std::string(name));
-    if (it == variables.end()) {
-      return std::nullopt;
-    }
-    return it->second;
-  };
-}
-
 // Write `text` to `path` and give it `mode`.
 void write_file(const std::filesystem::path& path, const std::string& text, mode_t mode) {
   {
@@ -131,7 +123,7 @@ TEST_CASE("cli::resolve_config: flag > environment > config file > default, for 
         if (row.file) {
           file[setting.file_key] = *row.file;
         }
-        const Config config = resolve_config(flags, environment_of(variables), file);
+        const Config config = resolve_config(flags, test::environment_of(variables), file);
         const std::string expected = row.expected;
         const std::optional<std::string> want = expected == "flag"   ? row.flag
                                                 : expected == "env"  ? row.env
@@ -148,9 +140,9 @@ TEST_CASE("cli::resolve_config: one setting's layer does not leak into another's
   flags.format = "json";
   const Config config = resolve_config(
       flags,
-      environment_of({{"HOME", "/home/u"},
-                      {"ASHARE_BASE_URL", "https://e.example"},
-                      {"ASHARE_PLAN", "basic"}}),
+      test::environment_of({{"HOME", "/home/u"},
+                            {"ASHARE_BASE_URL", "https://e.example"},
+                            {"ASHARE_PLAN", "basic"}}),
       ConfigFile{{"api_key", "ask_file"}, {"format", "csv"}, {"db", "/f/a.db"}, {"plan", "pro"}});
   CHECK(config.db == "/f/a.db");
   CHECK(config.keys_db == "/f/a-keys.db");
@@ -163,11 +155,12 @@ TEST_CASE("cli::resolve_config: one setting's layer does not leak into another's
 TEST_CASE("cli::resolve_config: a PostgreSQL store keeps its keys there and its cache local") {
   GlobalFlags flags;
   flags.db = "postgresql://ashare@db.example/prod";
-  const Config config = resolve_config(flags, environment_of({{"HOME", "/home/u"}}), ConfigFile{});
+  const Config config =
+      resolve_config(flags, test::environment_of({{"HOME", "/home/u"}}), ConfigFile{});
   CHECK(config.keys_db == "postgresql://ashare@db.example/prod");
   CHECK(config.cache_db == "/home/u/.local/share/ashare/ashare-cache.db");
   flags.keys_db = "/k/keys.db";
-  CHECK(resolve_config(flags, environment_of({{"HOME", "/home/u"}}), ConfigFile{}).keys_db
+  CHECK(resolve_config(flags, test::environment_of({{"HOME", "/home/u"}}), ConfigFile{}).keys_db
         == "/k/keys.db");
 }
 
@@ -248,7 +241,7 @@ TEST_CASE("cli::resolve_config: default paths of the data store and the key stor
     CAPTURE(row.what);
     GlobalFlags flags;
     flags.db = row.db_flag;
-    const Config config = resolve_config(flags, environment_of(row.env), row.file);
+    const Config config = resolve_config(flags, test::environment_of(row.env), row.file);
     CHECK(config.db.string() == row.db);
     CHECK(config.keys_db.string() == row.keys_db);
   }
@@ -294,7 +287,7 @@ TEST_CASE("cli::config_file_path: --config, then XDG_CONFIG_HOME, then HOME") {
     CAPTURE(row.what);
     GlobalFlags flags;
     flags.config = row.config_flag;
-    CHECK(config_file_path(flags, environment_of(row.env)).string() == row.expected);
+    CHECK(config_file_path(flags, test::environment_of(row.env)).string() == row.expected);
   }
 }
 
@@ -470,7 +463,7 @@ TEST_CASE("cli::resolve_config: convention, flag > environment > file, checked o
     GlobalFlags flags;
     flags.convention = std::move(flag);
     variables.emplace("HOME", "/home/u");
-    return resolve_config(flags, environment_of(std::move(variables)), file).convention;
+    return resolve_config(flags, test::environment_of(std::move(variables)), file).convention;
   };
   const auto unset = convention_of(std::nullopt, {}, {});
   REQUIRE(unset);

@@ -1,23 +1,16 @@
 // cli/net/proxy: which proxy from the environment a URL goes through, and no_proxy's matching.
+#include "fake_environment.hpp"
+
 #include "cli/net/proxy.hpp"
 
 #include <doctest/doctest.h>
+
 #include <map>
 
 using namespace ashare::cli;
 using namespace ashare::cli::net;
 
 namespace {
-
-Environment environment_of(std::map<std::string, std::string> values) {
-  return [values = std::move(values)](std::string_view name) -> std::optional<std::string> {
-    const auto found = values.find(std::string(name));
-    if (found == values.end()) {
-      return std::nullopt;
-    }
-    return found->second;
-  };
-}
 
 Url url(const char* text) {
   return *parse_url(text);
@@ -27,26 +20,29 @@ Url url(const char* text) {
 
 TEST_CASE("cli::net::read_proxy_environment: the lowercase variable, else the uppercase one") {
   SUBCASE("lowercase wins") {
-    const auto proxies = read_proxy_environment(environment_of({{"http_proxy", "http://a:1"},
-                                                                {"HTTP_PROXY", "http://b:2"},
-                                                                {"https_proxy", "http://c:3"},
-                                                                {"HTTPS_PROXY", "http://d:4"},
-                                                                {"no_proxy", "x"},
-                                                                {"NO_PROXY", "y"}}));
+    const auto proxies =
+        read_proxy_environment(ashare::test::environment_of({{"http_proxy", "http://a:1"},
+                                                             {"HTTP_PROXY", "http://b:2"},
+                                                             {"https_proxy", "http://c:3"},
+                                                             {"HTTPS_PROXY", "http://d:4"},
+                                                             {"no_proxy", "x"},
+                                                             {"NO_PROXY", "y"}}));
     CHECK(proxies.http_proxy == "http://a:1");
     CHECK(proxies.https_proxy == "http://c:3");
     CHECK(proxies.no_proxy == "x");
   }
   SUBCASE("uppercase alone, or under an empty lowercase one") {
-    const auto proxies = read_proxy_environment(environment_of(
-      {{"HTTP_PROXY", "http://b:2"}, {"https_proxy", ""}, {"HTTPS_PROXY", "http://d:4"},
-       {"NO_PROXY", "y"}}));
+    const auto proxies =
+        read_proxy_environment(ashare::test::environment_of({{"HTTP_PROXY", "http://b:2"},
+                                                             {"https_proxy", ""},
+                                                             {"HTTPS_PROXY", "http://d:4"},
+                                                             {"NO_PROXY", "y"}}));
     CHECK(proxies.http_proxy == "http://b:2");
     CHECK(proxies.https_proxy == "http://d:4");
     CHECK(proxies.no_proxy == "y");
   }
   SUBCASE("none") {
-    const auto proxies = read_proxy_environment(environment_of({}));
+    const auto proxies = read_proxy_environment(ashare::test::environment_of({}));
     CHECK(proxies.http_proxy == "");
     CHECK(proxies.https_proxy == "");
     CHECK(proxies.no_proxy == "");

@@ -11,13 +11,14 @@ using test::date;
 
 namespace {
 
-import::ParsedRow row_of(const std::string& symbol, const std::string& day, double close,
-                         std::optional<double> pre_close = std::nullopt) {
-  import::ParsedRow row;
-  row.symbol = symbol;
-  row.bar = test::make_bar(day, close, close, close, close);
-  row.pre_close = pre_close;
-  return row;
+import::ParsedRow chain_row(const std::string& symbol,
+                            const std::string& day,
+                            double close,
+                            std::optional<double> pre_close = std::nullopt){import::ParsedRow row;
+row.symbol = symbol;
+row.bar = test::make_bar(day, close, close, close, close);
+row.pre_close = pre_close;
+return row;
 }
 
 // A store holding 600519.SH's bars of 2024-01-02 and 2024-01-03 (close 10 and 11, factors 2 and
@@ -41,28 +42,28 @@ TEST_CASE("fetch::FactorChain: a symbol with no stored bar starts a chain") {
   Stored stored;
   FactorChain chain(stored.store);
   SUBCASE("at 1 along the pre_close chain, as the importer's") {
-    std::vector rows{row_of("000001.SZ", "2024-01-04", 10)};
+    std::vector rows{chain_row("000001.SZ", "2024-01-04", 10)};
     const auto origins = chain.settle(rows, {});
     CHECK(rows[0].bar.factor == 1.0);
     CHECK(origins.at("000001.SZ") == import::FactorOrigin::pre_close_chain);
     // The next day continues from the bar this chain wrote last: a dividend of 0.5.
-    std::vector next{row_of("000001.SZ", "2024-01-05", 9.5, 9.5)};
+    std::vector next{chain_row("000001.SZ", "2024-01-05", 9.5, 9.5)};
     chain.settle(next, {});
     CHECK(next[0].bar.factor == 10.0 / 9.5);
   }
   SUBCASE("at its cumulative factor, as the importer's join") {
-    std::vector rows{row_of("000001.SZ", "2024-01-04", 10)};
+    std::vector rows{chain_row("000001.SZ", "2024-01-04", 10)};
     const auto origins = chain.settle(rows, {{"000001.SZ", 3.5}});
     CHECK(rows[0].bar.factor == 3.5);
     CHECK(origins.at("000001.SZ") == import::FactorOrigin::adj_factor);
     // Kept on the source's scale exactly.
-    std::vector next{row_of("000001.SZ", "2024-01-05", 10, 9.5)};
+    std::vector next{chain_row("000001.SZ", "2024-01-05", 10, 9.5)};
     chain.settle(next, {{"000001.SZ", 3.7}});
     CHECK(next[0].bar.factor == 3.7);
   }
   SUBCASE("at a factor set backwards from a later stored bar") {
     chain.set_backward("000001.SZ", date("2024-01-04"), 0.75);
-    std::vector rows{row_of("000001.SZ", "2024-01-04", 10)};
+    std::vector rows{chain_row("000001.SZ", "2024-01-04", 10)};
     chain.settle(rows, {});
     CHECK(rows[0].bar.factor == 0.75);
   }
@@ -72,41 +73,41 @@ TEST_CASE("fetch::FactorChain: a stored chain continues on its own scale") {
   Stored stored;
   FactorChain chain(stored.store);
   SUBCASE("along the pre_close chain: factor[t-1] x close[t-1] / pre_close[t]") {
-    std::vector rows{row_of("600519.SH", "2024-01-04", 10, 10)};
+    std::vector rows{chain_row("600519.SH", "2024-01-04", 10, 10)};
     const auto origins = chain.settle(rows, {});
     CHECK(rows[0].bar.factor == 2.5 * (11.0 / 10.0));
     CHECK(origins.at("600519.SH") == import::FactorOrigin::file); // the stored origin is kept
   }
   SUBCASE("a day without pre_close steps by nothing") {
-    std::vector rows{row_of("600519.SH", "2024-01-04", 10)};
+    std::vector rows{chain_row("600519.SH", "2024-01-04", 10)};
     chain.settle(rows, {});
     CHECK(rows[0].bar.factor == 2.5);
   }
   SUBCASE("along cumulative factors once one is remembered: factor[t-1] x adj[t] / adj[t-1]") {
     chain.remember_adj("600519.SH", date("2024-01-03"), 4.0);
     chain.remember_adj("600519.SH", date("2024-01-02"), 8.0); // older: the latest one stays
-    std::vector rows{row_of("600519.SH", "2024-01-04", 10, 11)};
+    std::vector rows{chain_row("600519.SH", "2024-01-04", 10, 11)};
     chain.settle(rows, {{"600519.SH", 5.0}});
     CHECK(rows[0].bar.factor == 2.5 * (5.0 / 4.0));
   }
   SUBCASE("without the day before's cumulative factor, along the pre_close chain") {
-    std::vector rows{row_of("600519.SH", "2024-01-04", 10, 10)};
+    std::vector rows{chain_row("600519.SH", "2024-01-04", 10, 10)};
     chain.settle(rows, {{"600519.SH", 5.0}});
     CHECK(rows[0].bar.factor == 2.5 * (11.0 / 10.0));
   }
   SUBCASE("a day with a stored bar keeps its factor, whatever the source says") {
-    std::vector rows{row_of("600519.SH", "2024-01-03", 11, 5)};
+    std::vector rows{chain_row("600519.SH", "2024-01-03", 11, 5)};
     chain.settle(rows, {{"600519.SH", 9.0}});
     CHECK(rows[0].bar.factor == 2.5);
   }
   SUBCASE("days written by the fetch chain on from the last of them") {
-    std::vector first{row_of("600519.SH", "2024-01-04", 10, 11)};
+    std::vector first{chain_row("600519.SH", "2024-01-04", 10, 11)};
     chain.settle(first, {});
-    std::vector second{row_of("600519.SH", "2024-01-05", 8, 10)};
+    std::vector second{chain_row("600519.SH", "2024-01-05", 8, 10)};
     chain.settle(second, {});
     CHECK(first[0].bar.factor == 2.5);
     CHECK(second[0].bar.factor == 2.5 * (10.0 / 10.0) * (10.0 / 10.0));
-    std::vector third{row_of("600519.SH", "2024-01-08", 4, 4)};
+    std::vector third{chain_row("600519.SH", "2024-01-08", 4, 4)};
     chain.settle(third, {});
     CHECK(third[0].bar.factor == second[0].bar.factor * (8.0 / 4.0));
   }
@@ -116,8 +117,9 @@ TEST_CASE("fetch::backward_factors") {
   const auto anchor = test::make_bar("2024-01-05", 20, 20, 20, 20, 3.0);
   SUBCASE("along the pre_close chain, the last entry the anchor's own") {
     // A dividend of 1 on 2024-01-04 (pre_close 9 after a close of 10), none on the anchor's day.
-    const std::vector rows{row_of("600519.SH", "2024-01-03", 10), row_of("600519.SH", "2024-01-04", 18, 9),
-                           row_of("600519.SH", "2024-01-05", 20, 18)};
+    const std::vector rows{chain_row("600519.SH", "2024-01-03", 10),
+                           chain_row("600519.SH", "2024-01-04", 18, 9),
+                           chain_row("600519.SH", "2024-01-05", 20, 18)};
     const auto factors = backward_factors(rows, anchor, {});
     REQUIRE(factors.size() == 3);
     CHECK(factors[2] == 3.0);
@@ -125,12 +127,14 @@ TEST_CASE("fetch::backward_factors") {
     CHECK(factors[0] == factors[1] * (9.0 / 10.0));
   }
   SUBCASE("along cumulative factors where every row and the anchor has one") {
-    const std::vector rows{row_of("600519.SH", "2024-01-04", 18), row_of("600519.SH", "2024-01-05", 20)};
+    const std::vector rows{chain_row("600519.SH", "2024-01-04", 18),
+                           chain_row("600519.SH", "2024-01-05", 20)};
     const auto factors = backward_factors(rows, anchor, {{20240104, 1.5}, {20240105, 2.0}});
     CHECK(factors == std::vector<double>{3.0 * (1.5 / 2.0), 3.0});
   }
   SUBCASE("one cumulative factor missing: the pre_close chain for all") {
-    const std::vector rows{row_of("600519.SH", "2024-01-04", 18), row_of("600519.SH", "2024-01-05", 20, 9)};
+    const std::vector rows{chain_row("600519.SH", "2024-01-04", 18),
+                           chain_row("600519.SH", "2024-01-05", 20, 9)};
     const auto factors = backward_factors(rows, anchor, {{20240105, 2.0}});
     CHECK(factors == std::vector<double>{3.0 * (9.0 / 18.0), 3.0});
   }
@@ -143,9 +147,11 @@ TEST_CASE("fetch::FactorChain::continue_backward: the rows before the stored fir
   Stored stored;
   FactorChain chain(stored.store);
   // A dividend into 2024-01-02: its pre_close 8 after a close of 9.
-  const std::vector rows{row_of("600519.SH", "2023-12-28", 9), row_of("600519.SH", "2023-12-29", 9, 9),
-                         row_of("600519.SH", "2024-01-02", 10, 8), row_of("600519.SH", "2024-01-03", 11, 10)};
-  std::vector before{row_of("600519.SH", "2023-12-28", 9), row_of("600519.SH", "2023-12-29", 9, 9)};
+  const std::vector rows{
+      chain_row("600519.SH", "2023-12-28", 9), chain_row("600519.SH", "2023-12-29", 9, 9),
+      chain_row("600519.SH", "2024-01-02", 10, 8), chain_row("600519.SH", "2024-01-03", 11, 10)};
+  std::vector before{chain_row("600519.SH", "2023-12-28", 9),
+                     chain_row("600519.SH", "2023-12-29", 9, 9)};
   SUBCASE("along the pre_close chain from the stored bar's factor") {
     chain.continue_backward("600519.SH", date("2024-01-02"), rows, {});
     chain.settle(before, {});

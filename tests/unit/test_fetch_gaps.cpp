@@ -12,7 +12,9 @@ using test::date;
 namespace {
 
 // Store `symbol`'s bars on each day of `days`, with a summary row, in one transaction.
-void store_bars(store::BarStore& store, const std::string& symbol, std::initializer_list<const char*> days) {
+void store_days(store::BarStore& store,
+                const std::string& symbol,
+                std::initializer_list<const char*> days) {
   store::WriteTransaction transaction(store);
   for (const char* day : days) {
     store.upsert_bar(symbol, test::make_bar(day, 10, 11, 9, 10), false);
@@ -36,9 +38,9 @@ TEST_CASE("gaps: each missing bar on an open day has exactly one reason (D19)") 
   test::TempDir dir;
   store::SqliteBarStore store(dir / "gaps.db");
   // 2024-02-05 .. 2024-02-20: the Spring Festival closes 2024-02-09 .. 2024-02-18.
-  store_bars(store, "600519.SH", {"2024-02-05", "2024-02-19"});
-  store_bars(store, "000001.SZ", {"2024-02-07", "2024-02-08"});
-  store_bars(store, "600000.SH", {"2024-02-05", "2024-02-20"});
+  store_days(store, "600519.SH", {"2024-02-05", "2024-02-19"});
+  store_days(store, "000001.SZ", {"2024-02-07", "2024-02-08"});
+  store_days(store, "600000.SH", {"2024-02-05", "2024-02-20"});
   {
     store::WriteTransaction transaction(store);
     store.market().save_listing({"600519.SH", "贵州茅台", date("2001-08-27"), std::nullopt, 'L'});

@@ -23,25 +23,22 @@ namespace {
 const std::vector<std::string> k_days{"2024-01-02", "2024-01-03", "2024-01-04", "2024-01-05", "2024-01-08",
                                       "2024-01-09", "2024-01-10", "2024-01-11", "2024-01-12"};
 
-std::chrono::system_clock::time_point at(const std::string& iso_date, int hour_utc8) {
-  return std::chrono::system_clock::time_point(date(iso_date).days()) + std::chrono::hours(hour_utc8 - 8);
-}
-
 FetchOptions from(const std::string& first, const std::string& now = "2024-01-12") {
   FetchOptions options;
   options.from = date(first);
-  options.now = at(now, 16);
+  options.now = test::at(now, 16);
   return options;
 }
 
-struct Rig {
+struct RunRig {
   test::TempDir dir;
   std::string path = (dir / "run.db").string();
   store::SqliteBarStore store{dir / "run.db"};
   test::FakeProvider provider;
 
   // A market of `symbols`, each with a bar on every open day of k_days, closes 10, 11, 12, ...
-  explicit Rig(UnitShape shape, std::vector<std::string> symbols = {"000001.SZ", "600519.SH"}) : provider(shape) {
+  explicit RunRig(UnitShape shape, std::vector<std::string> symbols = {"000001.SZ", "600519.SH"})
+      : provider(shape) {
     for (const auto& symbol : symbols) {
       double close = 10;
       for (const auto& day : k_days) {
@@ -72,7 +69,7 @@ const UnitShape k_shapes[] = {UnitShape::market_day, UnitShape::symbol_span};
 TEST_CASE("run_fetch: the plan's units are asked, written and recorded, and a rerun is up to date") {
   for (const auto shape : k_shapes) {
     CAPTURE(shape == UnitShape::market_day);
-    Rig rig(shape);
+    RunRig rig(shape);
     const auto report = rig.fetch(from("2024-01-02"));
     REQUIRE(report.end == FetchEnd::done);
     CHECK(report.plan->days.size() == 9);
@@ -103,7 +100,7 @@ TEST_CASE("run_fetch: the plan's units are asked, written and recorded, and a re
 
 TEST_CASE("run_fetch: --dry-run plans with the provider's estimate, asks and writes nothing") {
   for (const auto shape : k_shapes) {
-    Rig rig(shape);
+    RunRig rig(shape);
     auto options = from("2024-01-08");
     options.dry_run = true;
     auto report = rig.fetch(options);
@@ -121,7 +118,7 @@ TEST_CASE("run_fetch: --dry-run plans with the provider's estimate, asks and wri
 }
 
 TEST_CASE("run_fetch: a second run on a store whose fetch lock is held says so and does nothing") {
-  Rig rig(UnitShape::market_day);
+  RunRig rig(UnitShape::market_day);
   const auto held = store::FetchLock::try_take(rig.path);
   REQUIRE(held);
   const auto report = rig.fetch(from("2024-01-02"));
@@ -139,14 +136,14 @@ TEST_CASE("run_fetch: the last completed day under 90% of the day before is not 
     for (int i = 1; i <= 10; ++i) {
       symbols.push_back("60000" + std::to_string(i % 10) + ".SH");
     }
-    Rig rig(shape, symbols);
+    RunRig rig(shape, symbols);
     rig.provider.closes["600001.SH"].erase(date("2024-01-12")); // 9 of 10: 90%, published
     REQUIRE(rig.fetch(from("2024-01-02", "2024-01-11")).end == FetchEnd::done);
     const auto report = rig.fetch(from("2024-01-02"));
     CHECK(report.end == FetchEnd::done);
     CHECK(report.ledger_end == date("2024-01-12"));
 
-    Rig early(shape, symbols);
+    RunRig early(shape, symbols);
     early.provider.closes["600001.SH"].erase(date("2024-01-12"));
     early.provider.closes["600002.SH"].erase(date("2024-01-12")); // 8 of 10
     const auto cut = early.fetch(from("2024-01-02"));
@@ -167,7 +164,7 @@ TEST_CASE("run_fetch: the last completed day under 90% of the day before is not 
 
 TEST_CASE("run_fetch: a run cut short keeps whole units, and the next resumes with the first it lacks") {
   SUBCASE("a market's days") {
-    Rig rig(UnitShape::market_day);
+    RunRig rig(UnitShape::market_day);
     rig.provider.fails_at = std::pair{std::string(), date("2024-01-08")};
     const auto cut = rig.fetch(from("2024-01-02"));
     CHECK(cut.end == FetchEnd::source_failing);
@@ -183,7 +180,7 @@ TEST_CASE("run_fetch: a run cut short keeps whole units, and the next resumes wi
     CHECK(rig.provider.asked.front().days.front() == date("2024-01-08"));
   }
   SUBCASE("a symbol's spans") {
-    Rig rig(UnitShape::symbol_span);
+    RunRig rig(UnitShape::symbol_span);
     rig.provider.fails_at = std::pair{std::string("600519.SH"), date("2024-01-02")};
     const auto cut = rig.fetch(from("2024-01-02"));
     CHECK(cut.end == FetchEnd::source_failing);
@@ -206,7 +203,7 @@ TEST_CASE("run_fetch: a bar that fails a check stops the run before its unit, --
   for (const auto shape : k_shapes) {
     CAPTURE(shape == UnitShape::market_day);
     const std::string unit = shape == UnitShape::market_day ? "day" : "symbol";
-    Rig rig(shape);
+    RunRig rig(shape);
     rig.provider.bad_bars = {{"600519.SH", date("2024-01-04")}};
     const auto refused = rig.fetch(from("2024-01-02"));
     CHECK(refused.end == FetchEnd::refused_row);
@@ -228,7 +225,7 @@ TEST_CASE("run_fetch: a bar that fails a check stops the run before its unit, --
 }
 
 TEST_CASE("run_fetch: a bar on a closed day within a symbol's span stops the run, whatever --skip-invalid says") {
-  Rig rig(UnitShape::symbol_span);
+  RunRig rig(UnitShape::symbol_span);
   rig.provider.closes["600519.SH"][date("2024-01-06")] = 99; // a Saturday
   auto options = from("2024-01-02");
   options.skip_invalid = true;
@@ -241,7 +238,7 @@ TEST_CASE("run_fetch: a bar on a closed day within a symbol's span stops the run
 
 TEST_CASE("run_fetch: a fetch naming symbols records them, not the whole market") {
   for (const auto shape : k_shapes) {
-    Rig rig(shape);
+    RunRig rig(shape);
     auto options = from("2024-01-08");
     options.symbols = {"600519.SH"};
     const auto report = rig.fetch(options);
@@ -259,7 +256,7 @@ TEST_CASE("run_fetch: a fetch naming symbols records them, not the whole market"
 TEST_CASE("run_fetch: factors continue the stored chain, forwards and backwards, without a step") {
   for (const auto shape : k_shapes) {
     CAPTURE(shape == UnitShape::market_day);
-    Rig rig(shape, {"600519.SH"});
+    RunRig rig(shape, {"600519.SH"});
     // A dividend of 1 on 2024-01-04 (pre_close 10 after a close of 11) and on 2024-01-10
     // (pre_close 14 after 15).
     rig.provider.pre_closes[{"600519.SH", date("2024-01-04")}] = 10;
@@ -290,7 +287,7 @@ TEST_CASE("run_fetch: factors continue the stored chain, forwards and backwards,
 TEST_CASE("run_fetch: --repair asks again for the missing bars, and marks what the source lacks") {
   for (const auto shape : k_shapes) {
     CAPTURE(shape == UnitShape::market_day);
-    Rig rig(shape);
+    RunRig rig(shape);
     const auto full = rig.provider.closes;
     rig.provider.closes["600519.SH"].erase(date("2024-01-04"));
     rig.provider.closes["600519.SH"].erase(date("2024-01-09"));
@@ -327,7 +324,7 @@ TEST_CASE("run_fetch: --repair asks again for the missing bars, and marks what t
 }
 
 TEST_CASE("run_fetch: --max-lag ends a run that leaves the store further behind with exit 1") {
-  Rig rig(UnitShape::market_day);
+  RunRig rig(UnitShape::market_day);
   auto options = from("2024-01-02");
   options.to = date("2024-01-09");
   options.max_lag = 2;
@@ -342,7 +339,7 @@ TEST_CASE("run_fetch: --max-lag ends a run that leaves the store further behind 
 
 TEST_CASE("run_fetch: a warning is said once, however many units say it") {
   for (const auto shape : k_shapes) {
-    Rig rig(shape);
+    RunRig rig(shape);
     rig.provider.calendar_warnings = {"the calendar was not refreshed: offline"};
     rig.provider.unit_warnings = {"the token may not call `adj`: factors follow the pre_close chain"};
     rig.provider.closes["600519.SH"].clear();
@@ -357,7 +354,7 @@ TEST_CASE("run_fetch: a warning is said once, however many units say it") {
 
 TEST_CASE("run_fetch: progress comes from the calling thread, waits for the source's window included") {
   for (const auto shape : k_shapes) {
-    Rig rig(shape);
+    RunRig rig(shape);
     rig.provider.waits = std::chrono::milliseconds(60000);
     const auto caller = std::this_thread::get_id();
     bool on_caller = true;

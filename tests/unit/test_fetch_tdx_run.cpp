@@ -24,12 +24,6 @@ namespace {
 const std::filesystem::path k_sample =
     test::data_dir() / ".." / ".." / "data" / "sample" / "tushare";
 
-std::chrono::system_clock::time_point at(const std::string& iso_date, int hour_utc8, int minute = 0) {
-  const auto day = date(iso_date).days();
-  return std::chrono::system_clock::time_point(day) + std::chrono::hours(hour_utc8 - 8)
-         + std::chrono::minutes(minute);
-}
-
 std::int64_t mils(const std::string& text) { return std::llround(std::stod(text) * 1000); }
 
 // A sample file's rows (Tushare daily: raw prices, pre_close, vol in lots, amount in 1000 CNY) as
@@ -88,14 +82,14 @@ struct MonthList final : http::Gateway {
   }
 };
 
-struct Rig {
+struct TdxRunRig {
   test::TempDir dir;
   store::SqliteBarStore store{dir / "fetched.db"};
   test::FakeTdx tdx;
   Client client{tdx, ClientSettings{{"h1:7709", "h2:7709"}, 1}};
   MonthList months;
 
-  Rig() {
+  TdxRunRig() {
     const auto heng = served_from("600276.SH.csv", "600276", Market::sh);
     const auto ping = served_from("000001.SZ.csv", "000001", Market::sz);
     tdx.bars["600276"] = heng.bars;
@@ -150,8 +144,8 @@ std::size_t symbol_rows(const std::vector<store::LedgerDay>& ledger) {
 } // namespace
 
 TEST_CASE("fetch tdx: a first run stores the A-shares listed, prices and factors as import's pre_close chain") {
-  Rig rig;
-  const auto report = rig.fetch(window("2021-05-06", at("2021-07-01", 16)));
+  TdxRunRig rig;
+  const auto report = rig.fetch(window("2021-05-06", test::at("2021-07-01", 16)));
   INFO(report.message);
   REQUIRE(report.end == FetchEnd::done);
   CHECK(report.days_stored == 40);
@@ -197,15 +191,15 @@ TEST_CASE("fetch tdx: a first run stores the A-shares listed, prices and factors
 
   SUBCASE("a rerun asks for nothing") {
     const auto requests = rig.client.requests();
-    const auto again = rig.fetch(window("2021-05-06", at("2021-07-01", 18)));
+    const auto again = rig.fetch(window("2021-05-06", test::at("2021-07-01", 18)));
     CHECK(again.end == FetchEnd::up_to_date);
     CHECK(rig.client.requests() == requests);
   }
   SUBCASE("before 15:30 the day's bar is not stored; after it, it is") {
-    const auto morning = rig.fetch(window("2021-05-06", at("2021-07-02", 15, 29)));
+    const auto morning = rig.fetch(window("2021-05-06", test::at("2021-07-02", 15, 29)));
     CHECK(morning.end == FetchEnd::up_to_date);
     CHECK(bars_of(rig.store, "600276.SH").back().trade_date == date("2021-07-01"));
-    const auto evening = rig.fetch(window("2021-05-06", at("2021-07-02", 15, 30)));
+    const auto evening = rig.fetch(window("2021-05-06", test::at("2021-07-02", 15, 30)));
     CHECK(evening.end == FetchEnd::done);
     CHECK(evening.days_stored == 1);
     CHECK(bars_of(rig.store, "600276.SH").back().trade_date == date("2021-07-02"));
@@ -215,18 +209,18 @@ TEST_CASE("fetch tdx: a first run stores the A-shares listed, prices and factors
 }
 
 TEST_CASE("fetch tdx: today's bar sent before 15:30 is never stored") {
-  Rig rig;
+  TdxRunRig rig;
   // The servers already answer a bar for 2021-07-02 at 10:00 UTC+8: not final, left out.
-  const auto report = rig.fetch(window("2021-06-01", at("2021-07-02", 10)));
+  const auto report = rig.fetch(window("2021-06-01", test::at("2021-07-02", 10)));
   REQUIRE(report.end == FetchEnd::done);
   CHECK(report.ledger_end == date("2021-07-01"));
   CHECK(bars_of(rig.store, "600276.SH").back().trade_date == date("2021-07-01"));
 }
 
 TEST_CASE("fetch tdx: cut short, it keeps whole symbols and resumes with the next") {
-  Rig rig;
+  TdxRunRig rig;
   rig.tdx.failing_codes = {"600276"};
-  const auto cut = rig.fetch(window("2021-06-01", at("2021-07-01", 16)));
+  const auto cut = rig.fetch(window("2021-06-01", test::at("2021-07-01", 16)));
   CHECK(cut.end == FetchEnd::source_failing);
   CHECK(exit_status(cut.end) == 3);
   CHECK(cut.message.find("600276.SH") != std::string::npos);
@@ -240,7 +234,7 @@ TEST_CASE("fetch tdx: cut short, it keeps whole symbols and resumes with the nex
 
   rig.tdx.failing_codes.clear();
   rig.tdx.asked_codes.clear();
-  const auto resumed = rig.fetch(window("2021-06-01", at("2021-07-01", 16)));
+  const auto resumed = rig.fetch(window("2021-06-01", test::at("2021-07-01", 16)));
   REQUIRE(resumed.end == FetchEnd::done);
   CHECK(resumed.symbols_stored == 1);
   CHECK(rig.tdx.asked_codes == std::vector<std::string>{"600276"}); // 000001 is not asked again
@@ -252,26 +246,26 @@ TEST_CASE("fetch tdx: cut short, it keeps whole symbols and resumes with the nex
 }
 
 TEST_CASE("fetch tdx: a host that times out is left for the next") {
-  Rig rig;
+  TdxRunRig rig;
   rig.tdx.faults["h1:7709"] = test::FakeTdx::Fault::times_out;
-  const auto report = rig.fetch(window("2021-06-01", at("2021-07-01", 16)));
+  const auto report = rig.fetch(window("2021-06-01", test::at("2021-07-01", 16)));
   REQUIRE(report.end == FetchEnd::done);
   CHECK(rig.client.host() == "h2:7709");
   SUBCASE("every host failing ends the fetch with exit 3") {
     rig.tdx.faults["h2:7709"] = test::FakeTdx::Fault::times_out;
-    const auto failed = rig.fetch(window("2021-05-06", at("2021-07-01", 16)));
+    const auto failed = rig.fetch(window("2021-05-06", test::at("2021-07-01", 16)));
     CHECK(exit_status(failed.end) == 3);
     CHECK(failed.message.find("every TDX host failed") != std::string::npos);
   }
 }
 
 TEST_CASE("fetch tdx: a garbage bar stops the fetch naming host, code and day") {
-  Rig rig;
+  TdxRunRig rig;
   auto& bars = rig.tdx.bars["600276"];
   const auto it = std::find_if(bars.begin(), bars.end(), [](const RawBar& bar) { return bar.day == date("2021-06-15"); });
   REQUIRE(it != bars.end());
   it->volume = 5.9e-39F; // hikyuu #297
-  const auto report = rig.fetch(window("2021-06-01", at("2021-07-01", 16)));
+  const auto report = rig.fetch(window("2021-06-01", test::at("2021-07-01", 16)));
   CHECK(report.end == FetchEnd::refused_row);
   CHECK(exit_status(report.end) == 1);
   CHECK(report.message.find("h1:7709") != std::string::npos);
@@ -279,7 +273,7 @@ TEST_CASE("fetch tdx: a garbage bar stops the fetch naming host, code and day") 
   CHECK(bars_of(rig.store, "600276.SH").empty()); // nothing of that symbol
 
   SUBCASE("--skip-invalid writes the rest and leaves that day missing") {
-    auto options = window("2021-06-01", at("2021-07-01", 16));
+    auto options = window("2021-06-01", test::at("2021-07-01", 16));
     options.skip_invalid = true;
     const auto skipped = rig.fetch(options);
     REQUIRE(skipped.end == FetchEnd::done);
@@ -293,21 +287,21 @@ TEST_CASE("fetch tdx: a garbage bar stops the fetch naming host, code and day") 
 }
 
 TEST_CASE("fetch tdx: a bar on a closed day is refused") {
-  Rig rig;
+  TdxRunRig rig;
   auto& bars = rig.tdx.bars["000001"];
   auto saturday = bars.back();
   saturday.day = date("2021-06-12"); // a Saturday (and the Dragon Boat holiday's)
   bars.insert(std::find_if(bars.begin(), bars.end(), [](const RawBar& bar) { return date("2021-06-12") < bar.day; }),
               saturday);
-  const auto report = rig.fetch(window("2021-06-01", at("2021-07-01", 16)));
+  const auto report = rig.fetch(window("2021-06-01", test::at("2021-07-01", 16)));
   CHECK(report.end == FetchEnd::refused_row);
   CHECK(report.message.find("000001.SZ on 2021-06-12") != std::string::npos);
   CHECK(report.message.find("closed day") != std::string::npos);
 }
 
 TEST_CASE("fetch tdx: naming symbols fetches those and records them, not the market") {
-  Rig rig;
-  auto options = window("2021-06-01", at("2021-07-01", 16));
+  TdxRunRig rig;
+  auto options = window("2021-06-01", test::at("2021-07-01", 16));
   options.symbols = {"600276.SH"};
   const auto report = rig.fetch(options);
   REQUIRE(report.end == FetchEnd::done);
@@ -320,26 +314,26 @@ TEST_CASE("fetch tdx: naming symbols fetches those and records them, not the mar
 }
 
 TEST_CASE("fetch tdx: a last day the servers hold for under 90% of the market is asked again") {
-  Rig rig;
-  REQUIRE(rig.fetch(window("2021-06-01", at("2021-06-30", 16))).end == FetchEnd::done);
+  TdxRunRig rig;
+  REQUIRE(rig.fetch(window("2021-06-01", test::at("2021-06-30", 16))).end == FetchEnd::done);
   auto& bars = rig.tdx.bars["600276"];
   const auto full = bars;
   std::erase_if(bars, [](const RawBar& bar) { return bar.day == date("2021-07-01"); });
-  const auto early = rig.fetch(window("2021-06-01", at("2021-07-01", 16)));
+  const auto early = rig.fetch(window("2021-06-01", test::at("2021-07-01", 16)));
   CHECK(early.end == FetchEnd::not_yet_published);
   CHECK(exit_status(early.end) == 0);
   CHECK(early.ledger_end == date("2021-06-30"));
   CHECK(symbol_rows(rig.store.market().load_ledger(k_provider))
         == 0); // asked again next run, by every symbol
   bars = full;
-  const auto later = rig.fetch(window("2021-06-01", at("2021-07-01", 17)));
+  const auto later = rig.fetch(window("2021-06-01", test::at("2021-07-01", 17)));
   CHECK(later.end == FetchEnd::done);
   CHECK(later.ledger_end == date("2021-07-01"));
   CHECK(bars_of(rig.store, "600276.SH").back().trade_date == date("2021-07-01"));
 }
 
 TEST_CASE("fetch tdx: the calendar is refreshed from SZSE's monthList, a failure is a warning") {
-  Rig rig;
+  TdxRunRig rig;
   std::vector<std::string> asked;
   rig.months.answer = [&](domain::Date month) -> http::Outcome {
     asked.push_back(month.iso());
@@ -361,7 +355,7 @@ TEST_CASE("fetch tdx: the calendar is refreshed from SZSE's monthList, a failure
   for (auto& [code, bars] : rig.tdx.bars) {
     std::erase_if(bars, [](const RawBar& bar) { return bar.day == date("2021-06-30"); });
   }
-  const auto report = rig.fetch(window("2021-06-01", at("2021-07-01", 16)));
+  const auto report = rig.fetch(window("2021-06-01", test::at("2021-07-01", 16)));
   REQUIRE(report.end == FetchEnd::done);
   CHECK(asked == std::vector<std::string>{"2021-05-01", "2021-06-01", "2021-07-01"});
   REQUIRE(report.warnings.size() == 1);
@@ -372,13 +366,13 @@ TEST_CASE("fetch tdx: the calendar is refreshed from SZSE's monthList, a failure
 }
 
 TEST_CASE("fetch tdx: --repair asks again for the missing bars, and marks what TDX lacks too") {
-  Rig rig;
+  TdxRunRig rig;
   auto& bars = rig.tdx.bars["600276"];
   const auto full = bars;
   // 600276.SH's 2021-06-15 is garbage and 06-16 absent at the first fetch.
   std::find_if(bars.begin(), bars.end(), [](const RawBar& bar) { return bar.day == date("2021-06-15"); })->volume = 5.9e-39F;
   std::erase_if(bars, [](const RawBar& bar) { return bar.day == date("2021-06-16"); });
-  auto options = window("2021-06-01", at("2021-07-01", 16));
+  auto options = window("2021-06-01", test::at("2021-07-01", 16));
   options.skip_invalid = true;
   REQUIRE(rig.fetch(options).end == FetchEnd::done);
   auto gaps = find_gaps(rig.store, {{"600276.SH"}, std::nullopt, std::nullopt});
@@ -389,7 +383,7 @@ TEST_CASE("fetch tdx: --repair asks again for the missing bars, and marks what T
   bars = full;
   std::erase_if(bars, [](const RawBar& bar) { return bar.day == date("2021-06-16"); });
   rig.tdx.asked_codes.clear();
-  auto repair = window("2021-06-01", at("2021-07-01", 17));
+  auto repair = window("2021-06-01", test::at("2021-07-01", 17));
   repair.repair = true;
   const auto report = rig.fetch(repair);
   REQUIRE(report.end == FetchEnd::done);
@@ -404,9 +398,9 @@ TEST_CASE("fetch tdx: --repair asks again for the missing bars, and marks what T
   const auto stored = bars_of(rig.store, "600276.SH");
   CHECK(std::any_of(stored.begin(), stored.end(), [](const auto& bar) { return bar.trade_date == date("2021-06-15"); }));
   // The repaired bar joins the chain: the store is what a fetch of the whole answer stores.
-  Rig clean;
+  TdxRunRig clean;
   std::erase_if(clean.tdx.bars["600276"], [](const RawBar& bar) { return bar.day == date("2021-06-16"); });
-  REQUIRE(clean.fetch(window("2021-06-01", at("2021-07-01", 16))).end == FetchEnd::done);
+  REQUIRE(clean.fetch(window("2021-06-01", test::at("2021-07-01", 16))).end == FetchEnd::done);
   const auto expected = bars_of(clean.store, "600276.SH");
   REQUIRE(stored.size() == expected.size());
   for (std::size_t i = 0; i < stored.size(); ++i) {

@@ -26,11 +26,11 @@ std::string refusal(int code, const std::string& msg) {
   return nlohmann::json{{"code", code}, {"msg", msg}, {"data", nullptr}}.dump();
 }
 
-struct Rig {
+struct ClientRig {
   test::FakeClock clock;
   test::ScriptedGateway gateway;
   Pacer pacer{clock, 180, 60s};
-  Client client{gateway, pacer, clock, ClientSettings{"tok", 2, 500ms, 3}};
+  tushare::Client client{gateway, pacer, clock, tushare::ClientSettings{"tok", 2, 500ms, 3}};
 };
 
 } // namespace
@@ -56,7 +56,7 @@ TEST_CASE("pacer: calls are spaced evenly under the pace, and a rate refusal wai
 }
 
 TEST_CASE("tushare client: pages while has_more, offset by the rows received") {
-  Rig rig;
+  ClientRig rig;
   rig.gateway.then(rows_reply(0, 3, true));
   rig.gateway.then(rows_reply(3, 2, false));
   const auto result = rig.client.call("daily", nlohmann::json{{"trade_date", "20240102"}}, "");
@@ -71,7 +71,7 @@ TEST_CASE("tushare client: pages while has_more, offset by the rows received") {
 }
 
 TEST_CASE("tushare client: a per-minute answer waits the window and sends the same call again") {
-  Rig rig;
+  ClientRig rig;
   rig.gateway.then(refusal(40203, "抱歉，您每分钟最多访问该接口50次，权限的具体详情访问：x"));
   rig.gateway.then(rows_reply(0, 1, false));
   const auto result = rig.client.call("daily", nlohmann::json::object(), "");
@@ -92,7 +92,7 @@ TEST_CASE("tushare client: the per-minute answer's N paces the calls after it, i
                         Case{"抱歉，您每分最多访问该接口80次:-(，详情访问：x", 72, 833ms},
                         Case{"抱歉，您访问接口(daily)频率超限(20次/分钟)，权限的具体详情访问：x", 18, 3333ms}}) {
     INFO(c.msg);
-    Rig rig;
+    ClientRig rig;
     rig.gateway.then(refusal(40203, c.msg));
     rig.gateway.then(rows_reply(0, 1, false));
     rig.gateway.then(rows_reply(0, 1, false));
@@ -106,7 +106,7 @@ TEST_CASE("tushare client: the per-minute answer's N paces the calls after it, i
 }
 
 TEST_CASE("tushare client: network and internal errors are retried with a doubling backoff") {
-  Rig rig;
+  ClientRig rig;
   rig.gateway.then_fail("connection refused");
   rig.gateway.then(refusal(-1, "系统内部错误"));
   rig.gateway.then(rows_reply(0, 1, false));
@@ -116,7 +116,7 @@ TEST_CASE("tushare client: network and internal errors are retried with a doubli
 }
 
 TEST_CASE("tushare client: a source that keeps failing ends the call") {
-  Rig rig;
+  ClientRig rig;
   rig.gateway.then("{not json");
   rig.gateway.then("", 502);
   rig.gateway.then_fail("timed out");
@@ -130,7 +130,7 @@ TEST_CASE("tushare client: a source that keeps failing ends the call") {
 }
 
 TEST_CASE("tushare client: quota, token and permission refusals end the call at once") {
-  Rig rig;
+  ClientRig rig;
   rig.gateway.then(refusal(40203, "抱歉，您每天最多访问该接口50000次"));
   rig.gateway.then(refusal(40101, "您的token不对，请确认。"));
   rig.gateway.then(refusal(-2002, "抱歉，您没有权限访问该接口"));

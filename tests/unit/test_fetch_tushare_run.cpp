@@ -23,13 +23,7 @@ namespace {
 
 const std::filesystem::path k_sample = test::data_dir() / ".." / ".." / "data" / "sample" / "tushare";
 
-std::chrono::system_clock::time_point at(const std::string& iso_date, int hour_utc8, int minute = 0) {
-  const auto day = date(iso_date).days();
-  return std::chrono::system_clock::time_point(day) + std::chrono::hours(hour_utc8 - 8)
-         + std::chrono::minutes(minute);
-}
-
-struct Rig {
+struct TushareRunRig {
   test::TempDir dir;
   store::SqliteBarStore store{dir / "fetched.db"};
   test::FakeTushare source{{k_sample / "600276.SH.csv", k_sample / "000001.SZ.csv"}};
@@ -98,10 +92,10 @@ void check_same_bars(store::BarStore& a, store::BarStore& b, const std::string& 
 } // namespace
 
 TEST_CASE("fetch tushare: a first run stores exactly what import --format tushare stores") {
-  Rig rig;
+  TushareRunRig rig;
   rig.source.refused_apis = {"adj_factor", "trade_cal"};
   rig.source.page_rows_cap = 1; // every day paged in two
-  const auto report = rig.fetch(window("2021-05-06", at("2021-07-01", 16)));
+  const auto report = rig.fetch(window("2021-05-06", test::at("2021-07-01", 16)));
   CHECK(report.end == FetchEnd::done);
   CHECK(report.days_stored == 40);
   CHECK(report.rows == 80);
@@ -123,23 +117,23 @@ TEST_CASE("fetch tushare: a first run stores exactly what import --format tushar
 
   SUBCASE("a rerun asks for nothing but the calendar") {
     const auto calls = rig.source.calls.size();
-    const auto again = rig.fetch(at_now(at("2021-07-01", 18)));
+    const auto again = rig.fetch(at_now(test::at("2021-07-01", 18)));
     CHECK(again.end == FetchEnd::up_to_date);
     CHECK(rig.source.calls.size() == calls + 1);
   }
   SUBCASE("before 15:30 the day is not complete; after it, it is") {
-    const auto morning = rig.fetch(at_now(at("2021-07-02", 15, 29)));
+    const auto morning = rig.fetch(at_now(test::at("2021-07-02", 15, 29)));
     CHECK(morning.end == FetchEnd::up_to_date);
-    const auto evening = rig.fetch(at_now(at("2021-07-02", 15, 30)));
+    const auto evening = rig.fetch(at_now(test::at("2021-07-02", 15, 30)));
     CHECK(evening.end == FetchEnd::done);
     CHECK(evening.days_stored == 1);
   }
 }
 
 TEST_CASE("fetch tushare: with adj_factor, factors are the source's, as import --adj-factor joins them") {
-  Rig rig;
+  TushareRunRig rig;
   rig.source.refused_apis = {"trade_cal"};
-  const auto report = rig.fetch(window("2021-05-06", at("2021-07-01", 16)));
+  const auto report = rig.fetch(window("2021-05-06", test::at("2021-07-01", 16)));
   REQUIRE(report.end == FetchEnd::done);
 
   import::AdjFactorTable table;
@@ -158,7 +152,7 @@ TEST_CASE("fetch tushare: with adj_factor, factors are the source's, as import -
 }
 
 TEST_CASE("fetch tushare: a stored chain continues forwards and backwards without a step") {
-  Rig rig;
+  TushareRunRig rig;
   rig.source.refused_apis = {"adj_factor", "trade_cal"};
   import::ImportOptions options;
   options.format = import::SourceFormat::tushare;
@@ -166,7 +160,7 @@ TEST_CASE("fetch tushare: a stored chain continues forwards and backwards withou
   // bonus issue of 600276.SH on 2021-06-10 lies in the backward part.
   REQUIRE(import::import_file(rig.store, daily_file(rig.dir, "20210615", "20210630"), options));
   const auto anchor = bars_of(rig.store, "600276.SH").front();
-  const auto report = rig.fetch(window("2021-05-06", at("2021-07-09", 16)));
+  const auto report = rig.fetch(window("2021-05-06", test::at("2021-07-09", 16)));
   REQUIRE(report.end == FetchEnd::done);
   CHECK(report.days_stored == 46);
 
@@ -197,14 +191,14 @@ TEST_CASE("fetch tushare: a stored chain continues forwards and backwards withou
 }
 
 TEST_CASE("fetch tushare: a bar that fails D16 stops the fetch before its day, --skip-invalid writes the rest") {
-  Rig rig;
+  TushareRunRig rig;
   rig.source.refused_apis = {"adj_factor", "trade_cal"};
   for (auto& row : rig.source.by_day["20210520"]) {
     if (row[0] == "000001.SZ") {
       row[3] = "1.0"; // high below open and close
     }
   }
-  const auto report = rig.fetch(window("2021-05-17", at("2021-05-24", 16)));
+  const auto report = rig.fetch(window("2021-05-17", test::at("2021-05-24", 16)));
   CHECK(report.end == FetchEnd::refused_row);
   CHECK(exit_status(report.end) == 1);
   CHECK(report.message.find("000001.SZ on 2021-05-20: high") != std::string::npos);
@@ -212,7 +206,7 @@ TEST_CASE("fetch tushare: a bar that fails D16 stops the fetch before its day, -
   CHECK(rig.store.load_bars("600276.SH", date("2021-05-20"), date("2021-05-20"), domain::SortOrder::asc, 9).empty());
   CHECK(rig.store.market().load_ledger(k_provider).back().trade_date == date("2021-05-19"));
 
-  auto skipping = window("2021-05-17", at("2021-05-24", 16));
+  auto skipping = window("2021-05-17", test::at("2021-05-24", 16));
   skipping.skip_invalid = true;
   const auto again = rig.fetch(skipping);
   CHECK(again.end == FetchEnd::done);
@@ -224,14 +218,14 @@ TEST_CASE("fetch tushare: a bar that fails D16 stops the fetch before its day, -
 }
 
 TEST_CASE("fetch tushare: a number past a double's range is read, and D16 refuses its bar") {
-  Rig rig;
+  TushareRunRig rig;
   rig.source.refused_apis = {"adj_factor", "trade_cal"};
   for (auto& row : rig.source.by_day["20210520"]) {
     if (row[0] == "000001.SZ") {
       row[5] = "8.488e464"; // close, sent as a JSON number
     }
   }
-  const auto report = rig.fetch(window("2021-05-17", at("2021-05-24", 16)));
+  const auto report = rig.fetch(window("2021-05-17", test::at("2021-05-24", 16)));
   CHECK(report.end == FetchEnd::refused_row);
   CHECK(exit_status(report.end) == 1);
   CHECK(report.message
@@ -241,19 +235,19 @@ TEST_CASE("fetch tushare: a number past a double's range is read, and D16 refuse
 }
 
 TEST_CASE("fetch tushare: a second bar of a symbol in a day's answer stops the fetch before its day") {
-  Rig rig;
+  TushareRunRig rig;
   rig.source.refused_apis = {"adj_factor", "trade_cal"};
   auto& day = rig.source.by_day["20210520"];
   day.push_back(day.front()); // the first symbol's bar, again
   const auto twice = day.front()[0];
-  const auto report = rig.fetch(window("2021-05-17", at("2021-05-24", 16)));
+  const auto report = rig.fetch(window("2021-05-17", test::at("2021-05-24", 16)));
   CHECK(report.end == FetchEnd::refused_row);
   CHECK(report.message.find(twice + " on 2021-05-20: ts_code: a second bar of " + twice)
         != std::string::npos);
   CHECK(report.days_stored == 3);
   CHECK(rig.store.market().load_ledger(k_provider).back().trade_date == date("2021-05-19"));
 
-  auto skipping = window("2021-05-17", at("2021-05-24", 16));
+  auto skipping = window("2021-05-17", test::at("2021-05-24", 16));
   skipping.skip_invalid = true;
   const auto again = rig.fetch(skipping);
   CHECK(again.end == FetchEnd::done);
@@ -263,10 +257,10 @@ TEST_CASE("fetch tushare: a second bar of a symbol in a day's answer stops the f
 }
 
 TEST_CASE("fetch tushare: the last day with under 90 percent of the day before rows is not yet published") {
-  Rig rig;
+  TushareRunRig rig;
   rig.source.refused_apis = {"adj_factor", "trade_cal"};
   rig.source.by_day["20210524"].pop_back();
-  const auto report = rig.fetch(window("2021-05-17", at("2021-05-24", 16)));
+  const auto report = rig.fetch(window("2021-05-17", test::at("2021-05-24", 16)));
   CHECK(report.end == FetchEnd::not_yet_published);
   CHECK(exit_status(report.end) == 0);
   CHECK(report.days_stored == 5);
@@ -275,8 +269,8 @@ TEST_CASE("fetch tushare: the last day with under 90 percent of the day before r
 }
 
 TEST_CASE("fetch tushare: --dry-run plans and touches nothing") {
-  Rig rig;
-  auto options = window("2021-05-17", at("2021-05-24", 16));
+  TushareRunRig rig;
+  auto options = window("2021-05-17", test::at("2021-05-24", 16));
   options.dry_run = true;
   const auto report = rig.fetch(options);
   CHECK(report.end == FetchEnd::planned);
@@ -287,7 +281,7 @@ TEST_CASE("fetch tushare: --dry-run plans and touches nothing") {
 }
 
 TEST_CASE("fetch tushare: the daily quota and a refused token end the fetch with exit 4") {
-  Rig rig;
+  TushareRunRig rig;
   rig.source.override_reply = [](const nlohmann::json& request) -> std::optional<std::string> {
     if (request["api_name"] == "daily") {
       return nlohmann::json{{"code", 40203}, {"msg", "抱歉，您每天最多访问该接口50000次"}}.dump();
@@ -295,21 +289,21 @@ TEST_CASE("fetch tushare: the daily quota and a refused token end the fetch with
     return std::nullopt;
   };
   rig.source.refused_apis = {"adj_factor", "trade_cal"};
-  const auto quota = rig.fetch(window("2021-05-17", at("2021-05-24", 16)));
+  const auto quota = rig.fetch(window("2021-05-17", test::at("2021-05-24", 16)));
   CHECK(quota.end == FetchEnd::quota_or_token);
   CHECK(exit_status(quota.end) == 4);
   rig.source.override_reply = [](const nlohmann::json&) -> std::optional<std::string> {
     return nlohmann::json{{"code", 40101}, {"msg", "您的token不对，请确认。"}}.dump();
   };
-  const auto token = rig.fetch(window("2021-05-17", at("2021-05-24", 16)));
+  const auto token = rig.fetch(window("2021-05-17", test::at("2021-05-24", 16)));
   CHECK(token.end == FetchEnd::quota_or_token);
   CHECK(rig.store.load_symbols().empty());
 }
 
 TEST_CASE("fetch tushare: a fetch naming symbols records them in the ledger, not the whole market") {
-  Rig rig;
+  TushareRunRig rig;
   rig.source.refused_apis = {"adj_factor", "trade_cal"};
-  auto options = window("2021-05-17", at("2021-05-24", 16));
+  auto options = window("2021-05-17", test::at("2021-05-24", 16));
   options.symbols = {"600276.SH"};
   const auto report = rig.fetch(options);
   CHECK(report.end == FetchEnd::done);
@@ -322,14 +316,14 @@ TEST_CASE("fetch tushare: a fetch naming symbols records them in the ledger, not
 }
 
 TEST_CASE("fetch tushare: bse_mapping refreshes the Beijing code aliases (D19)") {
-  Rig rig;
+  TushareRunRig rig;
   rig.source.refused_apis = {"trade_cal"};
   const auto shipped = rig.store.market().load_aliases();
   REQUIRE(shipped.size() == 248);
   SUBCASE("a mapping that changed is written, and the generation moves") {
     rig.source.bse_mapping = {{"838163.BJ", "920163.BJ"}, {"837023.BJ", "920999.BJ"}};
     const auto before = rig.store.load_generation();
-    const auto report = rig.fetch(window("2021-06-28", at("2021-07-01", 16)));
+    const auto report = rig.fetch(window("2021-06-28", test::at("2021-07-01", 16)));
     REQUIRE(report.end == FetchEnd::done);
     CHECK(rig.source.count_calls("bse_mapping") == 1);
     const auto aliases = rig.store.market().load_aliases();
@@ -341,7 +335,7 @@ TEST_CASE("fetch tushare: bse_mapping refreshes the Beijing code aliases (D19)")
     }));
   }
   SUBCASE("the same mapping changes nothing and says nothing") {
-    const auto report = rig.fetch(window("2021-06-28", at("2021-07-01", 16)));
+    const auto report = rig.fetch(window("2021-06-28", test::at("2021-07-01", 16)));
     REQUIRE(report.end == FetchEnd::done);
     CHECK(rig.store.market().load_aliases() == shipped);
     CHECK(std::none_of(report.warnings.begin(), report.warnings.end(), [](const std::string& warning) {
@@ -350,7 +344,7 @@ TEST_CASE("fetch tushare: bse_mapping refreshes the Beijing code aliases (D19)")
   }
   SUBCASE("a token without the points keeps the stored table, said once") {
     rig.source.refused_apis.insert("bse_mapping");
-    const auto report = rig.fetch(window("2021-06-28", at("2021-07-01", 16)));
+    const auto report = rig.fetch(window("2021-06-28", test::at("2021-07-01", 16)));
     REQUIRE(report.end == FetchEnd::done);
     CHECK(rig.store.market().load_aliases() == shipped);
     CHECK(std::count_if(report.warnings.begin(), report.warnings.end(), [](const std::string& warning) {
@@ -359,7 +353,7 @@ TEST_CASE("fetch tushare: bse_mapping refreshes the Beijing code aliases (D19)")
   }
   SUBCASE("a row that maps no Beijing code is refused, the stored table kept") {
     rig.source.bse_mapping = {{"600519.SH", "920519.BJ"}};
-    const auto report = rig.fetch(window("2021-06-28", at("2021-07-01", 16)));
+    const auto report = rig.fetch(window("2021-06-28", test::at("2021-07-01", 16)));
     REQUIRE(report.end == FetchEnd::done);
     CHECK(rig.store.market().load_aliases() == shipped);
     CHECK(std::any_of(report.warnings.begin(), report.warnings.end(), [](const std::string& warning) {
@@ -369,7 +363,7 @@ TEST_CASE("fetch tushare: bse_mapping refreshes the Beijing code aliases (D19)")
 }
 
 TEST_CASE("D18: a reference table that cannot be refreshed but for quota or token is a warning, the bars are stored") {
-  Rig rig;
+  TushareRunRig rig;
   rig.source.refused_apis = {"adj_factor"}; // trade_cal: the fake knows no such API (40101)
   std::string failing_api;
   std::string reply;
@@ -412,7 +406,7 @@ TEST_CASE("D18: a reference table that cannot be refreshed but for quota or toke
     SUBCASE(c.warning.c_str()) {
       failing_api = c.api;
       reply = c.reply;
-      const auto report = rig.fetch(window("2021-06-28", at("2021-07-01", 16)));
+      const auto report = rig.fetch(window("2021-06-28", test::at("2021-07-01", 16)));
       CHECK_MESSAGE(report.end == FetchEnd::done, report.message);
       CHECK(report.days_stored == 4);
       CHECK(report.rows == 8);
@@ -430,10 +424,10 @@ TEST_CASE("D18: a reference table that cannot be refreshed but for quota or toke
       INFO(api);
       failing_api = api;
       reply = refusal(40203, "抱歉，您每天最多访问该接口50000次");
-      const auto quota = rig.fetch(window("2021-06-28", at("2021-07-01", 16)));
+      const auto quota = rig.fetch(window("2021-06-28", test::at("2021-07-01", 16)));
       CHECK(quota.end == FetchEnd::quota_or_token);
       reply = refusal(40101, "您的token不对，请确认。");
-      const auto token = rig.fetch(window("2021-06-28", at("2021-07-01", 16)));
+      const auto token = rig.fetch(window("2021-06-28", test::at("2021-07-01", 16)));
       CHECK(token.end == FetchEnd::quota_or_token);
       CHECK(exit_status(token.end) == 4);
     }

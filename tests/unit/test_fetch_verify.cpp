@@ -15,11 +15,12 @@ namespace {
 
 // A store holding 600519.SH on 2024-06-17..06-20 (06-19 an ex-date: factor 1 -> 1.02), from
 // `source` with factors of `factor_origin`.
-struct Rig {
+struct VerifyRig {
   test::TempDir dir;
   store::SqliteBarStore store{dir / "verify.db"};
 
-  explicit Rig(const std::string& source = "tushare", const std::string& origin = "pre_close_chain") {
+  explicit VerifyRig(const std::string& source = "tushare",
+                     const std::string& origin = "pre_close_chain") {
     store::WriteTransaction transaction(store);
     for (const auto& bar : {make_bar("2024-06-17", 1500, 1510, 1490, 1500, 1.0, 40000),
                             make_bar("2024-06-18", 1500, 1530, 1495, 1521.5, 1.0, 41000),
@@ -59,7 +60,7 @@ struct Rig {
 } // namespace
 
 TEST_CASE("fetch::compare_with_provider: the same bars agree") {
-  Rig rig;
+  VerifyRig rig;
   const auto report = rig.compare(rig.same());
   CHECK(report.agree());
   CHECK(report.symbols == 1);
@@ -68,7 +69,7 @@ TEST_CASE("fetch::compare_with_provider: the same bars agree") {
 }
 
 TEST_CASE("fetch::compare_with_provider: raw prices agree to 0.005 CNY") {
-  Rig rig;
+  VerifyRig rig;
   auto source = rig.same();
   source.bars["600519.SH"][0].close = 1521.504;
   CHECK(rig.compare(source).agree());
@@ -85,7 +86,7 @@ TEST_CASE("fetch::compare_with_provider: raw prices agree to 0.005 CNY") {
 
 TEST_CASE("fetch::compare_with_provider: volume and turnover to the coarser side's precision") {
   SUBCASE("TDX's float32: 2^-24 of the value and the rounding to a share or a fen") {
-    Rig rig;
+    VerifyRig rig;
     auto source = rig.same("tdx");
     source.bars["600519.SH"][0].volume += 1;       // over 41000 * 2^-24 + 0.5 (0.5024)
     source.bars["600519.SH"][1].turnover += 0.38;  // over 6167728.42 * 2^-24 (0.3676) + 0.005
@@ -98,7 +99,7 @@ TEST_CASE("fetch::compare_with_provider: volume and turnover to the coarser side
     CHECK(rig.compare(source).agree());
   }
   SUBCASE("two exact sides compare volume exactly") {
-    Rig rig;
+    VerifyRig rig;
     auto source = rig.same("tushare-pro");
     source.bars["600519.SH"][2].volume += 1;
     const auto report = rig.compare(source);
@@ -108,7 +109,7 @@ TEST_CASE("fetch::compare_with_provider: volume and turnover to the coarser side
     CHECK(report.findings[0].source == "42001");
   }
   SUBCASE("a store fed by TDX is the coarser side against Tushare too") {
-    Rig rig("tdx");
+    VerifyRig rig("tdx");
     auto source = rig.same("tushare-pro");
     source.bars["600519.SH"][0].turnover += 0.3;
     CHECK(rig.compare(source).agree());
@@ -116,7 +117,7 @@ TEST_CASE("fetch::compare_with_provider: volume and turnover to the coarser side
 }
 
 TEST_CASE("fetch::compare_with_provider: factor steps agree when close[t-1] / step agrees to 0.005 CNY") {
-  Rig rig;
+  VerifyRig rig;
   auto source = rig.same();
   auto& ex_date = source.bars["600519.SH"][1];
   SUBCASE("a step that moves close[t-1] / step by 0.02 CNY disagrees") {
@@ -145,7 +146,7 @@ TEST_CASE("fetch::compare_with_provider: factor steps agree when close[t-1] / st
 }
 
 TEST_CASE("fetch::compare_with_provider: a bar on one side only") {
-  Rig rig;
+  VerifyRig rig;
   auto source = rig.same();
   source.bars["600519.SH"].erase(source.bars["600519.SH"].begin());
   source.bars["000001.SZ"].push_back({date("2024-06-20"), 10, 10, 10, 10, 100, 1000, std::nullopt, 0});
@@ -166,7 +167,7 @@ TEST_CASE("fetch::compare_with_provider: a bar on one side only") {
 }
 
 TEST_CASE("fetch::compare_with_provider: against its own provider a symbol compares exactly") {
-  Rig rig("tdx");
+  VerifyRig rig("tdx");
   auto source = rig.same("tdx");
   source.bars["600519.SH"][0].close += 0.001;
   source.bars["600519.SH"][2].volume += 1;
@@ -177,7 +178,7 @@ TEST_CASE("fetch::compare_with_provider: against its own provider a symbol compa
 }
 
 TEST_CASE("fetch::default_verify_window: the last 20 ledger days, else 20 open days up to as_of") {
-  Rig rig;
+  VerifyRig rig;
   auto window = default_verify_window(rig.store);
   REQUIRE(window);
   CHECK(window->second == date("2024-06-20"));
@@ -197,7 +198,7 @@ TEST_CASE("fetch::default_verify_window: the last 20 ledger days, else 20 open d
 }
 
 TEST_CASE("fetch::ask_provider: the window's bars with their steps, the day before asked for them only") {
-  Rig rig;
+  VerifyRig rig;
   for (const auto shape : {UnitShape::market_day, UnitShape::symbol_span}) {
     CAPTURE(shape == UnitShape::market_day);
     test::FakeProvider provider(shape);

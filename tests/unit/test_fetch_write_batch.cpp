@@ -12,18 +12,18 @@ using test::date;
 
 namespace {
 
-import::ParsedRow row_of(const std::string& symbol, const std::string& day, double close) {
-  import::ParsedRow row;
-  row.line = 2; // as read_daily numbers an answer's rows, from 2
-  row.symbol = symbol;
-  row.bar.trade_date = date(day);
-  row.bar.open = close;
-  row.bar.high = close;
-  row.bar.low = close;
-  row.bar.close = close;
-  row.bar.volume = 100;
-  row.bar.turnover = close * 100;
-  return row;
+import::ParsedRow batch_row(const std::string& symbol, const std::string& day, double close){
+    import::ParsedRow row;
+row.line = 2; // as read_daily numbers an answer's rows, from 2
+row.symbol = symbol;
+row.bar.trade_date = date(day);
+row.bar.open = close;
+row.bar.high = close;
+row.bar.low = close;
+row.bar.close = close;
+row.bar.volume = 100;
+row.bar.turnover = close * 100;
+return row;
 }
 
 // The rows of one fetched day, every symbol's factors from the pre_close chain.
@@ -35,7 +35,7 @@ struct Day {
 Day day_of(const std::string& day, std::initializer_list<std::string> symbols) {
   Day out;
   for (const auto& symbol : symbols) {
-    out.rows.push_back(row_of(symbol, day, 10));
+    out.rows.push_back(batch_row(symbol, day, 10));
     out.origins[symbol] = import::FactorOrigin::pre_close_chain;
   }
   return out;
@@ -121,7 +121,7 @@ TEST_CASE("WriteBatch: the importer's refusal is an error, and no day of the bat
   // 600519.SH imported with factors of the Tushare scale (a file's own column).
   import::ParsedFile file;
   file.has_factor = true;
-  file.rows.push_back(row_of("600519.SH", "2024-01-02", 1700));
+  file.rows.push_back(batch_row("600519.SH", "2024-01-02", 1700));
   file.rows.back().bar.factor = 8.4464;
   REQUIRE(import::load_parsed_file(store, file, {}).committed);
 

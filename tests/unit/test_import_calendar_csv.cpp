@@ -11,7 +11,7 @@ using test::date;
 
 namespace {
 
-Result<import::CalendarFile> parse(const std::string& text) {
+Result<import::CalendarFile> parse_calendar(const std::string& text) {
   std::istringstream in(text);
   return import::parse_trade_cal_csv(in, "cal.csv");
 }
@@ -20,7 +20,8 @@ Result<import::CalendarFile> parse(const std::string& text) {
 
 TEST_CASE("import::parse_trade_cal_csv: the layouts and what they mean (D19)") {
   SUBCASE("Tushare Pro with pandas' index column, newest first") {
-    const auto file = parse(",exchange,cal_date,is_open\n1,SSE,20240213,0\n0,SSE,20240208,1\n");
+    const auto file =
+        parse_calendar(",exchange,cal_date,is_open\n1,SSE,20240213,0\n0,SSE,20240208,1\n");
     REQUIRE(file);
     CHECK(file->first == date("2024-02-08"));
     CHECK(file->last == date("2024-02-13"));
@@ -28,14 +29,14 @@ TEST_CASE("import::parse_trade_cal_csv: the layouts and what they mean (D19)") {
     CHECK(file->rows == 2);
   }
   SUBCASE("open days only: the span is first .. last, the rest closed") {
-    const auto file = parse("cal_date,is_open,pretrade_date\n20240208,1,20240207\n"
-                            "20240219,1,20240208\n");
+    const auto file = parse_calendar("cal_date,is_open,pretrade_date\n20240208,1,20240207\n"
+                                     "20240219,1,20240208\n");
     REQUIRE(file);
     CHECK(file->open_days.size() == 2);
     CHECK(file->last == date("2024-02-19"));
   }
   SUBCASE("the pre-Pro layout") {
-    const auto file = parse("calendarDate,isOpen\n1990-12-19,1\n1990-12-22,0\n");
+    const auto file = parse_calendar("calendarDate,isOpen\n1990-12-19,1\n1990-12-22,0\n");
     REQUIRE(file);
     CHECK(file->first == date("1990-12-19"));
   }
@@ -58,7 +59,7 @@ TEST_CASE("import::parse_trade_cal_csv: refusals, in the importers' words") {
   };
   for (const auto& c : k_cases) {
     CAPTURE(c.text);
-    const auto file = parse(c.text);
+    const auto file = parse_calendar(c.text);
     REQUIRE(!file);
     CHECK(file.error().code == ErrorCode::invalid_input);
     CHECK(file.error().message == c.message);

@@ -1,6 +1,7 @@
-#include "core/import/canonical_csv.hpp"
+#include "testutil.hpp"
 
 #include "core/domain/date.hpp"
+#include "core/import/canonical_csv.hpp"
 
 #include <doctest/doctest.h>
 
@@ -11,12 +12,10 @@ using namespace ashare;
 
 namespace {
 
-constexpr const char* k_header =
-    "symbol,trade_date,open,high,low,close,volume,turnover,change_pct,factor\n";
 constexpr const char* k_good_row =
     "600519.SH,2024-01-02,1685.0,1695.0,1663.0,1685.01,3215644,5417497670,-1.5,8.305\n";
 
-Result<import::ParsedFile> parse(const std::string& text) {
+Result<import::ParsedFile> parse_canonical(const std::string& text) {
   std::istringstream in(text);
   return import::parse_canonical_csv(in);
 }
@@ -39,7 +38,7 @@ std::string good_row_with(std::size_t index, const std::string& value) {
 } // namespace
 
 TEST_CASE("import::parse_canonical_csv: a good file") {
-  const auto file = parse(std::string(k_header) + k_good_row);
+  const auto file = parse_canonical(std::string(test::k_canonical_header) + k_good_row);
   REQUIRE(file.ok());
   CHECK(file->has_factor);
   CHECK(file->has_change_pct);
@@ -61,8 +60,9 @@ TEST_CASE("import::parse_canonical_csv: a good file") {
 
 TEST_CASE("import::parse_canonical_csv: header") {
   SUBCASE("columns in any order; symbols canonicalised; extra columns ignored") {
-    const auto file = parse("note,turnover,volume,close,low,high,open,trade_date,symbol,extra\n"
-                            "hello,1050,100,10.5,9,11,10,2024-01-02,600519.sh,x\n");
+    const auto file =
+        parse_canonical("note,turnover,volume,close,low,high,open,trade_date,symbol,extra\n"
+                        "hello,1050,100,10.5,9,11,10,2024-01-02,600519.sh,x\n");
     REQUIRE(file.ok());
     REQUIRE(file->rows.size() == 1);
     CHECK(file->problems.empty());
@@ -74,8 +74,8 @@ TEST_CASE("import::parse_canonical_csv: header") {
   }
 
   SUBCASE("without factor: every factor is 1; without change_pct: it is to be computed") {
-    const auto file = parse("symbol,trade_date,open,high,low,close,volume,turnover\n"
-                            "600519.SH,2024-01-02,10,11,9,10.5,100,1050\n");
+    const auto file = parse_canonical("symbol,trade_date,open,high,low,close,volume,turnover\n"
+                                      "600519.SH,2024-01-02,10,11,9,10.5,100,1050\n");
     REQUIRE(file.ok());
     CHECK_FALSE(file->has_factor);
     CHECK_FALSE(file->has_change_pct);
@@ -94,7 +94,7 @@ TEST_CASE("import::parse_canonical_csv: header") {
           header += (header.empty() ? "" : ",") + std::string(column);
         }
       }
-      const auto file = parse(header + "\n");
+      const auto file = parse_canonical(header + "\n");
       REQUIRE_FALSE(file.ok());
       CHECK(file.error().code == ErrorCode::invalid_input);
       CHECK(file.error().message
@@ -105,18 +105,19 @@ TEST_CASE("import::parse_canonical_csv: header") {
   }
 
   SUBCASE("an empty file and a column named twice") {
-    const auto empty = parse("");
+    const auto empty = parse_canonical("");
     REQUIRE_FALSE(empty.ok());
     CHECK(empty.error().message
           == "1: header: the file is empty: expected a header row naming the columns");
 
-    const auto twice = parse("symbol,trade_date,open,high,low,close,volume,turnover,close\n");
+    const auto twice =
+        parse_canonical("symbol,trade_date,open,high,low,close,volume,turnover,close\n");
     REQUIRE_FALSE(twice.ok());
     CHECK(twice.error().message == "1: header: column \"close\" is named twice");
   }
 
   SUBCASE("the header line is the first non-blank line") {
-    const auto file = parse("\n\nsymbol,trade_date,open,high,low,close\n");
+    const auto file = parse_canonical("\n\nsymbol,trade_date,open,high,low,close\n");
     REQUIRE_FALSE(file.ok());
     CHECK(file.error().message.starts_with("3: header: missing column \"volume\""));
   }
@@ -159,9 +160,9 @@ TEST_CASE("import::parse_canonical_csv: each bad row names its line and column")
   for (const auto& row : table) {
     CAPTURE(std::string_view(row.column));
     CAPTURE(std::string_view(row.value));
-    const auto file =
-        parse(std::string(k_header) + k_good_row
-              + good_row_with(static_cast<std::size_t>(row.field), row.value) + k_good_row);
+    const auto file = parse_canonical(
+        std::string(test::k_canonical_header) + k_good_row
+        + good_row_with(static_cast<std::size_t>(row.field), row.value) + k_good_row);
     REQUIRE(file.ok());
     CHECK(file->rows.size() == 2); // the good rows are kept
     REQUIRE(file->problems.size() == 1);
@@ -185,22 +186,26 @@ TEST_CASE("import::parse_canonical_csv: accepted variants") {
   };
   for (const auto& row : table) {
     CAPTURE(std::string_view(row.value));
-    const auto file = parse(std::string(k_header)
-                            + good_row_with(static_cast<std::size_t>(row.field), row.value));
+    const auto file =
+        parse_canonical(std::string(test::k_canonical_header)
+                        + good_row_with(static_cast<std::size_t>(row.field), row.value));
     REQUIRE(file.ok());
     CHECK(file->problems.empty());
     CHECK(file->rows.size() == 1);
   }
-  const auto file = parse(std::string(k_header) + good_row_with(6, "3.2e6"));
+  const auto file =
+      parse_canonical(std::string(test::k_canonical_header) + good_row_with(6, "3.2e6"));
   CHECK(file->rows[0].bar.volume == 3200000);
-  const auto compact = parse(std::string(k_header) + good_row_with(1, "20240102"));
+  const auto compact =
+      parse_canonical(std::string(test::k_canonical_header) + good_row_with(1, "20240102"));
   CHECK(compact->rows[0].bar.trade_date.iso() == "2024-01-02");
 }
 
 TEST_CASE("import::parse_canonical_csv: structural row problems") {
   SUBCASE("a row with the wrong number of fields") {
-    const auto file = parse(std::string(k_header) + "600519.SH,2024-01-02,1,1,1,1,1,1,1\n"
-                            + "600519.SH,2024-01-03,1,1,1,1,1,1,1,1,extra\n");
+    const auto file = parse_canonical(std::string(test::k_canonical_header)
+                                      + "600519.SH,2024-01-02,1,1,1,1,1,1,1\n"
+                                      + "600519.SH,2024-01-03,1,1,1,1,1,1,1,1,extra\n");
     REQUIRE(file.ok());
     CHECK(file->rows.empty());
     REQUIRE(file->problems.size() == 2);
@@ -212,9 +217,9 @@ TEST_CASE("import::parse_canonical_csv: structural row problems") {
   }
 
   SUBCASE("line numbers count blank lines and quoted newlines") {
-    const auto file =
-        parse(std::string(k_header) + "\n" + k_good_row
-              + "\"600519.SH\",\"2024-\n01-03\",1,1,1,1,1,1,1,1\n" + good_row_with(2, "0"));
+    const auto file = parse_canonical(std::string(test::k_canonical_header) + "\n" + k_good_row
+                                      + "\"600519.SH\",\"2024-\n01-03\",1,1,1,1,1,1,1,1\n"
+                                      + good_row_with(2, "0"));
     REQUIRE(file.ok());
     REQUIRE(file->rows.size() == 1);
     CHECK(file->rows[0].line == 3);
@@ -226,7 +231,8 @@ TEST_CASE("import::parse_canonical_csv: structural row problems") {
   }
 
   SUBCASE("an unterminated quoted field") {
-    const auto file = parse(std::string(k_header) + k_good_row + "600519.SH,\"2024-01-03,1\n");
+    const auto file = parse_canonical(std::string(test::k_canonical_header) + k_good_row
+                                      + "600519.SH,\"2024-01-03,1\n");
     REQUIRE(file.ok());
     REQUIRE_FALSE(file->problems.empty());
     CHECK(file->problems.back().line == 3); // where the quoted field opens
@@ -235,8 +241,9 @@ TEST_CASE("import::parse_canonical_csv: structural row problems") {
   }
 
   SUBCASE("a CRLF file with a BOM parses like the plain one") {
-    const auto file = parse("\xEF\xBB\xBFsymbol,trade_date,open,high,low,close,volume,turnover\r\n"
-                            "600519.SH,2024-01-02,10,11,9,10.5,100,1050\r\n");
+    const auto file =
+        parse_canonical("\xEF\xBB\xBFsymbol,trade_date,open,high,low,close,volume,turnover\r\n"
+                        "600519.SH,2024-01-02,10,11,9,10.5,100,1050\r\n");
     REQUIRE(file.ok());
     CHECK(file->problems.empty());
     REQUIRE(file->rows.size() == 1);
@@ -316,12 +323,12 @@ TEST_CASE("import::parse_canonical_csv: D16's bounds on dates and numbers, each 
     auto line = good_row_with(static_cast<std::size_t>(row.field), row.value);
     if (row.field == open && row.value == "1e-320") {
       line = good_row_with(static_cast<std::size_t>(open), "1e-320"); // low 1663 > open
-      const auto file = parse(std::string(k_header) + line);
+      const auto file = parse_canonical(std::string(test::k_canonical_header) + line);
       REQUIRE(file->problems.size() == 1);
       CHECK(file->problems[0].column == "low");
       continue;
     }
-    const auto file = parse(std::string(k_header) + line);
+    const auto file = parse_canonical(std::string(test::k_canonical_header) + line);
     REQUIRE(file.ok());
     if (std::string_view(row.column).empty()) {
       CHECK(file->problems.empty());

@@ -17,13 +17,11 @@ using test::date;
 
 namespace {
 
-constexpr const char* k_header =
-    "symbol,trade_date,open,high,low,close,volume,turnover,change_pct,factor\n";
 constexpr const char* k_no_factor_header =
     "symbol,trade_date,open,high,low,close,volume,turnover\n";
 
-// Three good rows of 600519.SH with factors 1 (lines 2-4 after k_header).
-const std::string k_good = std::string(k_header)
+// Three good rows of 600519.SH with factors 1 (lines 2-4 after test::k_canonical_header).
+const std::string k_good = std::string(test::k_canonical_header)
                            + "600519.SH,2024-01-02,10,11,9,10.5,100,1050,0.5,1\n"
                              "600519.SH,2024-01-03,10.5,12,10,11,100,1100,4.7619,1\n"
                              "600519.SH,2024-01-04,11,11.5,10.8,11.2,100,1120,1.8182,1\n";
@@ -32,7 +30,7 @@ std::vector<domain::Bar> all_bars(store::BarStore& store, const std::string& sym
   return store.load_bars(symbol, date("1990-01-01"), date("2099-12-31"), SortOrder::asc, 100000);
 }
 
-struct Fixture {
+struct ImporterFixture {
   test::TempDir dir;
   std::filesystem::path db = dir / "ashare.db";
   store::SqliteBarStore store{db};
@@ -49,7 +47,7 @@ struct Fixture {
 } // namespace
 
 TEST_CASE("import::import_canonical_file: a good file") {
-  Fixture f;
+  ImporterFixture f;
   const auto report = f.import_file("good.csv", k_good, test::import_options(false, "tushare"));
   REQUIRE(report.ok());
   CHECK(report->committed);
@@ -66,12 +64,12 @@ TEST_CASE("import::import_canonical_file: a good file") {
 }
 
 TEST_CASE("import: a bad row refuses the whole file and leaves the store unchanged") {
-  Fixture f;
+  ImporterFixture f;
   REQUIRE(f.import_file("good.csv", k_good, test::import_options(false, "first"))->committed);
   const auto before = test::dump_store(f.db);
 
   // Line 3 updates a stored bar, line 4 adds a new one, line 5 is bad: none of it may land.
-  const std::string bad = std::string(k_header)
+  const std::string bad = std::string(test::k_canonical_header)
                           + "600519.SH,2024-01-02,10,11,9,10.75,100,1050,0.5,1\n"
                             "000001.SZ,2024-01-05,9,9.5,8.5,9.2,1000,9200,0,1\n"
                             "600519.SH,2024-01-05,11,10.5,10.8,11.2,100,1120,1.8182,1\n";
@@ -86,8 +84,8 @@ TEST_CASE("import: a bad row refuses the whole file and leaves the store unchang
 }
 
 TEST_CASE("import: --skip-invalid leaves bad rows out and counts them") {
-  Fixture f;
-  const std::string mixed = std::string(k_header)
+  ImporterFixture f;
+  const std::string mixed = std::string(test::k_canonical_header)
                             + "600519.SH,2024-01-02,10,11,9,10.5,100,1050,0.5,1\n"
                               "600519.SH,2024-01-03,0,12,10,11,100,1100,4.7619,1\n"
                               "600519.SH,2024-01-04,11,11.5,10.8,11.2,-1,1120,1.8182,1\n"
@@ -110,8 +108,8 @@ TEST_CASE("import: --skip-invalid leaves bad rows out and counts them") {
 }
 
 TEST_CASE("import: two rows for one (symbol, trade_date) in a file") {
-  Fixture f;
-  const std::string twice = std::string(k_header)
+  ImporterFixture f;
+  const std::string twice = std::string(test::k_canonical_header)
                             + "600519.SH,2024-01-02,10,11,9,10.5,100,1050,0.5,1\n"
                               "000001.SZ,2024-01-02,9,9.5,8.5,9.2,1000,9200,0,1\n"
                               "600519.sh,2024-01-02,10,11,9,10.6,100,1050,0.5,1\n";
@@ -139,7 +137,7 @@ TEST_CASE("import: two rows for one (symbol, trade_date) in a file") {
 }
 
 TEST_CASE("import: re-importing a file is idempotent") {
-  Fixture f;
+  ImporterFixture f;
   REQUIRE(f.import_file("good.csv", k_good, test::import_options(false, "tushare"))->committed);
   const auto once = test::dump_store(f.db, false);
   const auto as_of = f.store.load_dataset_info().as_of;
@@ -152,14 +150,14 @@ TEST_CASE("import: re-importing a file is idempotent") {
 }
 
 TEST_CASE("import: a file without factors for a symbol with stored factors other than 1") {
-  Fixture f;
+  ImporterFixture f;
   const std::string no_factor = std::string(k_no_factor_header)
                                 + "000001.SZ,2024-01-05,9,9.5,8.5,9.2,1000,9200\n"
                                   "600519.SH,2024-01-05,11,11.5,10.8,11.2,100,1120\n";
 
   SUBCASE("is refused when a stored factor is not 1") {
     REQUIRE(
-        f.import_file("factors.csv", std::string(k_header)
+        f.import_file("factors.csv", std::string(test::k_canonical_header)
                                          + "600519.SH,2024-01-03,10.5,12,10,11,100,1100,4.7619,1\n"
                                            "600519.SH,2024-01-04,5.6,6,5.5,5.9,200,1180,5.3571,2\n")
             ->committed);
@@ -187,15 +185,16 @@ TEST_CASE("import: a file without factors for a symbol with stored factors other
   }
   SUBCASE("a file with factors may change them") {
     REQUIRE(f.import_file("good.csv", k_good)->committed);
-    const auto report = f.import_file(
-        "factor2.csv", std::string(k_header) + "600519.SH,2024-01-05,5.6,6,5.5,5.9,200,1180,0,2\n");
+    const auto report =
+        f.import_file("factor2.csv", std::string(test::k_canonical_header)
+                                         + "600519.SH,2024-01-05,5.6,6,5.5,5.9,200,1180,0,2\n");
     CHECK(report->committed);
     CHECK(f.store.find_symbol("600519.SH")->latest_factor == 2.0);
   }
 }
 
 TEST_CASE("import: change_pct computed when the file has none") {
-  Fixture f;
+  ImporterFixture f;
 
   SUBCASE("over the symbol's stored series, across files, in date order") {
     // The later days arrive first: their first bar has nothing before it yet.
@@ -219,7 +218,7 @@ TEST_CASE("import: change_pct computed when the file has none") {
   }
 
   SUBCASE("a given change_pct is never overwritten by a later computation") {
-    REQUIRE(f.import_file("given.csv", std::string(k_header)
+    REQUIRE(f.import_file("given.csv", std::string(test::k_canonical_header)
                                            + "600519.SH,2024-01-04,11,12,10,12,100,1200,3.21,1\n")
                 ->committed);
     REQUIRE(f.import_file("derived.csv", std::string(k_no_factor_header)
@@ -249,7 +248,7 @@ TEST_CASE("import: change_pct computed when the file has none") {
 }
 
 TEST_CASE("import: change_pct of the real 000001.SZ fixture matches Tushare's pct_chg") {
-  Fixture f;
+  ImporterFixture f;
   const auto report = test::import_fixture(f.store, "jenny_000001.SZ.csv");
   CHECK(report.rows_loaded == 1212);
   CHECK(report.as_of == date("2024-12-31"));
@@ -291,7 +290,7 @@ TEST_CASE("import: change_pct of the real 000001.SZ fixture matches Tushare's pc
 }
 
 TEST_CASE("import::import_canonical_file: file-level errors") {
-  Fixture f;
+  ImporterFixture f;
   SUBCASE("an unreadable file") {
     const auto missing = f.dir / "missing.csv";
     const auto report = import::import_file(f.store, missing, {});
@@ -311,7 +310,7 @@ TEST_CASE("import::import_canonical_file: file-level errors") {
 }
 
 TEST_CASE("import: the real fixtures load") {
-  Fixture f;
+  ImporterFixture f;
   const auto report = test::import_fixture(f.store, "bancob_600519.SH.csv");
   CHECK(report.rows_loaded == 500);
   CHECK(report.rows_skipped == 0);
@@ -352,7 +351,7 @@ std::string market_text(int symbols, int days, bool dates_descending, bool symbo
   if (dates_descending) {
     std::reverse(order.begin(), order.end());
   }
-  std::string text = k_header;
+  std::string text = test::k_canonical_header;
   for (const auto i : order) {
     text += lines[i];
   }
@@ -362,7 +361,7 @@ std::string market_text(int symbols, int days, bool dates_descending, bool symbo
 } // namespace
 
 TEST_CASE("issue 11: rows in any order load the same store") {
-  Fixture sorted;
+  ImporterFixture sorted;
   const auto sorted_report = sorted.import_file("sorted.csv", market_text(7, 300, false, false));
   REQUIRE(sorted_report->committed);
   CHECK(sorted_report->adjustment_events == 7); // counted as the rows came, in date order
@@ -370,7 +369,7 @@ TEST_CASE("issue 11: rows in any order load the same store") {
        std::vector<std::pair<bool, bool>>{{true, false}, {false, true}, {true, true}}) {
     CAPTURE(descending);
     CAPTURE(interleaved);
-    Fixture other;
+    ImporterFixture other;
     const auto report =
       other.import_file("other.csv", market_text(7, 300, descending, interleaved));
     REQUIRE(report.ok());
@@ -383,14 +382,14 @@ TEST_CASE("issue 11: rows in any order load the same store") {
 
 TEST_CASE("issue 11: a new symbol's summary, written from the rows as they came, is what "
           "refresh_symbol finds") {
-  Fixture f;
+  ImporterFixture f;
   REQUIRE(f.import_file("market.csv", market_text(7, 300, false, true))->committed);
   // A second file adds to a symbol already stored (refresh_symbol) and brings a new one.
-  REQUIRE(f.import_file("more.csv", std::string(k_header)
-                                      + "600519.SH,2022-01-04,10,11,9,10.5,100,1050,0.5,1\n"
-                                        "600519.SH,2022-01-05,10.5,12,10,11,100,1100,4.7619,2\n"
-                                        "600003.SH,2022-01-04,10,11,9,10.5,100,1050,0.5,1.25\n")
-            ->committed);
+  REQUIRE(f.import_file("more.csv", std::string(test::k_canonical_header)
+                                        + "600519.SH,2022-01-04,10,11,9,10.5,100,1050,0.5,1\n"
+                                          "600519.SH,2022-01-05,10.5,12,10,11,100,1100,4.7619,2\n"
+                                          "600003.SH,2022-01-04,10,11,9,10.5,100,1050,0.5,1.25\n")
+              ->committed);
   const auto before = test::dump_store(f.db);
   {
     store::WriteTransaction transaction(f.store);
@@ -404,7 +403,7 @@ TEST_CASE("issue 11: a new symbol's summary, written from the rows as they came,
 }
 
 TEST_CASE("issue 11: a bad or duplicate last row of a large file rolls every written row back") {
-  Fixture f;
+  ImporterFixture f;
   REQUIRE(f.import_file("first.csv", k_good)->committed);
   const auto before = test::dump_store(f.db);
   const auto good = market_text(20, 500, false, true); // 10,000 rows, written as they are read
@@ -484,7 +483,7 @@ std::string tushare_text(int symbols, int days, const std::string& order, int fi
 TEST_CASE("issue 11: a Tushare file chains the same factors whatever the order of its rows") {
   // Grouped rows are chained in memory as they come; rows that come apart are chained at the end
   // from their pre_close read again: both give the same store, also continuing a stored chain.
-  Fixture grouped;
+  ImporterFixture grouped;
   auto report = grouped.import_file("a.csv", tushare_text(5, 120, "grouped"));
   REQUIRE(report.ok());
   REQUIRE(report->committed);
@@ -497,7 +496,7 @@ TEST_CASE("issue 11: a Tushare file chains the same factors whatever the order o
   CHECK(bars.back().factor != 1); // five dividends later
   for (const auto* order : {"by_date", "shuffled"}) {
     CAPTURE(order);
-    Fixture other;
+    ImporterFixture other;
     report = other.import_file("a.csv", tushare_text(5, 120, order));
     REQUIRE(report.ok());
     REQUIRE(report->committed);
@@ -511,7 +510,7 @@ TEST_CASE("issue 11: a Tushare file whose last row has no pre_close keeps factor
   // Rows chained as they came get the file's factors (1) back when a later row ends the chain.
   std::string text = tushare_text(3, 60, "grouped");
   text += "600009.SH,20200301,10.00,10.10,9.90,10.00,,0.00,0.1,12.5,3456.789\n";
-  Fixture f;
+  ImporterFixture f;
   const auto report = f.import_file("a.csv", text);
   REQUIRE(report.ok());
   REQUIRE(report->committed);

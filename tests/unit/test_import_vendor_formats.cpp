@@ -41,7 +41,7 @@ std::vector<domain::Bar> stored(store::BarStore& store, const std::string& symbo
                          100000);
 }
 
-struct Fixture {
+struct VendorFixture {
   test::TempDir dir;
   std::filesystem::path db = dir / "ashare.db";
   store::SqliteBarStore store{db};
@@ -280,7 +280,7 @@ TEST_CASE("import::tdx_vendor_row: a NaN or infinite amount is a problem, never 
 }
 
 TEST_CASE("import: broken vendor files give file:line errors and store nothing") {
-  Fixture f;
+  VendorFixture f;
   const std::string tushare_header =
     "ts_code,trade_date,open,high,low,close,pre_close,change,pct_chg,vol,amount\n";
   const std::string good_row =
@@ -352,7 +352,7 @@ TEST_CASE("import: broken vendor files give file:line errors and store nothing")
 }
 
 TEST_CASE("import::import_file: vendor files end to end") {
-  Fixture f;
+  VendorFixture f;
   SUBCASE("tushare: factors follow the pre_close chain and the symbol records its source") {
     const auto report = import::import_file(f.store, vendor("tushare_daily_600519.SH.csv"), {});
     REQUIRE(report.ok());

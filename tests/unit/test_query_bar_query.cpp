@@ -43,19 +43,11 @@ std::vector<domain::Symbol> symbols(std::initializer_list<const char*> texts) {
   return out;
 }
 
-std::vector<std::string> dates(const std::vector<domain::Bar>& bars) {
-  std::vector<std::string> out;
-  for (const auto& bar : bars) {
-    out.push_back(bar.trade_date.iso());
-  }
-  return out;
-}
-
 // The data store holding test::k_two_symbols_csv.
-struct Fixture {
+struct BarQueryFixture {
   test::StoreBackend stores;
   std::unique_ptr<store::BarStore> store = stores.open_bars();
-  Fixture() { REQUIRE(test::import_text(*store, test::k_two_symbols_csv).committed); }
+  BarQueryFixture() { REQUIRE(test::import_text(*store, test::k_two_symbols_csv).committed); }
 
   std::vector<query::SymbolBars> run(const query::BarQuery& q) { return run_query(*store, q); }
 };
@@ -73,7 +65,7 @@ query::BarQuery make_query(std::initializer_list<const char*> texts,
 } // namespace
 
 TEST_CASE("query::window_item: sort, then limit, with has_more") {
-  Fixture f;
+  BarQueryFixture f;
   auto q = make_query({"600519.SH"});
   q.adjusted = false;
 
@@ -81,7 +73,7 @@ TEST_CASE("query::window_item: sort, then limit, with has_more") {
     const auto items = f.run(q);
     REQUIRE(items.size() == 1);
     CHECK(items[0].known);
-    CHECK(dates(items[0].bars)
+    CHECK(test::dates_of(items[0].bars)
           == std::vector<std::string>{"2024-01-02", "2024-01-03", "2024-01-04", "2024-01-05",
                                       "2024-01-08"});
     CHECK_FALSE(items[0].has_more);
@@ -90,14 +82,14 @@ TEST_CASE("query::window_item: sort, then limit, with has_more") {
   SUBCASE("asc, limit 2 keeps the earliest two") {
     q.limit = 2;
     const auto items = f.run(q);
-    CHECK(dates(items[0].bars) == std::vector<std::string>{"2024-01-02", "2024-01-03"});
+    CHECK(test::dates_of(items[0].bars) == std::vector<std::string>{"2024-01-02", "2024-01-03"});
     CHECK(items[0].has_more);
   }
   SUBCASE("desc, limit 2 keeps the latest two (SPEC rule 3)") {
     q.sort = SortOrder::desc;
     q.limit = 2;
     const auto items = f.run(q);
-    CHECK(dates(items[0].bars) == std::vector<std::string>{"2024-01-08", "2024-01-05"});
+    CHECK(test::dates_of(items[0].bars) == std::vector<std::string>{"2024-01-08", "2024-01-05"});
     CHECK(items[0].has_more);
   }
   SUBCASE("a limit equal to the bars in range leaves nothing out") {
@@ -108,7 +100,7 @@ TEST_CASE("query::window_item: sort, then limit, with has_more") {
   }
   SUBCASE("from == to gives zero or one bar (SPEC rule 5)") {
     q.from = q.to = date("2024-01-03");
-    CHECK(dates(f.run(q)[0].bars) == std::vector<std::string>{"2024-01-03"});
+    CHECK(test::dates_of(f.run(q)[0].bars) == std::vector<std::string>{"2024-01-03"});
     q.from = q.to = date("2024-01-06"); // a Saturday
     const auto items = f.run(q);
     CHECK(items[0].known);
@@ -124,7 +116,7 @@ TEST_CASE("query::window_item: sort, then limit, with has_more") {
 }
 
 TEST_CASE("D1: query::window_item: items in request order, unknown symbols marked") {
-  Fixture f;
+  BarQueryFixture f;
   auto q = make_query({"000002.SZ", "600519.SH", "000001.SZ"});
   q.include_summary = true;
   q.limit = 1;
@@ -157,7 +149,7 @@ TEST_CASE("D1: query::window_item: items in request order, unknown symbols marke
 }
 
 TEST_CASE("D8: adjustment uses the latest stored factor") {
-  Fixture f;
+  BarQueryFixture f;
 
   SUBCASE("not the latest factor of the range asked") {
     // The range ends before the ex-rights day; its own latest factor is 1, the symbol's is 2.

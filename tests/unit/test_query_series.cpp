@@ -17,8 +17,10 @@ namespace {
 const std::string k_old = "837023.BJ";
 const std::string k_new = "920123.BJ";
 
-void store_bars(store::BarStore& store, const std::string& symbol, const std::vector<domain::Bar>& bars,
-                bool change_pct_derived) {
+void store_series_bars(store::BarStore& store,
+                       const std::string& symbol,
+                       const std::vector<domain::Bar>& bars,
+                       bool change_pct_derived) {
   store::WriteTransaction transaction(store);
   for (const auto& bar : bars) {
     store.upsert_bar(symbol, bar, change_pct_derived);
@@ -36,20 +38,21 @@ domain::Bar bar_of(const char* day, double close, double factor, double change_p
 
 // The old code until 2025-09-30 on its own chain (a dividend step on 09-26), the new code from
 // 2025-10-09 starting a chain at 1.
-struct Rig {
+struct SeriesRig {
   test::StoreBackend backend;
   std::unique_ptr<store::BarStore> owned = backend.open_bars();
   store::BarStore& store = *owned;
 
-  explicit Rig(bool new_first_derived = true, double new_first_change_pct = 0) {
-    store_bars(store, k_old,
-               {bar_of("2025-09-24", 20.00, 1.0), bar_of("2025-09-25", 20.50, 1.0),
-                bar_of("2025-09-26", 20.10, 1.05), bar_of("2025-09-29", 20.20, 1.05),
-                bar_of("2025-09-30", 20.40, 1.05)},
-               true);
-    store_bars(store, k_new,
-               {bar_of("2025-10-09", 20.60, 1.0, new_first_change_pct), bar_of("2025-10-10", 20.80, 1.0)},
-               new_first_derived);
+  explicit SeriesRig(bool new_first_derived = true, double new_first_change_pct = 0) {
+    store_series_bars(store, k_old,
+                      {bar_of("2025-09-24", 20.00, 1.0), bar_of("2025-09-25", 20.50, 1.0),
+                       bar_of("2025-09-26", 20.10, 1.05), bar_of("2025-09-29", 20.20, 1.05),
+                       bar_of("2025-09-30", 20.40, 1.05)},
+                      true);
+    store_series_bars(
+        store, k_new,
+        {bar_of("2025-10-09", 20.60, 1.0, new_first_change_pct), bar_of("2025-10-10", 20.80, 1.0)},
+        new_first_derived);
   }
 };
 
@@ -66,7 +69,7 @@ TEST_CASE("D19: a store knows the shipped Beijing code change") {
 }
 
 TEST_CASE("D19: the new code's series includes the old code's bars, rescaled so the join has no step") {
-  Rig rig;
+  SeriesRig rig;
   const auto aliases = query::load_aliases(rig.store);
   const auto series = query::load_series_bars(rig.store, aliases, k_new);
   REQUIRE(series.size() == 7);
@@ -99,20 +102,21 @@ TEST_CASE("D19: the step at the join is the new first bar's own") {
   // The source says the new first bar rose 0.98% from a pre_close of 20.40: no step. Had it
   // said 3% from 20.00 (an ex-date on the day of the change), the step is 20.40 / 20.00.
   SUBCASE("no corporate action") {
-    Rig rig(false, 0.9804);
+    SeriesRig rig(false, 0.9804);
     const auto series = query::load_series_bars(rig.store, query::load_aliases(rig.store), k_new);
     CHECK(series[4].factor == doctest::Approx(series[5].factor));
   }
   SUBCASE("an ex-date on the day of the change") {
-    Rig rig(false, 3.0);
+    SeriesRig rig(false, 3.0);
     const auto series = query::load_series_bars(rig.store, query::load_aliases(rig.store), k_new);
     CHECK(series[5].factor / series[4].factor == doctest::Approx(20.40 / 20.00));
   }
 }
 
 TEST_CASE("D19: old-code bars on or after the new code's first bar are hidden") {
-  Rig rig;
-  store_bars(rig.store, k_old, {bar_of("2025-10-09", 99.0, 1.05), bar_of("2025-10-10", 99.0, 1.05)}, true);
+  SeriesRig rig;
+  store_series_bars(rig.store, k_old,
+                    {bar_of("2025-10-09", 99.0, 1.05), bar_of("2025-10-10", 99.0, 1.05)}, true);
   const auto aliases = query::load_aliases(rig.store);
   const auto series = query::load_series_bars(rig.store, aliases, k_new);
   REQUIRE(series.size() == 7);
@@ -127,7 +131,7 @@ TEST_CASE("D19: old-code bars on or after the new code's first bar are hidden") 
 }
 
 TEST_CASE("D19: the catalog knows both codes as the one series, and naming both is INVALID_PARAMETER") {
-  Rig rig;
+  SeriesRig rig;
   const auto catalog = query::load_catalog(rig.store);
   const auto* as_old = catalog->find(k_old);
   const auto* as_new = catalog->find(k_new);

@@ -20,7 +20,6 @@ using test::FakeRemote;
 
 namespace {
 
-const std::string k_base_url = "http://remote.test";
 const std::string k_bars = "/v1/ohlc/range/1/day/";
 
 // Return `answered` as the remote writes it: the status and body of a response, or of an error.
@@ -77,7 +76,7 @@ private:
 };
 
 // A client's cache of the fake remote; each `session` is one run of the command line.
-struct Client {
+struct CachedClient {
   test::TempDir dir;
   store::CacheStore cache{dir / "cache.db"};
   auth::SystemRandom random;
@@ -87,7 +86,8 @@ struct Client {
                   bool offline = false,
                   bool refresh = false) {
     return Session(upstream, cache,
-                   remote::RemoteSettings{k_base_url, plan, offline, refresh, test::k_fake_now_ms},
+                   remote::RemoteSettings{test::k_remote_base_url, plan, offline, refresh,
+                                          test::k_fake_now_ms},
                    random);
   }
 };
@@ -113,7 +113,7 @@ void check_same_answer(Session& cached,
 
 TEST_CASE("remote::CachedRemote: bars answers equal the remote's own (D8, D1)") {
   FakeRemote upstream;
-  Client client;
+  CachedClient client;
   auto cached = client.session(upstream);
   const std::vector<std::string> targets{
       // An old window, adjusted: the anchor is the symbol's latest factor, not the window's (D8).
@@ -143,7 +143,7 @@ TEST_CASE("remote::CachedRemote: bars answers equal the remote's own (D8, D1)") 
 
 TEST_CASE("issue 31: CachedRemote::answer is the remote's answer, typed, with its item errors") {
   FakeRemote upstream;
-  Client client;
+  CachedClient client;
   auto cached = client.session(upstream);
   const std::vector<std::string> queries{
     "2024-06-01/2024-07-31?symbol=600519.SH",
@@ -181,7 +181,7 @@ TEST_CASE("issue 31: CachedRemote::answer is the remote's answer, typed, with it
 
 TEST_CASE("remote::CachedRemote: a covered query sends nothing, a partly covered one the gap") {
   FakeRemote upstream;
-  Client client;
+  CachedClient client;
   {
     auto cached = client.session(upstream);
     REQUIRE(cached.get(k_bars + "2024-06-01/2024-06-30?symbol=600519.SH").status == 200);
@@ -205,7 +205,7 @@ TEST_CASE("remote::CachedRemote: a covered query sends nothing, a partly covered
 
 TEST_CASE("remote::CachedRemote: the plan's default limit pages as the remote does (D4, D6)") {
   FakeRemote upstream(auth::Plan::free, test::daily_bars_csv());
-  Client client;
+  CachedClient client;
   auto cached = client.session(upstream, auth::Plan::free);
   // Without `limit`, the Free maximum of 500, then next_url; the cache follows it to fill.
   const std::string window = k_bars + "2024-01-01/2025-08-22?symbol=900001.SH";
@@ -219,7 +219,7 @@ TEST_CASE("remote::CachedRemote: the plan's default limit pages as the remote do
 
 TEST_CASE("remote::CachedRemote: indicators from the cache once it holds the whole history") {
   FakeRemote upstream;
-  Client client;
+  CachedClient client;
   auto cached = client.session(upstream);
   const std::string sma = "/v1/indicators/sma?symbol=600519.SH&window=20&limit=30";
   SUBCASE("without the whole history the request is forwarded") {
@@ -242,7 +242,7 @@ TEST_CASE("remote::CachedRemote: indicators from the cache once it holds the who
 
 TEST_CASE("remote::CachedRemote: offline") {
   FakeRemote upstream;
-  Client client;
+  CachedClient client;
   SUBCASE("a cold cache throws OfflineMiss and sends nothing") {
     auto cached = client.session(upstream, auth::Plan::pro, true);
     try {
@@ -271,7 +271,7 @@ TEST_CASE("remote::CachedRemote: offline") {
 
 TEST_CASE("remote::CachedRemote: what it forwards, and refresh") {
   FakeRemote upstream;
-  Client client;
+  CachedClient client;
   SUBCASE("a forwarded reply is read back typed: an error envelope, or UnexpectedReply") {
     auto cached = client.session(upstream);
     const std::string sma = "/v1/indicators/sma?symbol=600519.SH";

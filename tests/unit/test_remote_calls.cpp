@@ -1,6 +1,7 @@
 // Remote mode's calls (remote::get) and retries (remote::retry_policy) over a scripted gateway
 // and a fake clock: what `ashare` in remote mode waits and says when the remote fails (exit 3).
 #include "fetch_fakes.hpp"
+#include "testutil.hpp"
 
 #include "core/remote/calls.hpp"
 
@@ -13,8 +14,6 @@ using namespace ashare;
 using namespace std::chrono_literals;
 
 namespace {
-
-const std::string k_base_url = "http://remote.test";
 
 // Return the message of the Unreachable that remote::get throws through `gateway`, or "" when
 // it returns a reply.
@@ -48,10 +47,11 @@ TEST_CASE("remote::get: a GET of the target, conditional when given a tag, a fai
 TEST_CASE("remote::retry_policy: network failures and 5xx retried with a doubling backoff") {
   test::FakeClock clock;
   test::ScriptedGateway network;
-  http::RetryingGateway gateway(network, clock, remote::retry_policy(k_base_url, 3, 500ms));
+  http::RetryingGateway gateway(network, clock,
+                                remote::retry_policy(test::k_remote_base_url, 3, 500ms));
 
   SUBCASE("a 5xx that passes: the reply after the waits") {
-    network.then_fail(k_base_url + ": connection refused");
+    network.then_fail(test::k_remote_base_url + ": connection refused");
     network.then("", 503);
     network.then("{}", 200);
     CHECK(remote::get(gateway, "/healthz").status == 200);
@@ -83,14 +83,14 @@ TEST_CASE("remote::retry_policy: network failures and 5xx retried with a doublin
 
   SUBCASE("a network failure after every retry: cannot reach") {
     for (int i = 0; i < 4; ++i) {
-      network.then_fail(k_base_url + ": timed out");
+      network.then_fail(test::k_remote_base_url + ": timed out");
     }
     CHECK(unreachable_message(gateway) == "cannot reach http://remote.test: timed out");
     CHECK(clock.slept.size() == 3);
   }
 
   SUBCASE("a failure that trying again cannot help: cannot reach, at once") {
-    network.then_fail(k_base_url + ": cannot read the CA file", false);
+    network.then_fail(test::k_remote_base_url + ": cannot read the CA file", false);
     CHECK(unreachable_message(gateway) == "cannot reach http://remote.test: cannot read the CA file");
     CHECK(clock.slept.empty());
     CHECK(network.calls.size() == 1);

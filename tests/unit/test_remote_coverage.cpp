@@ -13,14 +13,6 @@ using namespace ashare;
 using remote::DateRange;
 using test::date;
 
-namespace {
-
-DateRange range(std::string_view first, std::string_view last) {
-  return DateRange{date(first), date(last)};
-}
-
-} // namespace
-
 TEST_CASE("remote::merge_ranges joins overlapping and adjacent ranges") {
   struct Row {
     const char* name;
@@ -29,23 +21,27 @@ TEST_CASE("remote::merge_ranges joins overlapping and adjacent ranges") {
   };
   const std::vector<Row> rows{
       {"empty", {}, {}},
-      {"one", {range("2024-01-01", "2024-01-31")}, {range("2024-01-01", "2024-01-31")}},
+      {"one",
+       {test::date_range("2024-01-01", "2024-01-31")},
+       {test::date_range("2024-01-01", "2024-01-31")}},
       {"unsorted, disjoint",
-       {range("2024-03-01", "2024-03-31"), range("2024-01-01", "2024-01-31")},
-       {range("2024-01-01", "2024-01-31"), range("2024-03-01", "2024-03-31")}},
+       {test::date_range("2024-03-01", "2024-03-31"), test::date_range("2024-01-01", "2024-01-31")},
+       {test::date_range("2024-01-01", "2024-01-31"),
+        test::date_range("2024-03-01", "2024-03-31")}},
       {"adjacent days join",
-       {range("2024-01-01", "2024-01-31"), range("2024-02-01", "2024-02-10")},
-       {range("2024-01-01", "2024-02-10")}},
+       {test::date_range("2024-01-01", "2024-01-31"), test::date_range("2024-02-01", "2024-02-10")},
+       {test::date_range("2024-01-01", "2024-02-10")}},
       {"one day apart stays apart",
-       {range("2024-01-01", "2024-01-30"), range("2024-02-01", "2024-02-10")},
-       {range("2024-01-01", "2024-01-30"), range("2024-02-01", "2024-02-10")}},
+       {test::date_range("2024-01-01", "2024-01-30"), test::date_range("2024-02-01", "2024-02-10")},
+       {test::date_range("2024-01-01", "2024-01-30"),
+        test::date_range("2024-02-01", "2024-02-10")}},
       {"contained",
-       {range("2024-01-01", "2024-12-31"), range("2024-03-01", "2024-03-31")},
-       {range("2024-01-01", "2024-12-31")}},
+       {test::date_range("2024-01-01", "2024-12-31"), test::date_range("2024-03-01", "2024-03-31")},
+       {test::date_range("2024-01-01", "2024-12-31")}},
       {"overlapping",
-       {range("2024-01-01", "2024-06-30"), range("2024-03-01", "2024-09-30")},
-       {range("2024-01-01", "2024-09-30")}},
-      {"empty ranges dropped", {range("2024-01-02", "2024-01-01")}, {}},
+       {test::date_range("2024-01-01", "2024-06-30"), test::date_range("2024-03-01", "2024-09-30")},
+       {test::date_range("2024-01-01", "2024-09-30")}},
+      {"empty ranges dropped", {test::date_range("2024-01-02", "2024-01-01")}, {}},
   };
   for (const auto& row : rows) {
     CAPTURE(row.name);
@@ -54,8 +50,8 @@ TEST_CASE("remote::merge_ranges joins overlapping and adjacent ranges") {
 }
 
 TEST_CASE("remote::missing_ranges: what a window lacks") {
-  const std::vector<DateRange> covered{range("2024-01-01", "2024-01-31"),
-                                       range("2024-03-01", "2024-03-31")};
+  const std::vector<DateRange> covered{test::date_range("2024-01-01", "2024-01-31"),
+                                       test::date_range("2024-03-01", "2024-03-31")};
   struct Row {
     const char* first;
     const char* last;
@@ -63,14 +59,14 @@ TEST_CASE("remote::missing_ranges: what a window lacks") {
   };
   const std::vector<Row> rows{
       {"2024-01-05", "2024-01-20", {}},
-      {"2024-01-01", "2024-03-31", {range("2024-02-01", "2024-02-29")}},
-      {"2023-12-01", "2024-01-10", {range("2023-12-01", "2023-12-31")}},
-      {"2024-03-15", "2024-04-30", {range("2024-04-01", "2024-04-30")}},
+      {"2024-01-01", "2024-03-31", {test::date_range("2024-02-01", "2024-02-29")}},
+      {"2023-12-01", "2024-01-10", {test::date_range("2023-12-01", "2023-12-31")}},
+      {"2024-03-15", "2024-04-30", {test::date_range("2024-04-01", "2024-04-30")}},
       {"2023-12-01",
        "2024-04-30",
-       {range("2023-12-01", "2023-12-31"), range("2024-02-01", "2024-02-29"),
-        range("2024-04-01", "2024-04-30")}},
-      {"2024-05-01", "2024-05-31", {range("2024-05-01", "2024-05-31")}},
+       {test::date_range("2023-12-01", "2023-12-31"), test::date_range("2024-02-01", "2024-02-29"),
+        test::date_range("2024-04-01", "2024-04-30")}},
+      {"2024-05-01", "2024-05-31", {test::date_range("2024-05-01", "2024-05-31")}},
       {"2024-02-10", "2024-02-01", {}}, // first > last: nothing to fetch
   };
   for (const auto& row : rows) {
@@ -79,15 +75,16 @@ TEST_CASE("remote::missing_ranges: what a window lacks") {
     CHECK(remote::missing_ranges(covered, date(row.first), date(row.last)) == row.missing);
   }
   CHECK(remote::missing_ranges({}, date("2024-01-01"), date("2024-01-02"))
-        == std::vector<DateRange>{range("2024-01-01", "2024-01-02")});
+        == std::vector<DateRange>{test::date_range("2024-01-01", "2024-01-02")});
 }
 
 TEST_CASE("remote::reaches_first_session: whole history from 1990-12-19 on") {
   CHECK(domain::k_first_session == date("1990-12-19"));
-  CHECK(remote::reaches_first_session(std::vector<DateRange>{range("1990-12-19", "2024-01-01")}));
-  CHECK(remote::reaches_first_session(std::vector<DateRange>{range("1980-01-01", "1990-12-01"),
-                                                             range("2000-01-01", "2024-01-01")}));
-  CHECK_FALSE(
-      remote::reaches_first_session(std::vector<DateRange>{range("1990-12-20", "2024-01-01")}));
+  CHECK(remote::reaches_first_session(
+      std::vector<DateRange>{test::date_range("1990-12-19", "2024-01-01")}));
+  CHECK(remote::reaches_first_session(std::vector<DateRange>{
+      test::date_range("1980-01-01", "1990-12-01"), test::date_range("2000-01-01", "2024-01-01")}));
+  CHECK_FALSE(remote::reaches_first_session(
+      std::vector<DateRange>{test::date_range("1990-12-20", "2024-01-01")}));
   CHECK_FALSE(remote::reaches_first_session(std::vector<DateRange>{}));
 }

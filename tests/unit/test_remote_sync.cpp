@@ -17,71 +17,70 @@ using test::FakeRemote;
 
 namespace {
 
-const std::string k_base_url = "http://remote.test";
-
-struct Client {
+struct SyncClient {
   test::TempDir dir;
   store::CacheStore cache{dir / "cache.db"};
 
   remote::CacheFiller filler(FakeRemote& upstream, auth::Plan plan) {
-    return remote::CacheFiller(upstream, cache, k_base_url, plan, test::k_fake_now_ms);
+    return remote::CacheFiller(upstream, cache, test::k_remote_base_url, plan, test::k_fake_now_ms);
   }
 };
-
-remote::DateRange range(const char* first, const char* last) {
-  return remote::DateRange{date(first), date(last)};
-}
 
 } // namespace
 
 TEST_CASE("remote::sync_window: the plan's reach and as_of (D6)") {
   const auto as_of = date("2025-10-23");
-  CHECK(remote::sync_window(auth::Plan::free, as_of, {}, {}) == range("2023-10-23", "2025-10-23"));
-  CHECK(remote::sync_window(auth::Plan::basic, as_of, {}, {}) == range("2020-10-23", "2025-10-23"));
-  CHECK(remote::sync_window(auth::Plan::pro, as_of, {}, {}) == range("1990-12-19", "2025-10-23"));
+  CHECK(remote::sync_window(auth::Plan::free, as_of, {}, {})
+        == test::date_range("2023-10-23", "2025-10-23"));
+  CHECK(remote::sync_window(auth::Plan::basic, as_of, {}, {})
+        == test::date_range("2020-10-23", "2025-10-23"));
+  CHECK(remote::sync_window(auth::Plan::pro, as_of, {}, {})
+        == test::date_range("1990-12-19", "2025-10-23"));
   // --from and --to win, but nothing lies past as_of.
   CHECK(remote::sync_window(auth::Plan::free, as_of, date("2024-01-01"), date("2030-01-01"))
-        == range("2024-01-01", "2025-10-23"));
+        == test::date_range("2024-01-01", "2025-10-23"));
   const auto empty = remote::sync_window(auth::Plan::pro, as_of, date("2026-01-01"), {});
   CHECK(empty.first > empty.last);
 }
 
 TEST_CASE("remote::missing_work: symbols lacking the same range share a group") {
   FakeRemote upstream;
-  Client client;
+  SyncClient client;
   auto filler = client.filler(upstream, auth::Plan::pro);
   const std::vector<std::string> symbols{"600519.SH", "600036.SH", "002594.SZ"};
   std::size_t cached = 0;
   const auto first =
-      remote::missing_work(filler, symbols, range("2024-01-01", "2024-12-31"), cached);
+      remote::missing_work(filler, symbols, test::date_range("2024-01-01", "2024-12-31"), cached);
   REQUIRE(first.size() == 1);
-  CHECK(first[0].range == range("2024-01-01", "2024-12-31"));
+  CHECK(first[0].range == test::date_range("2024-01-01", "2024-12-31"));
   CHECK(first[0].symbols == symbols);
   CHECK(cached == 0);
 
   remote::FetchStats stats;
-  REQUIRE_FALSE(filler.fetch({"600519.SH"}, range("2024-01-01", "2024-06-30"), stats));
+  REQUIRE_FALSE(filler.fetch({"600519.SH"}, test::date_range("2024-01-01", "2024-06-30"), stats));
   cached = 0;
   const auto next =
-      remote::missing_work(filler, symbols, range("2024-01-01", "2024-12-31"), cached);
+      remote::missing_work(filler, symbols, test::date_range("2024-01-01", "2024-12-31"), cached);
   REQUIRE(next.size() == 2);
-  CHECK(next[0].range == range("2024-07-01", "2024-12-31"));
+  CHECK(next[0].range == test::date_range("2024-07-01", "2024-12-31"));
   CHECK(next[0].symbols == std::vector<std::string>{"600519.SH"});
-  CHECK(next[1].range == range("2024-01-01", "2024-12-31"));
+  CHECK(next[1].range == test::date_range("2024-01-01", "2024-12-31"));
   CHECK(next[1].symbols == std::vector<std::string>{"600036.SH", "002594.SZ"});
   cached = 0;
-  CHECK(remote::missing_work(filler, {"600519.SH"}, range("2024-02-01", "2024-03-01"), cached)
+  CHECK(remote::missing_work(filler, {"600519.SH"}, test::date_range("2024-02-01", "2024-03-01"),
+                             cached)
             .empty());
   CHECK(cached == 1);
 }
 
 TEST_CASE("remote::fetch_groups: batches of the plan's maximum, halved on PLAN_LIMIT (D6)") {
   const std::vector<std::string> symbols{"600519.SH", "600036.SH", "002594.SZ"};
-  const std::vector<remote::SyncGroup> groups{{range("2024-06-01", "2024-06-30"), symbols}};
+  const std::vector<remote::SyncGroup> groups{
+      {test::date_range("2024-06-01", "2024-06-30"), symbols}};
 
   SUBCASE("a Basic key fetches three symbols in one request") {
     FakeRemote upstream(auth::Plan::basic);
-    Client client;
+    SyncClient client;
     auto filler = client.filler(upstream, auth::Plan::basic);
     remote::FetchStats stats;
     std::vector<std::size_t> progress;
@@ -95,7 +94,7 @@ TEST_CASE("remote::fetch_groups: batches of the plan's maximum, halved on PLAN_L
   }
   SUBCASE("a key thought Basic but Free on the remote: the batch halves to what it takes") {
     FakeRemote upstream(auth::Plan::free);
-    Client client;
+    SyncClient client;
     auto filler = client.filler(upstream, auth::Plan::basic);
     remote::FetchStats stats;
     std::vector<std::size_t> progress;
@@ -113,11 +112,11 @@ TEST_CASE("remote::fetch_groups: batches of the plan's maximum, halved on PLAN_L
   }
   SUBCASE("an unknown symbol is reported, the others fetched (D1)") {
     FakeRemote upstream(auth::Plan::free);
-    Client client;
+    SyncClient client;
     auto filler = client.filler(upstream, auth::Plan::free);
     remote::FetchStats stats;
     const std::vector<remote::SyncGroup> with_unknown{
-        {range("2024-06-01", "2024-06-30"), {"600519.SH", "999999.SH", "600036.SH"}}};
+        {test::date_range("2024-06-01", "2024-06-30"), {"600519.SH", "999999.SH", "600036.SH"}}};
     CHECK_FALSE(remote::fetch_groups(filler, with_unknown, auth::Plan::free, stats,
                                      [](std::size_t, const remote::FetchStats&) {}));
     CHECK(stats.unknown == std::vector<std::string>{"999999.SH"});
@@ -129,7 +128,7 @@ TEST_CASE("remote::fetch_groups: batches of the plan's maximum, halved on PLAN_L
       return http::Reply{402, R"({"status":"ERROR","error":{"code":"INSUFFICIENT_CREDITS",)"
                                 R"("message":"insufficient credits"}})"};
     };
-    Client client;
+    SyncClient client;
     auto filler = client.filler(upstream, auth::Plan::pro);
     remote::FetchStats stats;
     const auto refusal = remote::fetch_groups(filler, groups, auth::Plan::pro, stats,

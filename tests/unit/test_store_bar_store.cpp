@@ -18,14 +18,6 @@ using test::make_bar;
 
 namespace {
 
-std::vector<std::string> dates(const std::vector<domain::Bar>& bars) {
-  std::vector<std::string> out;
-  for (const auto& bar : bars) {
-    out.push_back(bar.trade_date.iso());
-  }
-  return out;
-}
-
 // Store `bars` of `symbol` in one committed change recorded as `source`.
 void store_bars(store::BarStore& store,
                 const std::string& symbol,
@@ -61,24 +53,24 @@ TEST_CASE("store::BarStore::load_bars: range, order and limit") {
   SUBCASE("the window is inclusive at both ends") {
     const auto bars =
         store.load_bars("600519.SH", date("2024-01-03"), date("2024-01-04"), SortOrder::asc, 10);
-    CHECK(dates(bars) == std::vector<std::string>{"2024-01-03", "2024-01-04"});
+    CHECK(test::dates_of(bars) == std::vector<std::string>{"2024-01-03", "2024-01-04"});
   }
   SUBCASE("desc orders latest first") {
     const auto bars =
         store.load_bars("600519.SH", date("2024-01-01"), date("2024-01-31"), SortOrder::desc, 10);
-    CHECK(dates(bars)
+    CHECK(test::dates_of(bars)
           == std::vector<std::string>{"2024-01-05", "2024-01-04", "2024-01-03", "2024-01-02"});
   }
   SUBCASE("limit keeps the first rows in the order asked") {
-    CHECK(dates(store.load_bars("600519.SH", date("2024-01-01"), date("2024-01-31"), SortOrder::asc,
-                                2))
+    CHECK(test::dates_of(store.load_bars("600519.SH", date("2024-01-01"), date("2024-01-31"),
+                                         SortOrder::asc, 2))
           == std::vector<std::string>{"2024-01-02", "2024-01-03"});
-    CHECK(dates(store.load_bars("600519.SH", date("2024-01-01"), date("2024-01-31"),
-                                SortOrder::desc, 2))
+    CHECK(test::dates_of(store.load_bars("600519.SH", date("2024-01-01"), date("2024-01-31"),
+                                         SortOrder::desc, 2))
           == std::vector<std::string>{"2024-01-05", "2024-01-04"});
   }
   SUBCASE("other symbols and empty windows") {
-    CHECK(dates(all_bars(store, "000001.SZ")) == std::vector<std::string>{"2024-01-03"});
+    CHECK(test::dates_of(all_bars(store, "000001.SZ")) == std::vector<std::string>{"2024-01-03"});
     CHECK(store.load_bars("600519.SH", date("2024-01-06"), date("2024-01-07"), SortOrder::asc, 10)
               .empty());
     CHECK(all_bars(store, "000002.SZ").empty());

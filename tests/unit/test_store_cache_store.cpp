@@ -19,14 +19,6 @@ namespace {
 const std::string k_remote = "http://127.0.0.1:8080";
 const std::string k_other = "https://other.example/api";
 
-std::vector<std::string> dates(const std::vector<domain::Bar>& bars) {
-  std::vector<std::string> out;
-  for (const auto& bar : bars) {
-    out.push_back(bar.trade_date.iso());
-  }
-  return out;
-}
-
 store::FetchedPage page(const std::string& symbol,
                         std::vector<domain::Bar> bars,
                         std::string_view first,
@@ -103,13 +95,13 @@ TEST_CASE("store::CacheStore: pages, bars and coverage") {
   SUBCASE("bars of a window, in either order, limited, raw as saved") {
     const auto asc = cache.load_bars(k_remote, "600519.SH", date("2024-01-02"), date("2024-01-03"),
                                      SortOrder::asc, 10);
-    CHECK(dates(asc) == std::vector<std::string>{"2024-01-02", "2024-01-03"});
+    CHECK(test::dates_of(asc) == std::vector<std::string>{"2024-01-02", "2024-01-03"});
     CHECK(asc[0].close == 10.5);
     CHECK(asc[0].factor == 2.0);
     CHECK(asc[0].volume == 1000);
     const auto desc = cache.load_bars(k_remote, "600519.SH", date("2024-01-01"), date("2024-01-31"),
                                       SortOrder::desc, 2);
-    CHECK(dates(desc) == std::vector<std::string>{"2024-01-04", "2024-01-03"});
+    CHECK(test::dates_of(desc) == std::vector<std::string>{"2024-01-04", "2024-01-03"});
   }
   SUBCASE("each remote sees its own bars and coverage") {
     const auto other = cache.load_bars(k_other, "600519.SH", date("2024-01-01"), date("2024-01-31"),

@@ -4,21 +4,24 @@
 // tests/support's.
 #pragma once
 
+#include "support/temp_dir.hpp"
+#include "support/test_data.hpp"
+#include "support/wait.hpp"
+
 #include "core/auth/api_key.hpp"
 #include "core/auth/plan.hpp"
 #include "core/domain/bar.hpp"
 #include "core/domain/date.hpp"
 #include "core/import/canonical_csv.hpp"
 #include "core/import/importer.hpp"
+#include "core/remote/coverage.hpp"
 #include "core/store/sqlite_bar_store.hpp"
 #include "core/store/sqlite_key_store.hpp"
-#include "support/temp_dir.hpp"
-#include "support/test_data.hpp"
-#include "support/wait.hpp"
 
 #include <SQLiteCpp/Statement.h>
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -29,8 +32,25 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ashare::test {
+
+// The header of a canonical CSV with every column.
+inline constexpr const char* k_canonical_header =
+    "symbol,trade_date,open,high,low,close,volume,turnover,change_pct,factor\n";
+
+// The base URL remote mode's unit tests give their fake remotes (no request leaves the process).
+inline const std::string k_remote_base_url = "http://remote.test";
+
+// The trade dates of `bars`, in their order, as YYYY-MM-DD.
+inline std::vector<std::string> dates_of(const std::vector<domain::Bar>& bars) {
+  std::vector<std::string> out;
+  for (const auto& bar : bars) {
+    out.push_back(bar.trade_date.iso());
+  }
+  return out;
+}
 
 // Wait until `filler` (an api::HistoryFiller) has loaded or dropped every history asked so far:
 // its wait_idle(), with a deadline that fails the test instead of a wait without end.
@@ -44,6 +64,19 @@ inline domain::Date date(std::string_view iso) {
   auto parsed = domain::parse_iso_date(iso, "date");
   REQUIRE_MESSAGE(parsed.ok(), iso);
   return *parsed;
+}
+
+// The dates from `first` to `last` (YYYY-MM-DD), both included, as remote mode's coverage keeps
+// them.
+inline remote::DateRange date_range(std::string_view first, std::string_view last) {
+  return remote::DateRange{date(first), date(last)};
+}
+
+// `hour_utc8`:`minute` in Beijing time (UTC+8) on day `iso`: the clock a fetch test sets.
+inline std::chrono::system_clock::time_point
+at(std::string_view iso, int hour_utc8, int minute = 0) {
+  return std::chrono::system_clock::time_point(date(iso).days()) + std::chrono::hours(hour_utc8 - 8)
+         + std::chrono::minutes(minute);
 }
 
 // Return a bar on `iso` with the given raw prices; volume, turnover and factor as given.

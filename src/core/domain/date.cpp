@@ -1,6 +1,7 @@
 #include "core/domain/date.hpp"
 
 #include "core/domain/decimal_digits.hpp"
+#include "core/domain/text.hpp"
 
 #include <charconv>
 #include <cstring>
@@ -12,10 +13,6 @@ using namespace std::chrono;
 
 constexpr std::int64_t k_ms_per_day = 86'400'000;
 constexpr std::int64_t k_utc8_offset_ms = 8 * 3'600'000;
-
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
 
 int digits_value(std::string_view text) {
   int value = 0;

@@ -1,6 +1,7 @@
 #include "core/domain/number.hpp"
 
 #include "core/domain/decimal_digits.hpp"
+#include "core/domain/text.hpp"
 
 #include <algorithm>
 #include <array>
@@ -13,10 +14,6 @@
 
 namespace ashare::domain {
 namespace {
-
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
 
 // Strip leading zeros of the digit string and fold trailing zeros into the exponent.
 Decimal normalised(bool negative, std::string digits, long long exponent) {

@@ -16,4 +16,10 @@ std::string printable(std::string_view text);
 // Return the value of hexadecimal digit `c` (either case), or -1 when it is not one.
 int hex_value(char c);
 
+// Whether `c` is one of the ASCII digits 0-9 (std::isdigit depends on the C locale and on `c`
+// being non-negative).
+inline bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+
 } // namespace ashare::domain

@@ -6,6 +6,9 @@
 
 namespace ashare::import {
 namespace {
+// The vendor's columns in a namespace of their own: the formats' files name theirs alike, and a
+// unity build compiles them together.
+namespace akshare_hist {
 
 enum Column { date, open, close, high, low, volume, turnover, change_pct };
 
@@ -20,10 +23,12 @@ constexpr std::array<ColumnName, 8> k_columns{{
     {"涨跌幅", false},
 }};
 
+} // namespace akshare_hist
 } // namespace
 
 Result<ParsedFile> parse_akshare_hist(std::istream& in, const std::string& symbol, RowSink sink) {
   auto read_row = [&symbol](RowFields& fields, VendorRow& row) -> Result<RowOutcome> {
+    using namespace akshare_hist;
     row.symbol = symbol;
     row.trade_date = fields.date(date);
     row.open = fields.decimal(open);
@@ -35,8 +40,8 @@ Result<ParsedFile> parse_akshare_hist(std::istream& in, const std::string& symbo
     row.turnover = fields.decimal(turnover);
     return RowOutcome::keep;
   };
-  const VendorCsvFormat format{"an AkShare stock_zh_a_hist file", k_columns, k_akshare_units, 0,
-                               read_row};
+  const VendorCsvFormat format{"an AkShare stock_zh_a_hist file", akshare_hist::k_columns,
+                               k_akshare_units, 0, read_row};
   return parse_vendor_csv(in, format, std::move(sink));
 }
 

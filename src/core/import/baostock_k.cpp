@@ -7,6 +7,9 @@
 
 namespace ashare::import {
 namespace {
+// The vendor's columns in a namespace of their own: the formats' files name theirs alike, and a
+// unity build compiles them together.
+namespace baostock_k {
 
 enum Column {
   date,
@@ -38,6 +41,8 @@ constexpr std::array<ColumnName, 12> k_columns{{
     {"pctChg", false},
 }};
 
+} // namespace baostock_k
+
 // Return the canonical symbol of a baostock code such as "sh.600000", or the error.
 Result<domain::Symbol> parse_code(std::string_view code) {
   if (code.size() > 3 && code[2] == '.') {
@@ -60,6 +65,7 @@ std::string_view adjustment_name(std::string_view flag) {
 
 Result<ParsedFile> parse_baostock_k(std::istream& in, bool adjusted_input, RowSink sink) {
   auto read_row = [adjusted_input](RowFields& fields, VendorRow& row) -> Result<RowOutcome> {
+    using namespace baostock_k;
     const auto flag = fields.text(adjustflag);
     if ((flag == "1" || flag == "2") && !adjusted_input) {
       return file_error(fields.line(), "adjustflag",
@@ -88,7 +94,7 @@ Result<ParsedFile> parse_baostock_k(std::istream& in, bool adjusted_input, RowSi
     row.turnover = fields.decimal(amount);
     return RowOutcome::keep;
   };
-  const VendorCsvFormat format{"a baostock query_history_k_data_plus file", k_columns,
+  const VendorCsvFormat format{"a baostock query_history_k_data_plus file", baostock_k::k_columns,
                                k_baostock_units, 0, read_row};
   return parse_vendor_csv(in, format, std::move(sink));
 }

@@ -6,6 +6,9 @@
 
 namespace ashare::import {
 namespace {
+// The vendor's columns in a namespace of their own: the formats' files name theirs alike, and a
+// unity build compiles them together.
+namespace tushare_daily {
 
 enum Column { ts_code, trade_date, open, high, low, close, pre_close, pct_chg, vol, amount };
 
@@ -41,15 +44,18 @@ Result<RowOutcome> read_row(RowFields& fields, VendorRow& row) {
   return RowOutcome::keep;
 }
 
+} // namespace tushare_daily
 } // namespace
 
 Result<ParsedFile> parse_tushare_daily(std::istream& in, RowSink sink) {
-  const VendorCsvFormat format{"a Tushare daily file", k_columns, k_tushare_units, 0, read_row};
+  const VendorCsvFormat format{"a Tushare daily file", tushare_daily::k_columns, k_tushare_units, 0,
+                               tushare_daily::read_row};
   return parse_vendor_csv(in, format, std::move(sink));
 }
 
 Result<ParsedFile> parse_tushare_daily_records(const CsvRecord& header, std::span<const CsvRecord> records) {
-  const VendorCsvFormat format{"a Tushare daily answer", k_columns, k_tushare_units, 0, read_row};
+  const VendorCsvFormat format{"a Tushare daily answer", tushare_daily::k_columns, k_tushare_units,
+                               0, tushare_daily::read_row};
   return parse_vendor_records(header, records, format);
 }
 

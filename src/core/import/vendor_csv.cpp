@@ -225,7 +225,7 @@ convert_vendor_row(const VendorRow& row,
   const auto shares = domain::to_int64(domain::scale_decimal(row.volume, units.volume_power));
   if (!shares) {
     return RowProblem{line, "volume",
-                      quoted(domain::format_number(domain::to_double(row.volume)))
+                      import::quoted(domain::format_number(domain::to_double(row.volume)))
                           + " is not a whole number of shares after conversion"};
   }
   bar.volume = *shares;
