@@ -4,9 +4,12 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <unistd.h>
+#include <vector>
 
 namespace ashare::test {
 namespace {
@@ -86,13 +89,53 @@ std::string postgres_sql(const std::string& uri, const std::string& sql) {
   return out;
 }
 
+namespace {
+
+// The databases of PostgresDatabases that have ended, emptied, by server: the next one takes one
+// of these rather than making its own. On the test server a CREATE DATABASE and its DROP cost
+// about 0.27 s of CPU (the template's files copied, written to the WAL, then removed), emptying
+// one about 0.07 s, and the black-box suite on PostgreSQL makes a few hundred.
+std::mutex g_free_mutex;
+std::map<std::string, std::vector<std::string>> g_free_databases;
+
+} // namespace
+
 PostgresDatabase::PostgresDatabase() : m_server(postgres_server_uri()) {
+  {
+    const std::lock_guard lock(g_free_mutex);
+    auto& free = g_free_databases[m_server];
+    if (!free.empty()) {
+      m_name = free.back();
+      free.pop_back();
+      return;
+    }
+  }
   static std::atomic<int> count{0};
   m_name = "ashare_test_" + std::to_string(::getpid()) + "_" + std::to_string(++count);
   postgres_sql(m_server, "CREATE DATABASE " + m_name);
 }
 
 PostgresDatabase::~PostgresDatabase() {
+  // Emptied for the next, on one connection (a connection costs the server tens of ms): its other
+  // sessions ended (a server the test left running, a listener), its schema dropped with
+  // everything in it and made again, then checked to hold nothing; dropped instead when any of
+  // that fails.
+  try {
+    const auto left = sql(
+        "DO $$ BEGIN PERFORM pg_terminate_backend(pid) FROM pg_stat_activity "
+        "WHERE datname = current_database() AND pid <> pg_backend_pid(); END $$; "
+        "DROP SCHEMA public CASCADE; CREATE SCHEMA public; "
+        "SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+        "WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') "
+        "AND n.nspname NOT LIKE 'pg_toast%' AND n.nspname NOT LIKE 'pg_temp%'");
+    if (left == "0\n") {
+      const std::lock_guard lock(g_free_mutex);
+      g_free_databases[m_server].push_back(m_name);
+      return;
+    }
+  } catch (const std::exception&) {
+    // Dropped below.
+  }
   try {
     postgres_sql(m_server, "DROP DATABASE IF EXISTS " + m_name + " WITH (FORCE)");
   } catch (const std::exception&) {

@@ -1,6 +1,6 @@
 // The one throwaway PostgreSQL database of the unit, black-box and fuzz suites (issue 34): a
 // database of its own on the test server that scripts/with-postgres.sh starts and names in
-// ASHARE_TEST_POSTGRES, created on construction and dropped on destruction. It talks to the
+// ASHARE_TEST_POSTGRES, empty on construction, emptied (or dropped) on destruction. It talks to the
 // server through libpq directly, so that a suite need not link the product to use it.
 #pragma once
 
@@ -10,11 +10,14 @@ namespace ashare::test {
 
 class PostgresDatabase {
 public:
-  // Create a database with a name unique to this process (pid and a counter). Throws
+  // Take a database that an earlier PostgresDatabase of this process emptied, or else create one
+  // with a name unique to this process (pid and a counter). Throws
   // std::runtime_error (failing the test, never passing it unseen) when ASHARE_TEST_POSTGRES is
   // not set, or when the server refuses.
   PostgresDatabase();
-  // Drop the database WITH (FORCE); a failure (the server already gone) is ignored.
+  // End the database's other sessions and empty it for the next PostgresDatabase (its public
+  // schema dropped and made again, then checked empty); else drop it WITH (FORCE). A failure (the
+  // server already gone) is ignored.
   ~PostgresDatabase();
   PostgresDatabase(const PostgresDatabase&) = delete;
   PostgresDatabase& operator=(const PostgresDatabase&) = delete;
