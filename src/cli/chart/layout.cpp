@@ -13,11 +13,11 @@ namespace {
 
 constexpr double k_padding = 0.04; // of the price range, above and below
 constexpr int k_fixed_rows = 5; // title, last bar, separator, date axis, date labels
-constexpr int k_volume_share = 5;  // the volume pane takes a fifth of the panes' rows
+constexpr int k_volume_rows_divisor = 5;  // the volume pane takes a fifth of the panes' rows
 constexpr int k_min_volume_rows = 2;
 constexpr int k_min_price_rows = 4;
 constexpr int k_min_pane_rows = 3; // an indicator pane's, below its separator row
-constexpr int k_date_label_width = 10;          // YYYY-MM-DD
+constexpr int k_date_label_columns = 10;          // YYYY-MM-DD
 constexpr std::size_t k_volume_label_width = 5; // short_volume's longest below 1000B: "12.3M"
 constexpr std::array k_month_steps{1, 2, 3, 6, 12, 24, 60, 120};
 
@@ -249,7 +249,7 @@ void place_date_ticks(TerminalLayout& layout) {
     dates.push_back(layout.candles[i].first_date);
     positions.push_back(layout.cells[i].column);
   }
-  for (const auto i : date_ticks(dates, positions, k_date_label_width, 1, layout.size.columns)) {
+  for (const auto i : date_ticks(dates, positions, k_date_label_columns, 1, layout.size.columns)) {
     layout.date_ticks.push_back({layout.cells[i].column, dates[i].iso()});
   }
 }
@@ -419,8 +419,8 @@ TerminalLayout layout_terminal(const ChartData& data, TerminalSize size) {
   layout.size = size;
   const int pane_count = static_cast<int>(data.panes.size());
   const int rows = size.rows - k_fixed_rows - pane_count; // a separator above each indicator pane
-  layout.volume_rows = std::max(k_min_volume_rows, rows / k_volume_share);
-  int pane_rows = std::max(k_min_pane_rows, rows / k_volume_share);
+  layout.volume_rows = std::max(k_min_volume_rows, rows / k_volume_rows_divisor);
+  int pane_rows = std::max(k_min_pane_rows, rows / k_volume_rows_divisor);
   if (pane_count > 0 && rows - layout.volume_rows - pane_count * pane_rows < k_min_price_rows) {
     pane_rows = std::max(k_min_pane_rows,
                          (rows - layout.volume_rows - k_min_price_rows) / pane_count);
