@@ -23,7 +23,7 @@ Reply bars(const std::string& from,
 }
 
 // The whole body of a 200 bars reply (fails the test otherwise).
-json ok_body(const Reply& reply) {
+json ok_json(const Reply& reply) {
   INFO("body: " << reply.body);
   REQUIRE(reply.status == 200);
   return reply.json();
@@ -62,7 +62,7 @@ void check_bar(const json& bar, const CsvBar& row, bool adjusted, double latest_
 
 TEST_CASE("SPEC bars rule 1: the single-symbol response form") {
   const auto reply = bars("2024-01-02", "2024-01-05", "symbol=600519.SH");
-  const auto body = ok_body(reply);
+  const auto body = ok_json(reply);
   const std::set<std::string> expected_keys{"status",       "request_id", "symbol", "adjusted",
                                             "multiplier",   "timespan",   "from",   "to",
                                             "resultsCount", "ohlc",       "meta"};
@@ -90,7 +90,7 @@ TEST_CASE("SPEC bars rule 1: the single-symbol response form") {
 
 TEST_CASE("SPEC bars rule 1 / D1: the multi-symbol response form, items in request order") {
   const auto body =
-      ok_body(bars("2024-01-02", "2024-01-03", "symbol=600036.SH,600519.SH,002594.SZ&limit=1"));
+      ok_json(bars("2024-01-02", "2024-01-03", "symbol=600036.SH,600519.SH,002594.SZ&limit=1"));
   CHECK(body["status"] == "OK");
   CHECK_FALSE(body.contains("symbol"));
   CHECK_FALSE(body.contains("ohlc"));
@@ -114,7 +114,7 @@ TEST_CASE("SPEC bars rule 1 / D1: the multi-symbol response form, items in reque
 TEST_CASE("SPEC bars rule 2 / D2: trading days only, t at midnight UTC+8") {
   const auto rows = read_csv(fixture(k_moutai_file));
   SUBCASE("a week with a holiday and a weekend") {
-    const auto body = ok_body(bars("2023-12-29", "2024-01-08", "symbol=600519.SH"));
+    const auto body = ok_json(bars("2023-12-29", "2024-01-08", "symbol=600519.SH"));
     const std::vector<std::string> expected{"2023-12-29", "2024-01-02", "2024-01-03",
                                             "2024-01-04", "2024-01-05", "2024-01-08"};
     CHECK(dates_of(body["ohlc"]) == expected);
@@ -125,14 +125,14 @@ TEST_CASE("SPEC bars rule 2 / D2: trading days only, t at midnight UTC+8") {
     }
   }
   SUBCASE("a whole year matches the fixture's dates") {
-    const auto body = ok_body(bars("2024-01-01", "2024-12-31", "symbol=600519.SH"));
+    const auto body = ok_json(bars("2024-01-01", "2024-12-31", "symbol=600519.SH"));
     const auto expected = csv_dates(in_range(rows, "2024-01-01", "2024-12-31"));
     CHECK(expected.size() == 242);
     CHECK(dates_of(body["ohlc"]) == expected);
     CHECK(body["resultsCount"] == 242);
   }
   SUBCASE("a weekend alone has no bar") {
-    const auto body = ok_body(bars("2024-01-06", "2024-01-07", "symbol=600519.SH"));
+    const auto body = ok_json(bars("2024-01-06", "2024-01-07", "symbol=600519.SH"));
     CHECK(body["ohlc"] == json::array());
     CHECK(body["resultsCount"] == 0);
     CHECK(body["status"] == "OK");
@@ -142,7 +142,7 @@ TEST_CASE("SPEC bars rule 2 / D2: trading days only, t at midnight UTC+8") {
 TEST_CASE("SPEC bars rule 3: sort=desc with limit=30 is the latest 30 sessions") {
   const auto rows = read_csv(fixture(k_moutai_file));
   const auto body =
-      ok_body(bars("2023-01-01", "2025-12-31", "symbol=600519.SH&sort=desc&limit=30"));
+      ok_json(bars("2023-01-01", "2025-12-31", "symbol=600519.SH&sort=desc&limit=30"));
   std::vector<std::string> expected;
   for (auto it = rows.rbegin(); it != rows.rend() && expected.size() < 30; ++it) {
     expected.push_back(it->date);
@@ -150,7 +150,7 @@ TEST_CASE("SPEC bars rule 3: sort=desc with limit=30 is the latest 30 sessions")
   CHECK(dates_of(body["ohlc"]) == expected);
   CHECK(body["resultsCount"] == 30);
   SUBCASE("asc with limit is the earliest sessions") {
-    const auto asc = ok_body(bars("2023-01-01", "2025-12-31", "symbol=600519.SH&limit=3"));
+    const auto asc = ok_json(bars("2023-01-01", "2025-12-31", "symbol=600519.SH&limit=3"));
     CHECK(dates_of(asc["ohlc"])
           == std::vector<std::string>{"2023-09-25", "2023-09-26", "2023-09-27"});
   }
@@ -161,10 +161,10 @@ TEST_CASE("SPEC bars rule 4: from later than to is INVALID_PARAMETER") {
 }
 
 TEST_CASE("SPEC bars rule 5: from equal to to gives zero or one bar") {
-  const auto one = ok_body(bars("2024-01-04", "2024-01-04", "symbol=600519.SH"));
+  const auto one = ok_json(bars("2024-01-04", "2024-01-04", "symbol=600519.SH"));
   CHECK(dates_of(one["ohlc"]) == std::vector<std::string>{"2024-01-04"});
   CHECK(one["resultsCount"] == 1);
-  const auto none = ok_body(bars("2024-01-06", "2024-01-06", "symbol=600519.SH"));
+  const auto none = ok_json(bars("2024-01-06", "2024-01-06", "symbol=600519.SH"));
   CHECK(none["ohlc"] == json::array());
   CHECK(none["resultsCount"] == 0);
 }
@@ -180,13 +180,13 @@ TEST_CASE("SPEC bars rule 6 / D3: only 1/day, case-sensitive") {
 }
 
 TEST_CASE("SPEC bars rule 7: a valid symbol with no bars in range is 200 and empty") {
-  const auto body = ok_body(bars("2010-01-04", "2010-01-08", "symbol=600519.SH"));
+  const auto body = ok_json(bars("2010-01-04", "2010-01-08", "symbol=600519.SH"));
   CHECK(body["status"] == "OK");
   CHECK(body["ohlc"] == json::array());
   CHECK(body["resultsCount"] == 0);
   CHECK_FALSE(body.contains("next_url"));
   SUBCASE("also after as_of") {
-    const auto later = ok_body(bars("2026-01-05", "2026-01-09", "symbol=600519.SH"));
+    const auto later = ok_json(bars("2026-01-05", "2026-01-09", "symbol=600519.SH"));
     CHECK(later["ohlc"] == json::array());
   }
 }
@@ -195,12 +195,12 @@ TEST_CASE("D1: symbols") {
   SUBCASE("any case is accepted and echoed canonical, whitespace trimmed") {
     for (const std::string symbol : {"600519.sh", "600519.Sh", "%20600519.SH%09", "+600519.sh+"}) {
       CAPTURE(symbol);
-      const auto body = ok_body(bars("2024-01-02", "2024-01-02", "symbol=" + symbol));
+      const auto body = ok_json(bars("2024-01-02", "2024-01-02", "symbol=" + symbol));
       CHECK(body["symbol"] == k_moutai);
       CHECK(body["resultsCount"] == 1);
     }
     const auto multi =
-        ok_body(bars("2024-01-02", "2024-01-02", "symbol=%20600036.sh%20,002594.sz"));
+        ok_json(bars("2024-01-02", "2024-01-02", "symbol=%20600036.sh%20,002594.sz"));
     REQUIRE(multi["results"].size() == 2);
     CHECK(multi["results"][0]["symbol"] == "600036.SH");
     CHECK(multi["results"][1]["symbol"] == "002594.SZ");
@@ -234,7 +234,7 @@ TEST_CASE("D1: symbols") {
   }
   SUBCASE("an unknown symbol in a list is a per-item error and PARTIAL") {
     const auto body =
-        ok_body(bars("2024-01-02", "2024-01-03", "symbol=600519.sh,000002.sz,600036.SH"));
+        ok_json(bars("2024-01-02", "2024-01-03", "symbol=600519.sh,000002.sz,600036.SH"));
     CHECK(body["status"] == "PARTIAL");
     CHECK(body["resultsCount"] == 3);
     REQUIRE(body["results"].size() == 3);
@@ -253,12 +253,12 @@ TEST_CASE("D1: symbols") {
     CHECK(body["results"][2]["resultsCount"] == 2);
   }
   SUBCASE("a known symbol without bars in range keeps the status OK") {
-    const auto body = ok_body(bars("2025-01-02", "2025-01-03", "symbol=600519.SH,000001.SZ"));
+    const auto body = ok_json(bars("2025-01-02", "2025-01-03", "symbol=600519.SH,000001.SZ"));
     CHECK(body["status"] == "OK");
     CHECK(body["results"][0]["resultsCount"] == 2);
     CHECK(body["results"][1]["resultsCount"] == 0); // 000001.SZ ends on 2024-12-31
     CHECK_FALSE(body["results"][1].contains("error"));
-    const auto none = ok_body(bars("2010-01-04", "2010-01-05", "symbol=600519.SH,600036.SH"));
+    const auto none = ok_json(bars("2010-01-04", "2010-01-05", "symbol=600519.SH,600036.SH"));
     CHECK(none["status"] == "OK");
     CHECK(none["results"][0]["resultsCount"] == 0);
     CHECK(none["results"][1]["resultsCount"] == 0);
@@ -285,11 +285,11 @@ TEST_CASE("D2: dates are strict YYYY-MM-DD and name the parameter") {
     const auto zero = bars("0000-01-01", "2024-01-05", "symbol=600519.SH");
     CHECK(zero.json()["error"]["message"]
           == "invalid from \"0000-01-01\": the year must be 0001 to 9999");
-    const auto body = ok_body(bars("0001-01-01", "9999-12-31", "symbol=600519.SH&limit=1"));
+    const auto body = ok_json(bars("0001-01-01", "9999-12-31", "symbol=600519.SH&limit=1"));
     CHECK(body["resultsCount"] == 1);
   }
   SUBCASE("29 February of a leap year is a date") {
-    const auto body = ok_body(bars("2024-02-29", "2024-02-29", "symbol=600519.SH"));
+    const auto body = ok_json(bars("2024-02-29", "2024-02-29", "symbol=600519.SH"));
     CHECK(dates_of(body["ohlc"]) == std::vector<std::string>{"2024-02-29"});
   }
 }
@@ -298,13 +298,13 @@ TEST_CASE("D4: query parameters") {
   SUBCASE("booleans in any case, and 1/0") {
     for (const std::string value : {"true", "TRUE", "True", "1"}) {
       CAPTURE(value);
-      CHECK(ok_body(
+      CHECK(ok_json(
                 bars("2024-01-02", "2024-01-02", "symbol=600519.SH&adjusted=" + value))["adjusted"]
             == true);
     }
     for (const std::string value : {"false", "FALSE", "False", "0"}) {
       CAPTURE(value);
-      CHECK(ok_body(
+      CHECK(ok_json(
                 bars("2024-01-02", "2024-01-02", "symbol=600519.SH&adjusted=" + value))["adjusted"]
             == false);
     }
@@ -317,14 +317,14 @@ TEST_CASE("D4: query parameters") {
     }
   }
   SUBCASE("enumerations in any case") {
-    const auto desc = ok_body(bars("2024-01-02", "2024-01-04", "symbol=600519.SH&sort=DESC"));
+    const auto desc = ok_json(bars("2024-01-02", "2024-01-04", "symbol=600519.SH&sort=DESC"));
     CHECK(dates_of(desc["ohlc"])
           == std::vector<std::string>{"2024-01-04", "2024-01-03", "2024-01-02"});
-    const auto asc = ok_body(bars("2024-01-02", "2024-01-04", "symbol=600519.SH&sort=Asc"));
+    const auto asc = ok_json(bars("2024-01-02", "2024-01-04", "symbol=600519.SH&sort=Asc"));
     CHECK(dates_of(asc["ohlc"])
           == std::vector<std::string>{"2024-01-02", "2024-01-03", "2024-01-04"});
     const auto summary =
-        ok_body(bars("2024-01-02", "2024-01-04", "symbol=600519.SH&include=SUMMARY"));
+        ok_json(bars("2024-01-02", "2024-01-04", "symbol=600519.SH&include=SUMMARY"));
     CHECK(summary.contains("summary"));
     for (const std::string query :
          {"sort=up", "sort=", "sort=descending", "include=summaries", "include=", "include=all"}) {
@@ -343,16 +343,16 @@ TEST_CASE("D4: query parameters") {
       check_error(reply, 400, "INVALID_PARAMETER");
       CHECK(reply.json()["error"]["message"].get<std::string>().find("limit") != std::string::npos);
     }
-    CHECK(ok_body(bars("2024-01-02", "2024-01-04", "symbol=600519.SH&limit=5000"))["resultsCount"]
+    CHECK(ok_json(bars("2024-01-02", "2024-01-04", "symbol=600519.SH&limit=5000"))["resultsCount"]
           == 3);
-    CHECK(ok_body(bars("2024-01-02", "2024-01-04", "symbol=600519.SH&limit=1"))["resultsCount"]
+    CHECK(ok_json(bars("2024-01-02", "2024-01-04", "symbol=600519.SH&limit=1"))["resultsCount"]
           == 1);
-    CHECK(ok_body(bars("2024-01-02", "2024-01-04", "symbol=600519.SH&limit=007"))["resultsCount"]
+    CHECK(ok_json(bars("2024-01-02", "2024-01-04", "symbol=600519.SH&limit=007"))["resultsCount"]
           == 3);
   }
   SUBCASE("parameters the endpoint does not define are ignored") {
     const auto body =
-        ok_body(bars("2024-01-02", "2024-01-04", "symbol=600519.SH&foo=bar&order=desc&window=3"));
+        ok_json(bars("2024-01-02", "2024-01-04", "symbol=600519.SH&foo=bar&order=desc&window=3"));
     CHECK(dates_of(body["ohlc"])
           == std::vector<std::string>{"2024-01-02", "2024-01-03", "2024-01-04"});
   }
@@ -365,7 +365,7 @@ TEST_CASE("D8: forward adjustment anchored at the symbol's latest stored bar") {
 
   SUBCASE("a range ending before the latest factor change still uses the latest factor") {
     // 2024-01 has factor 7.8576; the latest factor (8.305) dates from 2025-06-26.
-    const auto body = ok_body(bars("2024-01-01", "2024-01-31", "symbol=600519.SH"));
+    const auto body = ok_json(bars("2024-01-01", "2024-01-31", "symbol=600519.SH"));
     const auto expected = in_range(rows, "2024-01-01", "2024-01-31");
     REQUIRE(body["ohlc"].size() == expected.size());
     for (std::size_t i = 0; i < expected.size(); ++i) {
@@ -377,8 +377,8 @@ TEST_CASE("D8: forward adjustment anchored at the symbol's latest stored bar") {
     CHECK(body["ohlc"][0]["close"].get<double>() == 1594.2366); // raw 1685.01
   }
   SUBCASE("every bar across every factor step, adjusted and raw") {
-    const auto adjusted = ok_body(bars("2023-01-01", "2025-12-31", "symbol=600519.SH"));
-    const auto raw = ok_body(bars("2023-01-01", "2025-12-31", "symbol=600519.SH&adjusted=false"));
+    const auto adjusted = ok_json(bars("2023-01-01", "2025-12-31", "symbol=600519.SH"));
+    const auto raw = ok_json(bars("2023-01-01", "2025-12-31", "symbol=600519.SH&adjusted=false"));
     CHECK(raw["adjusted"] == false);
     REQUIRE(adjusted["ohlc"].size() == rows.size());
     REQUIRE(raw["ohlc"].size() == rows.size());
@@ -399,7 +399,7 @@ TEST_CASE("D8: forward adjustment anchored at the symbol's latest stored bar") {
       const auto fixture_rows = read_csv(fixture(file));
       const double latest = *fixture_rows.back().factor;
       const auto body =
-          ok_body(bars("2023-01-01", "2025-12-31", "symbol=" + fixture_rows.front().symbol));
+          ok_json(bars("2023-01-01", "2025-12-31", "symbol=" + fixture_rows.front().symbol));
       REQUIRE(body["ohlc"].size() == fixture_rows.size());
       for (std::size_t i = 0; i < fixture_rows.size(); ++i) {
         check_bar(body["ohlc"][i], fixture_rows[i], true, latest);
@@ -408,7 +408,7 @@ TEST_CASE("D8: forward adjustment anchored at the symbol's latest stored bar") {
   }
   SUBCASE("a file without factors: factor 1, change_pct derived from the closes") {
     const auto fixture_rows = read_csv(fixture("jenny_000001.SZ.csv"));
-    const auto body = ok_body(bars("2020-01-01", "2020-01-10", "symbol=000001.SZ"));
+    const auto body = ok_json(bars("2020-01-01", "2020-01-10", "symbol=000001.SZ"));
     const auto expected = in_range(fixture_rows, "2020-01-01", "2020-01-10");
     REQUIRE(body["ohlc"].size() == expected.size());
     for (std::size_t i = 0; i < expected.size(); ++i) {
@@ -426,7 +426,7 @@ TEST_CASE("D8: next_url pages through the window, asc and desc, single and multi
   const auto port = shared().port();
   const auto key = shared().pro.plaintext;
   const auto all_dates = [&](const std::string& query) {
-    return dates_of(ok_body(bars("2024-01-01", "2024-12-31", "symbol=600519.SH&" + query))["ohlc"]);
+    return dates_of(ok_json(bars("2024-01-01", "2024-12-31", "symbol=600519.SH&" + query))["ohlc"]);
   };
   for (const std::string sort : {"asc", "desc"}) {
     CAPTURE(sort);
@@ -437,7 +437,7 @@ TEST_CASE("D8: next_url pages through the window, asc and desc, single and multi
                                      "symbol=600519.sh&sort=" + sort + "&limit=100&adjusted=TRUE");
     std::vector<std::size_t> page_sizes;
     for (int page = 0; page < 10 && !target.empty(); ++page) {
-      const auto body = ok_body(request(port, target, key));
+      const auto body = ok_json(request(port, target, key));
       const auto dates = dates_of(body["ohlc"]);
       page_sizes.push_back(dates.size());
       collected.insert(collected.end(), dates.begin(), dates.end());
@@ -461,17 +461,17 @@ TEST_CASE("D8: next_url pages through the window, asc and desc, single and multi
     CHECK(target.empty());
   }
   SUBCASE("no next_url when limit equals the number of bars") {
-    const auto body = ok_body(bars("2024-01-02", "2024-01-04", "symbol=600519.SH&limit=3"));
+    const auto body = ok_json(bars("2024-01-02", "2024-01-04", "symbol=600519.SH&limit=3"));
     CHECK_FALSE(body.contains("next_url"));
-    const auto cut = ok_body(bars("2024-01-02", "2024-01-04", "symbol=600519.SH&limit=2"));
+    const auto cut = ok_json(bars("2024-01-02", "2024-01-04", "symbol=600519.SH&limit=2"));
     CHECK(cut["next_url"] == "/v1/ohlc/range/1/day/2024-01-04/2024-01-04?symbol=600519.SH&limit=2");
     const auto desc =
-        ok_body(bars("2024-01-02", "2024-01-04", "symbol=600519.SH&limit=2&sort=desc"));
+        ok_json(bars("2024-01-02", "2024-01-04", "symbol=600519.SH&limit=2&sort=desc"));
     CHECK(desc["next_url"]
           == "/v1/ohlc/range/1/day/2024-01-02/2024-01-02?symbol=600519.SH&limit=2&sort=desc");
   }
   SUBCASE("multi-symbol: each item's next_url names that symbol alone") {
-    const auto body = ok_body(bars("2024-01-02", "2024-01-31",
+    const auto body = ok_json(bars("2024-01-02", "2024-01-31",
                                    "symbol=600519.SH,000002.SZ,600036.SH&limit=15&sort=desc"));
     REQUIRE(body["results"].size() == 3);
     CHECK_FALSE(body["results"][1].contains("next_url"));
@@ -484,13 +484,13 @@ TEST_CASE("D8: next_url pages through the window, asc and desc, single and multi
       CHECK(next.find("symbol=" + symbol + "&") != std::string::npos);
       CHECK(next.find(',') == std::string::npos);
       CHECK(next.find("%2C") == std::string::npos);
-      const auto rest = ok_body(request(port, next, key));
+      const auto rest = ok_json(request(port, next, key));
       CHECK(rest["symbol"] == symbol); // the single-symbol form
       auto dates = dates_of(item["ohlc"]);
       const auto more = dates_of(rest["ohlc"]);
       dates.insert(dates.end(), more.begin(), more.end());
       const auto full =
-          ok_body(bars("2024-01-02", "2024-01-31", "symbol=" + symbol + "&sort=desc"));
+          ok_json(bars("2024-01-02", "2024-01-31", "symbol=" + symbol + "&sort=desc"));
       CHECK(dates == dates_of(full["ohlc"]));
       CHECK_FALSE(rest.contains("next_url"));
     }
@@ -506,7 +506,7 @@ TEST_CASE("D8: summary") {
   const double open_first = adjust(first.open, *first.factor, k_moutai_latest_factor);
   const double close_last = adjust(last.close, *last.factor, k_moutai_latest_factor);
   SUBCASE("asc") {
-    const auto body = ok_body(bars("2024-03-01", "2024-03-31", "symbol=600519.SH&include=summary"));
+    const auto body = ok_json(bars("2024-03-01", "2024-03-31", "symbol=600519.SH&include=summary"));
     const auto& summary = body["summary"];
     CHECK(summary.size() == 6);
     CHECK(summary["from"] == "2024-03-01");
@@ -518,7 +518,7 @@ TEST_CASE("D8: summary") {
   }
   SUBCASE("desc: the close of the earliest over the open of the latest") {
     const auto body =
-        ok_body(bars("2024-03-01", "2024-03-31", "symbol=600519.SH&include=summary&sort=desc"));
+        ok_json(bars("2024-03-01", "2024-03-31", "symbol=600519.SH&include=summary&sort=desc"));
     const auto& summary = body["summary"];
     const double open_latest = adjust(last.open, *last.factor, k_moutai_latest_factor);
     const double close_earliest = adjust(first.close, *first.factor, k_moutai_latest_factor);
@@ -528,7 +528,7 @@ TEST_CASE("D8: summary") {
     CHECK(summary["return_pct"].get<double>() == round4((close_earliest / open_latest - 1) * 100));
   }
   SUBCASE("after limit, on raw prices") {
-    const auto body = ok_body(bars("2024-03-01", "2024-03-31",
+    const auto body = ok_json(bars("2024-03-01", "2024-03-31",
                                    "symbol=600519.SH&include=summary&limit=2&adjusted=false"));
     const auto& summary = body["summary"];
     CHECK(summary["bars_count"] == 2);
@@ -538,7 +538,7 @@ TEST_CASE("D8: summary") {
           == round4((window[1].close / window[0].open - 1) * 100));
   }
   SUBCASE("an empty range") {
-    const auto body = ok_body(bars("2024-03-02", "2024-03-03", "symbol=600519.SH&include=summary"));
+    const auto body = ok_json(bars("2024-03-02", "2024-03-03", "symbol=600519.SH&include=summary"));
     CHECK(body["summary"]
           == json{{"from", "2024-03-02"},
                   {"to", "2024-03-03"},
@@ -549,19 +549,19 @@ TEST_CASE("D8: summary") {
   }
   SUBCASE("multi-symbol: each served item has one, an item with an error has none") {
     const auto body =
-        ok_body(bars("2024-03-01", "2024-03-31", "symbol=600519.SH,000002.SZ&include=summary"));
+        ok_json(bars("2024-03-01", "2024-03-31", "symbol=600519.SH,000002.SZ&include=summary"));
     CHECK_FALSE(body.contains("summary"));
     CHECK(body["results"][0]["summary"]["open_first"].get<double>() == open_first);
     CHECK(body["results"][0]["summary"]["bars_count"] == window.size());
     CHECK_FALSE(body["results"][1].contains("summary"));
   }
   SUBCASE("no summary without include") {
-    CHECK_FALSE(ok_body(bars("2024-03-01", "2024-03-31", "symbol=600519.SH")).contains("summary"));
+    CHECK_FALSE(ok_json(bars("2024-03-01", "2024-03-31", "symbol=600519.SH")).contains("summary"));
   }
 }
 
 TEST_CASE("D8: meta") {
-  const auto body = ok_body(bars("2024-03-01", "2024-03-05", "symbol=600519.SH,600036.SH"));
+  const auto body = ok_json(bars("2024-03-01", "2024-03-05", "symbol=600519.SH,600036.SH"));
   CHECK(body["meta"]
         == json{{"as_of", k_fixture_as_of},
                 {"source", "bb-fixtures"},

@@ -61,7 +61,7 @@ void write_synthetic(const fs::path& path) {
 
 // One store for every test of this file (600519.SH, 600036.SH, 000001.SZ and 900001.SH, source
 // "cli-fixtures"), its keys, and `ashare serve` over it. Tests only read it.
-struct World {
+struct QueryWorld {
   TestStore store;
   Key pro;         // unmetered
   Key pro_metered; // charged credits: its bodies carry meta.credits_charged
@@ -72,9 +72,9 @@ struct World {
   std::string base_url() const { return server->base_url(); }
 };
 
-World& world() {
-  static World* instance = [] {
-    static World w;
+QueryWorld& query_world() {
+  static QueryWorld* instance = [] {
+    static QueryWorld w;
     const auto synthetic = w.store.dir() / "synthetic_900001.SH.csv";
     write_synthetic(synthetic);
     w.store.import({fixture("bancob_600519.SH.csv"), fixture("bancob_600036.SH.csv"),
@@ -92,7 +92,7 @@ World& world() {
 
 // `ashare --db STORE ARGS...` in a fresh sandbox.
 RunResult local(const std::vector<std::string>& args, const std::vector<std::string>& env = {}) {
-  return Sandbox{}.run(concat({"--db", world().store.data_locator()}, args), env);
+  return Sandbox{}.run(concat({"--db", query_world().store.data_locator()}, args), env);
 }
 
 // `ashare --base-url URL --api-key KEY ARGS...` in a fresh sandbox (so a client-side cache never
@@ -100,7 +100,7 @@ RunResult local(const std::vector<std::string>& args, const std::vector<std::str
 RunResult remote(const std::vector<std::string>& args,
                  const std::string& key,
                  const std::vector<std::string>& env = {}) {
-  return Sandbox{}.run(concat({"--base-url", world().base_url(), "--api-key", key}, args), env);
+  return Sandbox{}.run(concat({"--base-url", query_world().base_url(), "--api-key", key}, args), env);
 }
 
 // A bars or indicators body without what legitimately differs between two answers to the same
@@ -298,7 +298,7 @@ TEST_CASE("cli query: csv and table output match the golden files, locally and r
     CHECK(local_run.status == 0);
     CHECK(local_run.out == expected);
     CHECK(local_run.err == "");
-    const auto remote_run = remote(row.args, world().pro.plaintext);
+    const auto remote_run = remote(row.args, query_world().pro.plaintext);
     INFO("remote: " << describe(remote_run));
     CHECK(remote_run.status == 0);
     CHECK(remote_run.out == expected);
@@ -380,9 +380,9 @@ TEST_CASE(
     const auto args = concat(query.args, {"--format", "json"});
     const auto local_run = local(args);
     INFO("local: " << describe(local_run));
-    const auto remote_run = remote(args, world().pro.plaintext);
+    const auto remote_run = remote(args, query_world().pro.plaintext);
     INFO("remote: " << describe(remote_run));
-    const auto http = request(world().server->port(), query.target, world().pro.plaintext);
+    const auto http = request(query_world().server->port(), query.target, query_world().pro.plaintext);
     INFO("http: " << http.status << " " << http.body);
     REQUIRE(http.status == 200);
     CHECK(local_run.status == query.status);
@@ -400,11 +400,11 @@ TEST_CASE(
     const std::vector<std::string> args{
         "bars", "600519.SH,600036.SH", "2024-06-14", "2024-06-21", "--format", "json"};
     const auto local_run = local(args);
-    const auto remote_run = remote(args, world().pro_metered.plaintext);
+    const auto remote_run = remote(args, query_world().pro_metered.plaintext);
     const auto http =
-        request(world().server->port(),
+        request(query_world().server->port(),
                 "/v1/ohlc/range/1/day/2024-06-14/2024-06-21?symbol=600519.SH%2C600036.SH",
-                world().pro_metered.plaintext);
+                query_world().pro_metered.plaintext);
     REQUIRE(local_run.status == 0);
     REQUIRE(remote_run.status == 0);
     REQUIRE(http.status == 200);
@@ -418,7 +418,7 @@ TEST_CASE(
     const std::vector<std::string> args{"bars",       "600519.SH", "2024-06-14",
                                         "2024-06-21", "--format",  "json"};
     const auto run = Sandbox{}.run(
-        concat({"--base-url", world().base_url() + "/", "--api-key", world().pro.plaintext}, args));
+        concat({"--base-url", query_world().base_url() + "/", "--api-key", query_world().pro.plaintext}, args));
     INFO(describe(run));
     REQUIRE(run.status == 0);
     CHECK(normalized(run.out) == normalized(local(args).out));
@@ -432,7 +432,7 @@ TEST_CASE("cli query: csv, table and ndjson print the same locally and remotely"
       CAPTURE(format);
       const auto args = concat(query.args, {"--format", format});
       const auto local_run = local(args);
-      const auto remote_run = remote(args, world().pro.plaintext);
+      const auto remote_run = remote(args, query_world().pro.plaintext);
       INFO("local: " << describe(local_run));
       INFO("remote: " << describe(remote_run));
       CHECK(local_run.status == remote_run.status);
@@ -447,7 +447,7 @@ TEST_CASE("cli query: every bar of a long window is printed, following next_url"
   // A Free key gets at most 500 bars per request: the window needs two pages.
   const std::string window_target =
       bars_target("2023-10-23", "2025-10-23", "symbol=900001.SH&sort=asc");
-  const auto first_page = request(world().server->port(), window_target, world().free.plaintext);
+  const auto first_page = request(query_world().server->port(), window_target, query_world().free.plaintext);
   REQUIRE(first_page.status == 200);
   REQUIRE(first_page.json()["resultsCount"] == 500);
   REQUIRE(first_page.json().contains("next_url"));
@@ -455,7 +455,7 @@ TEST_CASE("cli query: every bar of a long window is printed, following next_url"
   const std::vector<std::string> bars{"bars", "900001.SH", "2023-10-23", "2025-10-23"};
   SUBCASE("csv") {
     const auto local_run = local(concat(bars, {"--format", "csv"}));
-    const auto remote_run = remote(concat(bars, {"--format", "csv"}), world().free.plaintext);
+    const auto remote_run = remote(concat(bars, {"--format", "csv"}), query_world().free.plaintext);
     INFO("remote: " << describe(remote_run));
     REQUIRE(local_run.status == 0);
     REQUIRE(remote_run.status == 0);
@@ -472,7 +472,7 @@ TEST_CASE("cli query: every bar of a long window is printed, following next_url"
   SUBCASE("desc") {
     const auto args = concat(bars, {"--format", "csv", "--sort", "desc"});
     const auto local_run = local(args);
-    const auto remote_run = remote(args, world().free.plaintext);
+    const auto remote_run = remote(args, query_world().free.plaintext);
     REQUIRE(local_run.status == 0);
     REQUIRE(remote_run.status == 0);
     CHECK(split_lines(remote_run.out).size() == 1 + k_synthetic_bars);
@@ -482,7 +482,7 @@ TEST_CASE("cli query: every bar of a long window is printed, following next_url"
     for (const auto& extra : {std::vector<std::string>{"--format", "json"},
                               std::vector<std::string>{"--format", "json", "--summary"}}) {
       const auto local_run = local(concat(bars, extra));
-      const auto remote_run = remote(concat(bars, extra), world().free.plaintext);
+      const auto remote_run = remote(concat(bars, extra), query_world().free.plaintext);
       INFO("remote: " << describe(remote_run));
       REQUIRE(local_run.status == 0);
       REQUIRE(remote_run.status == 0);
@@ -496,7 +496,7 @@ TEST_CASE("cli query: every bar of a long window is printed, following next_url"
   SUBCASE("ndjson and table") {
     for (const std::string format : {"ndjson", "table"}) {
       const auto local_run = local(concat(bars, {"--format", format}));
-      const auto remote_run = remote(concat(bars, {"--format", format}), world().free.plaintext);
+      const auto remote_run = remote(concat(bars, {"--format", format}), query_world().free.plaintext);
       REQUIRE(local_run.status == 0);
       REQUIRE(remote_run.status == 0);
       CHECK(remote_run.out == local_run.out);
@@ -509,7 +509,7 @@ TEST_CASE("cli query: --limit N prints exactly N bars and says when more exist")
                            "first 10 (drop --limit to see all)\n";
   const std::vector<std::string> args{"bars",    "900001.SH", "2023-10-23", "2025-10-23",
                                       "--limit", "10",        "--format",   "csv"};
-  for (const auto& run : {local(args), remote(args, world().free.plaintext)}) {
+  for (const auto& run : {local(args), remote(args, query_world().free.plaintext)}) {
     INFO(describe(run));
     CHECK(run.status == 0);
     const auto lines = split_lines(run.out);
@@ -553,7 +553,7 @@ TEST_CASE("cli query: indicators print every value of a window, and say when mor
     CAPTURE(order);
     const auto args = concat(sma, {"--order", order, "--format", "csv"});
     const auto local_run = local(args);
-    const auto remote_run = remote(args, world().free.plaintext);
+    const auto remote_run = remote(args, query_world().free.plaintext);
     INFO("local: " << describe(local_run));
     INFO("remote: " << describe(remote_run));
     REQUIRE(local_run.status == 0);
@@ -580,7 +580,7 @@ TEST_CASE("cli query: indicators print every value of a window, and say when mor
   SUBCASE("without a window: the latest 10, and a note that more exist") {
     for (const auto& run : {local({"sma", "900001.SH", "--window", "5", "--format", "csv"}),
                             remote({"sma", "900001.SH", "--window", "5", "--format", "csv"},
-                                   world().free.plaintext)}) {
+                                   query_world().free.plaintext)}) {
       INFO(describe(run));
       CHECK(run.status == 0);
       CHECK(split_lines(run.out).size() == 1 + 10);
@@ -603,7 +603,7 @@ TEST_CASE("cli query: indicators print every value of a window, and say when mor
 
 TEST_CASE("cli query: --convention, ASHARE_CONVENTION and the config file's convention (D13)") {
   const Sandbox sandbox;
-  const std::string db = world().store.data_locator();
+  const std::string db = query_world().store.data_locator();
   const std::vector<std::string> ema{"--db",   db,           "ema",  "600519.SH",  "--window",
                                      "12",     "--from",     "2024-06-03", "--to", "2024-06-28",
                                      "--format", "csv"};
@@ -618,7 +618,7 @@ TEST_CASE("cli query: --convention, ASHARE_CONVENTION and the config file's conv
   const auto remote_run = remote(
     {"ema", "600519.SH", "--window", "12", "--from", "2024-06-03", "--to", "2024-06-28",
      "--format", "csv", "--convention", "TDX"},
-    world().pro.plaintext);
+    query_world().pro.plaintext);
   INFO(describe(remote_run));
   CHECK(remote_run.out == tdx.out);
   CHECK(sandbox.run(ema, {"ASHARE_CONVENTION=tdx"}).out == tdx.out);
@@ -679,7 +679,7 @@ TEST_CASE("cli query: macd, bbands, atr and kdj print their named values (D13)")
         CHECK(lines[i + 1] == expected);
       }
       // Remote mode prints the same, through the server and the client's cache.
-      const auto remote_run = remote(concat(args, {"--format", "csv"}), world().pro.plaintext);
+      const auto remote_run = remote(concat(args, {"--format", "csv"}), query_world().pro.plaintext);
       INFO(describe(remote_run));
       CHECK(remote_run.out == csv.out);
     }
@@ -755,7 +755,7 @@ TEST_CASE("cli query: TO defaults to as_of and FROM to one year before TO") {
     REQUIRE(expected.status == 0);
     const auto local_run = local(concat(row.implicit, {"--format", "json"}));
     const auto remote_run =
-        remote(concat(row.implicit, {"--format", "json"}), world().free.plaintext);
+        remote(concat(row.implicit, {"--format", "json"}), query_world().free.plaintext);
     INFO("local: " << describe(local_run));
     INFO("remote: " << describe(remote_run));
     CHECK(local_run.status == 0);
@@ -775,7 +775,7 @@ TEST_CASE("cli query: exit statuses") {
     for (const auto& args :
          {std::vector<std::string>{"bars", "600000.SH", "2024-06-14", "2024-06-21"},
           std::vector<std::string>{"sma", "600000.SH"}}) {
-      for (const auto& run : {local(args), remote(args, world().pro.plaintext)}) {
+      for (const auto& run : {local(args), remote(args, query_world().pro.plaintext)}) {
         INFO(describe(run));
         CHECK(run.status == 1);
         CHECK(run.out == "");
@@ -926,20 +926,20 @@ TEST_CASE("cli query: exit statuses") {
          {"bars", "600519.SH"},
          "UNAUTHORIZED"},
         {"401: indicators", std::string("ask_not-a-key"), {"rsi", "600519.SH"}, "UNAUTHORIZED"},
-        {"402: a metered key without credits", world().broke.plaintext, one,
+        {"402: a metered key without credits", query_world().broke.plaintext, one,
          "INSUFFICIENT_CREDITS"},
         {"403: a Free key with two symbols",
-         world().free.plaintext,
+         query_world().free.plaintext,
          {"rsi", "600519.SH,600036.SH"},
          "PLAN_LIMIT"},
         {"403: a Free key beyond its history",
-         world().free.plaintext,
+         query_world().free.plaintext,
          {"bars", "600519.SH", "2023-09-25", "2023-10-31"},
          "PLAN_LIMIT"},
     };
     for (const auto& row : rows) {
       CAPTURE(row.what);
-      std::vector<std::string> args{"--base-url", world().base_url()};
+      std::vector<std::string> args{"--base-url", query_world().base_url()};
       if (row.key) {
         args.push_back("--api-key");
         args.push_back(*row.key);
@@ -1114,7 +1114,7 @@ TEST_CASE("cli query: table output is aligned, with thousands separators and no 
 
 TEST_CASE("cli query: the config file, under the environment and the flags") {
   const Sandbox sandbox;
-  const std::string db = world().store.data_locator();
+  const std::string db = query_world().store.data_locator();
   const std::vector<std::string> bars{"bars", "600519.SH", "2024-06-14", "2024-06-21"};
   const std::string csv = read_text(golden("bars_600519.SH_2024-06-14_2024-06-21.csv"));
   // Whether `out` is a bars body (what --format json prints).
@@ -1171,7 +1171,7 @@ TEST_CASE("cli query: the config file, under the environment and the flags") {
   }
   SUBCASE("base_url and api_key from a file only its owner can read") {
     write_file(sandbox.xdg_config_file(),
-               "base_url = \"" + world().base_url() + "\"\napi_key = \"" + world().pro.plaintext
+               "base_url = \"" + query_world().base_url() + "\"\napi_key = \"" + query_world().pro.plaintext
                    + "\"\nformat = \"csv\"\n",
                0600);
     // The environment's key wins over the file's (first, while the client's cache is empty).
@@ -1187,7 +1187,7 @@ TEST_CASE("cli query: the config file, under the environment and the flags") {
   }
   SUBCASE("a file holding api_key readable by others is refused with the chmod that fixes it") {
     const auto path = sandbox.xdg_config_file();
-    write_file(path, "db = \"" + db + "\"\napi_key = \"" + world().pro.plaintext + "\"\n", 0644);
+    write_file(path, "db = \"" + db + "\"\napi_key = \"" + query_world().pro.plaintext + "\"\n", 0644);
     const auto run = sandbox.run(concat(bars, {"--format", "csv"}));
     INFO(describe(run));
     CHECK(run.status == 2);
@@ -1281,9 +1281,9 @@ TEST_CASE("cli query: symbols and info") {
     const auto lines = split_lines(run.out);
     REQUIRE(lines.size() >= 7);
     CHECK(lines[0] == "mode: local");
-    CHECK(lines[1].rfind("store: " + world().store.data_locator() + " (", 0) == 0);
+    CHECK(lines[1].rfind("store: " + query_world().store.data_locator() + " (", 0) == 0);
     // A file's size, or what a database server is (issue 14).
-    CHECK(lines[1].find(world().store.data_on_server() ? " (PostgreSQL)" : " bytes)")
+    CHECK(lines[1].find(query_world().store.data_on_server() ? " (PostgreSQL)" : " bytes)")
           != std::string::npos);
     CHECK(run.out.find("\nsymbols: 4\n") != std::string::npos);
     CHECK(run.out.find("\nbars: " + std::to_string(1212 + 500 + 500 + k_synthetic_bars) + "\n")
@@ -1292,12 +1292,12 @@ TEST_CASE("cli query: symbols and info") {
     CHECK(run.out.find("\nsource: cli-fixtures\n") != std::string::npos);
   }
   SUBCASE("info, remote") {
-    const auto run = remote({"info"}, world().free.plaintext);
+    const auto run = remote({"info"}, query_world().free.plaintext);
     INFO(describe(run));
     CHECK(run.status == 0);
-    CHECK(run.out.rfind("mode: remote\nbase_url: " + world().base_url() + "\n", 0) == 0);
+    CHECK(run.out.rfind("mode: remote\nbase_url: " + query_world().base_url() + "\n", 0) == 0);
     CHECK(run.out.find("\nas_of: 2025-10-23\n") != std::string::npos);
-    CHECK(run.out.find(world().free.plaintext) == std::string::npos); // never the key itself
+    CHECK(run.out.find(query_world().free.plaintext) == std::string::npos); // never the key itself
   }
 }
 
@@ -1463,7 +1463,7 @@ TEST_CASE("cli query: --timeout bounds a remote that never answers") {
 // A 402 on a later page is refused credits like one on the first page.
 TEST_CASE("cli query: credits running out while paging is exit status 4") {
   // A metered Free key with 1 credit: the first page (500 bars) costs it, the second is refused.
-  const auto key = world().store.create_key("free", 1, "one-credit");
+  const auto key = query_world().store.create_key("free", 1, "one-credit");
   const auto run =
       remote({"bars", "900001.SH", "2023-10-23", "2025-10-23", "--format", "csv"}, key.plaintext);
   INFO(describe(run));

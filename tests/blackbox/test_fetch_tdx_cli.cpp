@@ -376,9 +376,9 @@ TEST_CASE("verify: a source that differs is listed per symbol and day, exit 1") 
                    "600519.SH,2024-06-18,close,1521.6,1521.5\n");
   CHECK(run.err.find("3 differences (close 1, factor_step 2)") != std::string::npos);
 
-  const auto json = verify(store, {"--against", "tushare", "--format", "json", "600519.SH"}, tushare);
-  CHECK(json.status == 1);
-  const auto body = nlohmann::json::parse(json.out);
+  const auto verified = verify(store, {"--against", "tushare", "--format", "json", "600519.SH"}, tushare);
+  CHECK(verified.status == 1);
+  const auto body = nlohmann::json::parse(verified.out);
   CHECK(body["summary"]["agree"] == false);
   CHECK(body["summary"]["provider"] == "tushare-pro");
   CHECK(body["summary"]["counts"]["close"] == 1);

@@ -34,7 +34,7 @@ write_file(const TestStore& store, const std::string& name, const std::string& t
 }
 
 // A bars body without its request id, for comparing two responses.
-json without_request_id(const Reply& reply) {
+json json_without_request_id(const Reply& reply) {
   REQUIRE(reply.status == 200);
   auto body = reply.json();
   body.erase("request_id");
@@ -210,10 +210,10 @@ TEST_CASE("import: a refused file leaves the store's contents unchanged") {
   const auto port = server.port();
   const auto snapshot = [&] {
     json out;
-    out["bars"] = without_request_id(request(
+    out["bars"] = json_without_request_id(request(
         port, bars_target("2000-01-01", "2030-12-31", "symbol=600519.SH,000001.SZ&limit=5000"),
         key.plaintext));
-    out["raw"] = without_request_id(request(
+    out["raw"] = json_without_request_id(request(
         port, bars_target("2000-01-01", "2030-12-31", "symbol=600519.SH&adjusted=false&limit=5000"),
         key.plaintext));
     out["health"] = request(port, "/healthz").json();
@@ -309,7 +309,7 @@ TEST_CASE("import: re-importing is idempotent; --source is recorded in meta.sour
   const auto key = store.create_key("pro");
   ServerProcess server(store);
   const auto target = bars_target("2020-01-01", "2030-12-31", "symbol=600036.SH&limit=5000");
-  const auto first = without_request_id(request(server.port(), target, key.plaintext));
+  const auto first = json_without_request_id(request(server.port(), target, key.plaintext));
   CHECK(first["meta"]["source"] == "canonical"); // the default
   CHECK(first["resultsCount"] == 500);
 
@@ -322,7 +322,7 @@ TEST_CASE("import: re-importing is idempotent; --source is recorded in meta.sour
   nlohmann::json second;
   // With the store on PostgreSQL the server hears of the import within 1 s (issue 14).
   CHECK(await_on_server(store, [&] {
-    second = without_request_id(request(server.port(), target, key.plaintext));
+    second = json_without_request_id(request(server.port(), target, key.plaintext));
     return second["meta"]["source"] == "tushare";
   }));
   CHECK(second["meta"]["source"] == "tushare");
@@ -373,11 +373,11 @@ TEST_CASE("import: a file that loads no row changes nothing, says so and exits 0
   ServerProcess server(store);
   const auto snapshot = [&] {
     json out;
-    out["bars"] = without_request_id(request(
+    out["bars"] = json_without_request_id(request(
         server.port(), bars_target("2020-01-01", "2030-12-31", "symbol=600036.SH&limit=5000"),
         key.plaintext));
     // With no symbol served, meta.source is the source of the store's most recent import (D8).
-    out["none_served"] = without_request_id(request(
+    out["none_served"] = json_without_request_id(request(
         server.port(), bars_target("2020-01-01", "2030-12-31", "symbol=900009.SH,900008.SH"),
         key.plaintext));
     out["health"] = request(server.port(), "/healthz").json();

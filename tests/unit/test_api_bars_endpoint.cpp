@@ -6,6 +6,10 @@
 
 #include <string>
 
+// The file's names apart from the other files' of a unity build (cmake/Unity.cmake): its
+// `using` of auth::Plan would otherwise meet fetch::Plan, which other test files bring in.
+namespace test_api_bars_endpoint {
+
 using namespace ashare;
 using auth::Plan;
 using test::date;
@@ -203,3 +207,5 @@ TEST_CASE("D6: api::check_bars_plan") {
                 "limit 501 is above the maximum of 500 on the free plan");
   }
 }
+
+} // namespace test_api_bars_endpoint

@@ -13,6 +13,10 @@
 #include <thread>
 #include <vector>
 
+// The file's names apart from the other files' of a unity build (cmake/Unity.cmake): its
+// `using` of auth::Plan would otherwise meet fetch::Plan, which other test files bring in.
+namespace test_api_dispatch {
+
 using namespace ashare;
 using auth::Plan;
 using nlohmann::json;
@@ -796,3 +800,5 @@ TEST_CASE("D14: a request deferred to a worker takes one token, not two") {
   CHECK(in_two_steps(*server.services, second).status == 200);
   CHECK(in_two_steps(*server.services, first).status == 429);
 }
+
+} // namespace test_api_dispatch

@@ -62,7 +62,7 @@ struct CachedAndOneShot {
 };
 
 // A body without what differs between two answers of the same data: the request id.
-nlohmann::json comparable(const std::string& body) {
+nlohmann::json comparable_body(const std::string& body) {
   auto parsed = nlohmann::json::parse(body);
   parsed.erase("request_id");
   return parsed;
@@ -283,10 +283,10 @@ TEST_CASE("issue 11: without the history cache (a one-shot command), or with com
       const auto expected = api::dispatch_trusted(request, cached, pro);
       const auto got = api::dispatch_trusted(request, one_shot, pro);
       CHECK(got.status == expected.status);
-      CHECK(comparable(got.body.str()) == comparable(expected.body.str()));
+      CHECK(comparable_body(got.body.str()) == comparable_body(expected.body.str()));
       const auto from_compact = api::dispatch_trusted(request, compact, pro);
       CHECK(from_compact.status == expected.status);
-      CHECK(comparable(from_compact.body.str()) == comparable(expected.body.str()));
+      CHECK(comparable_body(from_compact.body.str()) == comparable_body(expected.body.str()));
       test::await_idle(cached.filler);
       test::await_idle(compact.filler);
     }
@@ -317,7 +317,7 @@ TEST_CASE("issue 35: a cached answer's bars are the rendering's, by reference, a
   CHECK(in_flight.body.piece_count() == 3); // the envelope's head, the bars, the envelope's end
   CHECK(in_flight.body.prefix().size() < 1024);
   const auto sent = in_flight.body.str();
-  CHECK(comparable(sent) == comparable(api::dispatch_trusted(request, services, pro).body.str()));
+  CHECK(comparable_body(sent) == comparable_body(api::dispatch_trusted(request, services, pro).body.str()));
 
   // The store changes (the cache's entry goes stale and a new one is rendered), and the cache
   // drops everything: the body in flight is unchanged, byte for byte.
@@ -370,7 +370,7 @@ TEST_CASE("issue 31: api::answer is dispatch_trusted's answer, typed, bar for ba
       }
       REQUIRE(std::holds_alternative<api::BarsResponse>(got));
       const auto& response = std::get<api::BarsResponse>(got);
-      CHECK(comparable(api::bars_to_json(response, std::nullopt)) == comparable(expected.body.str()));
+      CHECK(comparable_body(api::bars_to_json(response, std::nullopt)) == comparable_body(expected.body.str()));
       const auto parsed = api::bars_from_json(expected.body.str());
       REQUIRE(parsed);
       REQUIRE(response.items.size() == parsed->items.size());
@@ -546,7 +546,7 @@ TEST_CASE("issue 11: an indicator asked again is read from the series kept with 
       test::await_idle(cached.filler);
       const auto expected = api::dispatch_trusted(request, one_shot, pro);
       REQUIRE(got.status == 200);
-      CHECK(comparable(got.body.str()) == comparable(expected.body.str()));
+      CHECK(comparable_body(got.body.str()) == comparable_body(expected.body.str()));
     }
   }
 }

@@ -9,6 +9,10 @@
 
 #include <doctest/doctest.h>
 
+// The file's names apart from the other files' of a unity build (cmake/Unity.cmake): its
+// `using` of auth::Plan would otherwise meet fetch::Plan, which other test files bring in.
+namespace test_api_key_cache {
+
 using namespace ashare;
 using auth::Plan;
 using Clock = std::chrono::steady_clock;
@@ -143,3 +147,5 @@ TEST_CASE("issue 13: auth::digests_equal") {
   last_byte.back() = static_cast<char>(last_byte.back() ^ 1);
   CHECK_FALSE(auth::digests_equal(a, last_byte));
 }
+
+} // namespace test_api_key_cache

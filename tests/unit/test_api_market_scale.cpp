@@ -24,6 +24,7 @@
 #include <vector>
 
 using namespace ashare;
+using test::same_bits;
 
 namespace {
 
@@ -103,10 +104,6 @@ Market write_market(const std::filesystem::path& path) {
     }
   }
   return market;
-}
-
-bool same_bits(double a, double b) {
-  return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
 }
 
 } // namespace

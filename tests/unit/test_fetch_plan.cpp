@@ -11,11 +11,6 @@ using test::date;
 
 namespace {
 
-std::chrono::system_clock::time_point at_utc8(const std::string& iso, int hour, int minute = 0) {
-  return std::chrono::system_clock::time_point(date(iso).days()) + std::chrono::hours(hour - 8)
-         + std::chrono::minutes(minute);
-}
-
 void ledger(store::BarStore& store, const char* day, const char* symbol = "") {
   store::WriteTransaction transaction(store);
   store.market().save_ledger_day({"tushare-pro", date(day), symbol, 5000});
@@ -28,17 +23,17 @@ TEST_CASE("fetch plan: the last completed trading day at an instant (D18)") {
   test::TempDir dir;
   store::SqliteBarStore store(dir / "plan.db"); // the shipped calendar
   // A Friday before and after 15:30 at UTC+8, whatever the machine's zone.
-  CHECK(*last_completed_day(store, at_utc8("2024-03-01", 15, 29)) == date("2024-02-29"));
-  CHECK(*last_completed_day(store, at_utc8("2024-03-01", 15, 30)) == date("2024-03-01"));
+  CHECK(*last_completed_day(store, test::at("2024-03-01", 15, 29)) == date("2024-02-29"));
+  CHECK(*last_completed_day(store, test::at("2024-03-01", 15, 30)) == date("2024-03-01"));
   // A Sunday, and the Monday morning after: the Friday.
-  CHECK(*last_completed_day(store, at_utc8("2024-03-03", 12)) == date("2024-03-01"));
-  CHECK(*last_completed_day(store, at_utc8("2024-03-04", 9)) == date("2024-03-01"));
+  CHECK(*last_completed_day(store, test::at("2024-03-03", 12)) == date("2024-03-01"));
+  CHECK(*last_completed_day(store, test::at("2024-03-04", 9)) == date("2024-03-01"));
   // 00:30 at UTC+8 is still the previous evening in UTC: the date is UTC+8's.
-  CHECK(*last_completed_day(store, at_utc8("2024-03-05", 0, 30)) == date("2024-03-04"));
+  CHECK(*last_completed_day(store, test::at("2024-03-05", 0, 30)) == date("2024-03-04"));
   // The Spring Festival: the last day before it.
-  CHECK(*last_completed_day(store, at_utc8("2024-02-14", 20)) == date("2024-02-08"));
+  CHECK(*last_completed_day(store, test::at("2024-02-14", 20)) == date("2024-02-08"));
   // Past the calendar's end, the day is unknown.
-  const auto unknown = last_completed_day(store, at_utc8("2027-01-05", 16));
+  const auto unknown = last_completed_day(store, test::at("2027-01-05", 16));
   REQUIRE_FALSE(unknown);
   CHECK(unknown.error().message.find("past the end of the stored calendar (2026-12-31)") != std::string::npos);
 }

@@ -16,18 +16,9 @@
 
 using namespace ashare;
 using test::date;
+using test::same_bits;
 
 namespace {
-
-// Return whether `a` and `b` hold the same bits in every field.
-bool same_bits(const domain::Bar& a, const domain::Bar& b) {
-  const auto bits = [](double value) { return std::bit_cast<std::uint64_t>(value); };
-  return a.trade_date == b.trade_date && bits(a.open) == bits(b.open)
-         && bits(a.high) == bits(b.high) && bits(a.low) == bits(b.low)
-         && bits(a.close) == bits(b.close) && a.volume == b.volume
-         && bits(a.turnover) == bits(b.turnover) && bits(a.change_pct) == bits(b.change_pct)
-         && bits(a.factor) == bits(b.factor);
-}
 
 // Check that `exact` holds the numbers of `bar` as whole 1/10000s where it holds them, and return
 // how many of its four prices it holds.

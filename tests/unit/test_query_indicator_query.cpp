@@ -1,5 +1,7 @@
 #include "core/query/indicator_query.hpp"
 
+#include "testutil.hpp"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -10,6 +12,7 @@
 #include <vector>
 
 using namespace ashare;
+using test::same_bits;
 
 namespace {
 
@@ -40,10 +43,6 @@ query::SymbolValues reference(const std::vector<domain::Date>& dates,
     item.values.resize(static_cast<std::size_t>(query.limit));
   }
   return item;
-}
-
-bool same_bits(double a, double b) {
-  return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
 }
 
 } // namespace

@@ -93,7 +93,7 @@ struct CachedClient {
 };
 
 // A body without what differs between two answers of the same data: the request id.
-nlohmann::json comparable(const std::string& body) {
+nlohmann::json comparable_reply(const std::string& body) {
   auto json = nlohmann::json::parse(body);
   json.erase("request_id");
   return json;
@@ -106,7 +106,7 @@ void check_same_answer(Session& cached,
   const auto got = cached.get(target);
   const auto expected = upstream.direct(target);
   CHECK(got.status == expected.status);
-  CHECK(comparable(got.body) == comparable(expected.body));
+  CHECK(comparable_reply(got.body) == comparable_reply(expected.body));
 }
 
 } // namespace
@@ -137,7 +137,7 @@ TEST_CASE("remote::CachedRemote: bars answers equal the remote's own (D8, D1)") 
   SUBCASE("a single unknown symbol is the remote's own 400 INVALID_SYMBOL") {
     const auto reply = cached.get(k_bars + "2024-06-01/2024-06-30?symbol=999999.SH");
     CHECK(reply.status == 400);
-    CHECK(comparable(reply.body)["error"]["code"] == "INVALID_SYMBOL");
+    CHECK(comparable_reply(reply.body)["error"]["code"] == "INVALID_SYMBOL");
   }
 }
 
@@ -164,12 +164,12 @@ TEST_CASE("issue 31: CachedRemote::answer is the remote's answer, typed, with it
     if (expected.status != 200) {
       REQUIRE(std::holds_alternative<Error>(answer));
       CHECK(error_info(std::get<Error>(answer).code).http_status == expected.status);
-      CHECK(comparable(reply_of(answer).body) == comparable(expected.body));
+      CHECK(comparable_reply(reply_of(answer).body) == comparable_reply(expected.body));
       continue;
     }
     REQUIRE(std::holds_alternative<api::BarsResponse>(answer));
     const auto& response = std::get<api::BarsResponse>(answer);
-    CHECK(comparable(api::bars_to_json(response, std::nullopt)) == comparable(expected.body));
+    CHECK(comparable_reply(api::bars_to_json(response, std::nullopt)) == comparable_reply(expected.body));
     const auto parsed = api::bars_from_json(expected.body);
     REQUIRE(parsed);
     REQUIRE(response.items.size() == parsed->items.size());

@@ -17,20 +17,9 @@
 #include <vector>
 
 using namespace ashare;
+using test::same_bits;
 
 namespace {
-
-bool same_bits(double a, double b) {
-  return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
-}
-
-// Every field of `a` and `b`, doubles compared bit for bit (D12).
-bool same_bar(const domain::Bar& a, const domain::Bar& b) {
-  return a.trade_date == b.trade_date && same_bits(a.open, b.open) && same_bits(a.high, b.high)
-         && same_bits(a.low, b.low) && same_bits(a.close, b.close) && a.volume == b.volume
-         && same_bits(a.turnover, b.turnover) && same_bits(a.change_pct, b.change_pct)
-         && same_bits(a.factor, b.factor);
-}
 
 double parse_17(const char* text) {
   return std::strtod(text, nullptr);
@@ -146,7 +135,7 @@ TEST_CASE("D12: every double reads back from the store bit for bit") {
   REQUIRE(read.size() == written.size());
   int different = 0;
   for (std::size_t i = 0; i < read.size(); ++i) {
-    different += same_bar(read[i], written[i]) ? 0 : 1;
+    different += same_bits(read[i], written[i]) ? 0 : 1;
   }
   CHECK(different == 0);
   // The latest factor the symbols table keeps (D8's anchor) is exact too.
@@ -203,7 +192,7 @@ TEST_CASE("store schema 3: a store written by the previous release migrates bit 
     REQUIRE(after.size() == rows.size());
     for (std::size_t i = 0; i < rows.size(); ++i) {
       CAPTURE(rows[i].trade_date.iso());
-      CHECK(same_bar(after[i], rows[i]));
+      CHECK(same_bits(after[i], rows[i]));
     }
     const auto info = store.find_symbol(symbol);
     REQUIRE(info);

@@ -21,6 +21,7 @@
 #include <SQLiteCpp/Statement.h>
 #include <doctest/doctest.h>
 
+#include <bit>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
@@ -77,6 +78,19 @@ inline std::chrono::system_clock::time_point
 at(std::string_view iso, int hour_utc8, int minute = 0) {
   return std::chrono::system_clock::time_point(date(iso).days()) + std::chrono::hours(hour_utc8 - 8)
          + std::chrono::minutes(minute);
+}
+
+// Whether `a` and `b` are the same double, bit for bit (D12: no rounding anywhere).
+inline bool same_bits(double a, double b) {
+  return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+}
+
+// Whether every field of `a` and `b` is the same, doubles bit for bit.
+inline bool same_bits(const domain::Bar& a, const domain::Bar& b) {
+  return a.trade_date == b.trade_date && same_bits(a.open, b.open) && same_bits(a.high, b.high)
+         && same_bits(a.low, b.low) && same_bits(a.close, b.close) && a.volume == b.volume
+         && same_bits(a.turnover, b.turnover) && same_bits(a.change_pct, b.change_pct)
+         && same_bits(a.factor, b.factor);
 }
 
 // Return a bar on `iso` with the given raw prices; volume, turnover and factor as given.

@@ -12,6 +12,8 @@
 
 namespace ashare::import {
 namespace {
+// The canonical format's own names, apart from the other formats' (a unity build joins files).
+namespace canonical {
 
 enum Column { symbol, trade_date, open, high, low, close, volume, turnover, change_pct, factor };
 
@@ -141,9 +143,11 @@ std::variant<ParsedRow, RowProblem> parse_row(const CsvRecord& record,
   return parsed;
 }
 
+} // namespace canonical
 } // namespace
 
 Result<ParsedFile> parse_canonical_csv(std::istream& in, RowSink sink) {
+  using namespace canonical;
   CsvReader reader(in);
   CsvRecord header;
   if (!reader.next(header)) {

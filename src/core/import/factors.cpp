@@ -9,9 +9,10 @@
 namespace ashare::import {
 namespace {
 
+namespace adj_factor_file {
 enum Column { ts_code, trade_date, adj_factor };
-
 constexpr std::array<ColumnName, 3> k_columns{{{"ts_code"}, {"trade_date"}, {"adj_factor"}}};
+} // namespace adj_factor_file
 
 // Return the factor of the row after `row` given `row`'s, along the chain.
 double forward(double factor, const ParsedRow& row, const ParsedRow& next) {
@@ -33,6 +34,7 @@ double backward(double next_factor, const ParsedRow& row, const ParsedRow& next)
 } // namespace
 
 Result<AdjFactorTable> parse_adj_factor_csv(std::istream& in) {
+  using namespace adj_factor_file;
   CsvReader reader(in);
   CsvRecord header;
   if (!reader.next(header)) {

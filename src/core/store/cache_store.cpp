@@ -23,7 +23,7 @@ std::optional<Date> optional_date(const SQLite::Column& column) {
   return stored_date(column.getInt64());
 }
 
-domain::Bar read_bar(SQLite::Statement& statement) {
+domain::Bar read_cached_bar(SQLite::Statement& statement) {
   return domain::Bar{stored_date(statement.getColumn(0).getInt64()), statement.getColumn(1).getDouble(),
                      statement.getColumn(2).getDouble(),         statement.getColumn(3).getDouble(),
                      statement.getColumn(4).getDouble(),         statement.getColumn(5).getInt64(),
@@ -160,7 +160,7 @@ std::vector<domain::Bar> CacheStore::load_bars(const std::string& base_url,
   statement.bind(5, limit);
   std::vector<domain::Bar> bars;
   while (statement.executeStep()) {
-    bars.push_back(read_bar(statement));
+    bars.push_back(read_cached_bar(statement));
   }
   return bars;
 }
