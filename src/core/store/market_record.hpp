@@ -141,8 +141,8 @@ public:
   // Return the ledger rows of `provider` ("" for every provider), ascending by date then symbol.
   std::vector<LedgerDay> load_ledger(const std::string& provider);
 
-  // Insert or replace the ledger row of (`day.provider`, `day.trade_date`, `day.symbol`). The
-  // store's finish_change() reads the ledger for as_of: write it before.
+  // Insert or replace the ledger row of (`day.provider`, `day.trade_date`, `day.kind`,
+  // `day.symbol`). The store's finish_change() reads the stock rows for as_of: write it before.
   void save_ledger_day(const LedgerDay& day);
 
   // Delete the ledger rows of `provider` on `date` that name a symbol: a provider that stages per
