@@ -33,7 +33,7 @@ _ashare() {
   local commands="bars ema rsi sma macd bbands atr kdj chart symbols info calendar fetch gaps verify sync import remove keys copy export serve"
   local output="--format --no-header"
   # Options that take a value, so that the value is not taken for the command or a positional.
-  local valued=" --db --keys-db --cache-db --base-url --api-key --ca-file --timeout --retries --config --from --to --sort --limit --window --fast --slow --signal --k --n --m1 --m2 --series --convention --order --at --format --symbols-file --plan --source --adj-factor --symbol --overlay --svg --width --height --listen --threads --max-connections --header-timeout --idle-timeout --write-timeout --drain-timeout --cache-budget --tls-cert --tls-key --credits --label --token-file --source-url --max-lag --pace "
+  local valued=" --db --keys-db --cache-db --base-url --api-key --ca-file --timeout --retries --config --from --to --sort --limit --window --fast --slow --signal --k --n --m1 --m2 --series --convention --order --at --format --symbols-file --plan --source --adj-factor --symbol --overlay --svg --width --height --listen --threads --max-connections --header-timeout --idle-timeout --write-timeout --drain-timeout --cache-budget --tls-cert --tls-key --credits --label --token-file --source-url --max-lag --pace --kind "
 
   # The command (and keys' subcommand), and how many positionals come before the current word.
   local command="" sub="" positionals=0 i
@@ -71,6 +71,17 @@ _ashare() {
     --series) COMPREPLY=($(compgen -W "open high low close" -- "$cur")); return ;;
     --convention) COMPREPLY=($(compgen -W "talib tdx" -- "$cur")); return ;;
     --plan) COMPREPLY=($(compgen -W "free basic pro" -- "$cur")); return ;;
+    --kind)
+      # D20: a comma-separated list of kinds; complete its last item.
+      local taken="" item="$cur"
+      if [[ "$cur" == *,* ]]; then
+        taken="${cur%,*},"
+        item="${cur##*,}"
+      fi
+      COMPREPLY=($(compgen -P "$taken" -W "stock index fund" -- "$item"))
+      compopt -o nospace 2>/dev/null
+      return
+      ;;
     --overlay)
       # The last item of a comma-separated list: its kind (parameters are the user's to type).
       local done="" last="$cur"
@@ -99,7 +110,7 @@ _ashare() {
     atr) options="--window --convention --raw --order --limit --from --to --at --underlying $output" ;;
     kdj) options="--n --m1 --m2 --convention --raw --order --limit --from --to --at --underlying $output" ;;
     chart) options="--from --to --raw --overlay --convention --svg --width --height" ;;
-    symbols) options="$output" ;;
+    symbols) options="--kind $output" ;;
     info) options="" ;;
     calendar) options="--from --to --all $output" ;;
     gaps) options="--from --to $output" ;;

@@ -91,6 +91,7 @@ complete -c ashare -n '__fish_seen_subcommand_from sync' -a '(__ashare_symbols)'
 # Query commands: bars, the indicators, symbols.
 complete -c ashare -n "__fish_seen_subcommand_from $query symbols calendar" -l format -x -a 'table csv json ndjson' -d 'Output format'
 complete -c ashare -n "__fish_seen_subcommand_from $query symbols calendar" -l no-header -d 'csv: leave out the header row'
+complete -c ashare -n '__fish_seen_subcommand_from symbols' -l kind -x -a 'stock index fund' -d 'Only these kinds, comma-separated'
 complete -c ashare -n "__fish_seen_subcommand_from $query chart sync" -l from -x -d 'First date (YYYY-MM-DD)'
 complete -c ashare -n "__fish_seen_subcommand_from $query chart sync" -l to -x -d 'Last date (YYYY-MM-DD)'
 complete -c ashare -n "__fish_seen_subcommand_from $query chart" -l raw -d 'Raw prices'

@@ -1221,6 +1221,8 @@ TEST_CASE("cli query: symbols and info") {
     std::string last;
     std::int64_t bars;
     std::string factor_origin; // jenny's canonical file has no factor column
+    // D20: by the code (no list names them); "" for 900001.SH, a B share D20 keeps out
+    std::string kind = "stock";
   };
   std::vector<Expected> expected;
   for (const auto* file : {"jenny_000001.SZ.csv", "bancob_600036.SH.csv", "bancob_600519.SH.csv"}) {
@@ -1229,15 +1231,16 @@ TEST_CASE("cli query: symbols and info") {
                         static_cast<std::int64_t>(rows.size()),
                         std::string(file).starts_with("jenny") ? "none" : "file"});
   }
-  expected.push_back({"900001.SH", "2023-10-23", "2025-10-23", k_synthetic_bars, "file"});
+  expected.push_back({"900001.SH", "2023-10-23", "2025-10-23", k_synthetic_bars, "file", ""});
   REQUIRE(expected[0].bars == 1212);
 
   SUBCASE("csv") {
     const auto run = local({"symbols", "--format", "csv"});
-    std::string csv = "symbol,first_date,last_date,bars,source,factor_origin,adjusted_input,alias\n";
+    std::string csv =
+      "symbol,first_date,last_date,bars,source,factor_origin,adjusted_input,alias,kind,name\n";
     for (const auto& e : expected) {
       csv += e.symbol + "," + e.first + "," + e.last + "," + std::to_string(e.bars)
-             + ",cli-fixtures," + e.factor_origin + ",false,\n";
+             + ",cli-fixtures," + e.factor_origin + ",false,," + e.kind + ",\n";
     }
     CHECK(run.status == 0);
     CHECK(run.out == csv);
@@ -1249,11 +1252,11 @@ TEST_CASE("cli query: symbols and info") {
     const auto run = local({"symbols", "--format", "table"});
     CHECK(run.status == 0);
     CHECK(run.out
-          == "SYMBOL     FIRST       LAST         BARS  SOURCE        FACTORS\n"
-             "000001.SZ  2020-01-02  2024-12-31  1,212  cli-fixtures  none\n"
-             "600036.SH  2023-09-25  2025-10-23    500  cli-fixtures  file\n"
-             "600519.SH  2023-09-25  2025-10-23    500  cli-fixtures  file\n"
-             "900001.SH  2023-10-23  2025-10-23    732  cli-fixtures  file\n");
+          == "SYMBOL     KIND   FIRST       LAST         BARS  SOURCE        FACTORS\n"
+             "000001.SZ  stock  2020-01-02  2024-12-31  1,212  cli-fixtures  none\n"
+             "600036.SH  stock  2023-09-25  2025-10-23    500  cli-fixtures  file\n"
+             "600519.SH  stock  2023-09-25  2025-10-23    500  cli-fixtures  file\n"
+             "900001.SH         2023-10-23  2025-10-23    732  cli-fixtures  file\n");
   }
   SUBCASE("json and --names") {
     const auto run = local({"symbols", "--format", "json"});
@@ -1268,7 +1271,9 @@ TEST_CASE("cli query: symbols and info") {
                      {"source", "cli-fixtures"},
                      {"factor_origin", e.factor_origin},
                      {"adjusted_input", false},
-                     {"alias", nullptr}});
+                     {"alias", nullptr},
+                     {"kind", e.kind.empty() ? json() : json(e.kind)},
+                     {"name", ""}});
       names += e.symbol + "\n";
     }
     CHECK(json::parse(run.out) == all);

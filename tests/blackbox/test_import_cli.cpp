@@ -359,7 +359,7 @@ TEST_CASE("remove: a window or all bars of a symbol, with as_of and derived chan
   REQUIRE(all.status == 0);
   CHECK(all.out == "600519.SH: removed 500 bars; as_of 2024-12-31\n");
   CHECK(csv({"symbols", "--format", "csv", "--no-header"})
-        == "000001.SZ,2020-01-02,2024-12-31,1193,canonical,none,false,\n");
+        == "000001.SZ,2020-01-02,2024-12-31,1193,canonical,none,false,,stock,\n");
 
   // Usage errors: a malformed symbol, FROM without TO.
   CHECK(store.cli({"remove", "60051.SH"}).status == 2);

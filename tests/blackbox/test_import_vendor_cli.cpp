@@ -29,7 +29,7 @@ TEST_CASE("import CLI: vendor formats") {
                  "adjustment events; as_of 2024-07-31\n");
     CHECK(run.err.empty());
     CHECK(store.cli({"symbols", "--format", "csv", "--no-header"}).out
-          == "600519.SH,2023-12-01,2024-07-31,161,tushare,pre_close_chain,false,\n");
+          == "600519.SH,2023-12-01,2024-07-31,161,tushare,pre_close_chain,false,,stock,\n");
   }
   SUBCASE("tushare with --adj-factor: dates in only one file are reported") {
     std::string factors = read_text(vendor("adj_factor_600519.SH.csv"));

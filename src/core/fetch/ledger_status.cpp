@@ -20,6 +20,9 @@ std::vector<ProviderLedger> providers_of(const std::vector<store::LedgerDay>& le
       ++provider.symbol_rows;
       continue;
     }
+    if (row.kind != domain::Kind::stock) {
+      continue; // D20: a provider's whole days are its stocks'
+    }
     ++provider.whole_days;
     if (!provider.last_whole || *provider.last_whole < row.trade_date) {
       provider.last_whole = row.trade_date;

@@ -89,7 +89,9 @@ Result<Plan> plan_fetch(store::BarStore& store, const PlanRequest& request, doma
       return past_calendar(*day, span ? span->second : domain::k_first_session);
     }
   }
-  const auto ledger = store.market().load_ledger(request.provider);
+  // D20: a run of the stocks plans from the stocks' ledger (a whole day of funds holds no stock).
+  auto ledger = store.market().load_ledger(request.provider);
+  std::erase_if(ledger, [](const store::LedgerDay& row) { return row.kind != domain::Kind::stock; });
   Plan plan;
   plan.last_completed = last_completed;
   plan.end = request.to ? std::min(*request.to, last_completed) : last_completed;

@@ -30,7 +30,7 @@ std::optional<std::int64_t> whole_market_rows_before(store::BarStore& store,
                                                      domain::Date day) {
   std::optional<std::int64_t> rows;
   for (const auto& row : store.market().load_ledger(provider)) {
-    if (row.symbol.empty() && row.trade_date < day) {
+    if (row.symbol.empty() && row.kind == domain::Kind::stock && row.trade_date < day) {
       rows = row.rows; // ascending: the last one before
     }
   }
@@ -50,7 +50,7 @@ std::set<SymbolDay> load_staged(store::BarStore& store, const std::string& provi
 std::map<domain::Date, std::int64_t> staged_bars_by_day(store::BarStore& store, const std::string& provider) {
   std::map<domain::Date, std::int64_t> bars;
   for (const auto& row : store.market().load_ledger(provider)) {
-    if (!row.symbol.empty()) {
+    if (!row.symbol.empty() && row.kind == domain::Kind::stock) { // D20: what the stocks' day adds up
       bars[row.trade_date] += row.rows;
     }
   }

@@ -5,6 +5,7 @@
 
 #include "core/store/calendar_days.hpp"
 #include "core/store/stored_date.hpp"
+#include "core/store/stored_kind.hpp"
 
 #include <algorithm>
 
@@ -22,6 +23,11 @@ SqlValue optional_key(std::optional<Date> date) {
 std::optional<Date> optional_date(const SqlRow& row, int column) {
   const auto value = row.optional_int64(column);
   return value ? std::optional(stored_date(*value)) : std::nullopt;
+}
+
+// D20: the kind in `column`, a listing's or a ledger row's (never NULL there).
+domain::Kind kind_of(const SqlRow& row, int column) {
+  return stored_kind(row.text(column)).value_or(domain::Kind::stock);
 }
 
 // Calendar rows per INSERT (two parameters each): a whole calendar (13,000 days) in a few
@@ -44,7 +50,7 @@ SqlStatement calendar_insert(std::size_t rows) {
 // ORDER BY are followed by the dialect's byte order (std::string's, on either backend).
 struct MarketRecord::Statements {
   explicit Statements(const SqlDialect& dialect)
-    : listings{"market_listings", "SELECT symbol, name, list_date, delist_date, status "
+    : listings{"market_listings", "SELECT symbol, name, list_date, delist_date, status, kind "
                                   "FROM listings ORDER BY symbol" + dialect.byte_order},
       every_suspension{"market_every_suspension", "SELECT symbol, trade_date FROM suspensions "
                                                   "ORDER BY symbol" + dialect.byte_order
@@ -53,9 +59,10 @@ struct MarketRecord::Statements {
                                   "WHERE $1 = '' OR symbol = $1 ORDER BY symbol"
                                     + dialect.byte_order + ", trade_date, provider"
                                     + dialect.byte_order},
-      ledger{"market_ledger", "SELECT provider, trade_date, symbol, rows FROM fetch_ledger "
+      ledger{"market_ledger", "SELECT provider, trade_date, symbol, rows, kind FROM fetch_ledger "
                               "WHERE $1 = '' OR provider = $1 ORDER BY trade_date, symbol"
-                                + dialect.byte_order + ", provider" + dialect.byte_order},
+                                + dialect.byte_order + ", provider" + dialect.byte_order
+                                + ", kind" + dialect.byte_order},
       aliases{"market_aliases", "SELECT old_symbol, new_symbol FROM code_aliases "
                                 "ORDER BY old_symbol" + dialect.byte_order} {}
 
@@ -71,9 +78,12 @@ struct MarketRecord::Statements {
   SqlStatement listings;
   SqlStatement listing_write{
     "market_listing_write",
-    "INSERT INTO listings(symbol, name, list_date, delist_date, status) "
-    "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (symbol) DO UPDATE SET name = excluded.name, "
-    "list_date = excluded.list_date, delist_date = excluded.delist_date, status = excluded.status"};
+    "INSERT INTO listings(symbol, name, list_date, delist_date, status, kind) "
+    "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (symbol) DO UPDATE SET name = excluded.name, "
+    "list_date = excluded.list_date, delist_date = excluded.delist_date, "
+    "status = excluded.status, kind = excluded.kind"};
+  // D20: a listing's kind (the symbol's summary holds the same: the schema's trigger).
+  SqlStatement listing_kind{"market_listing_kind", "SELECT kind FROM listings WHERE symbol = $1"};
   SqlStatement suspensions{"market_suspensions",
                            "SELECT trade_date FROM suspensions WHERE symbol = $1 "
                            "ORDER BY trade_date"};
@@ -90,8 +100,9 @@ struct MarketRecord::Statements {
   // D18: the ledger.
   SqlStatement ledger;
   SqlStatement ledger_write{"market_ledger_write",
-                            "INSERT INTO fetch_ledger(provider, trade_date, symbol, rows) "
-                            "VALUES ($1, $2, $3, $4) ON CONFLICT (provider, trade_date, symbol) "
+                            "INSERT INTO fetch_ledger(provider, trade_date, symbol, rows, kind) "
+                            "VALUES ($1, $2, $3, $4, $5) "
+                            "ON CONFLICT (provider, trade_date, kind, symbol) "
                             "DO UPDATE SET rows = excluded.rows"};
   SqlStatement ledger_forget_symbols{"market_ledger_forget_symbols",
                                      "DELETE FROM fetch_ledger WHERE provider = $1 "
@@ -154,7 +165,7 @@ std::vector<Listing> MarketRecord::load_listings() {
   m_sql.run(m_statements->listings, {}, [&](const SqlRow& row) {
     const auto status = row.text(4);
     out.push_back({std::string(row.text(0)), std::string(row.text(1)), optional_date(row, 2),
-                   optional_date(row, 3), status.empty() ? 'L' : status.front()});
+                   optional_date(row, 3), status.empty() ? 'L' : status.front(), kind_of(row, 5)});
   });
   return out;
 }
@@ -163,7 +174,7 @@ void MarketRecord::save_listing(const Listing& listing) {
   const std::string status(1, listing.status);
   m_sql.run(m_statements->listing_write,
             {listing.symbol, listing.name, optional_key(listing.list_date),
-             optional_key(listing.delist_date), status});
+             optional_key(listing.delist_date), status, domain::kind_name(listing.kind)});
 }
 
 std::vector<Date> MarketRecord::load_suspensions(const std::string& symbol) {
@@ -206,17 +217,25 @@ std::vector<LedgerDay> MarketRecord::load_ledger(const std::string& provider) {
   std::vector<LedgerDay> out;
   m_sql.run(m_statements->ledger, {provider}, [&](const SqlRow& row) {
     out.push_back({std::string(row.text(0)), stored_date(row.int64(1)), std::string(row.text(2)),
-                   row.int64(3)});
+                   row.int64(3), kind_of(row, 4)});
   });
   return out;
 }
 
 void MarketRecord::save_ledger_day(const LedgerDay& day) {
-  m_sql.run(m_statements->ledger_write, {day.provider, key(day.trade_date), day.symbol, day.rows});
+  m_sql.run(m_statements->ledger_write, {day.provider, key(day.trade_date), day.symbol, day.rows,
+                                          domain::kind_name(day.kind)});
 }
 
 void MarketRecord::forget_symbol_ledger_days(const std::string& provider, Date date) {
   m_sql.run(m_statements->ledger_forget_symbols, {provider, key(date)});
+}
+
+std::optional<domain::Kind> MarketRecord::load_kind(const std::string& symbol) {
+  std::optional<domain::Kind> kind;
+  m_sql.run(m_statements->listing_kind, {symbol},
+            [&](const SqlRow& row) { kind = kind_of(row, 0); });
+  return kind ? kind : domain::classify_code(symbol).kind;
 }
 
 std::vector<CodeAlias> MarketRecord::load_aliases() {
