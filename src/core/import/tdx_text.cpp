@@ -110,7 +110,7 @@ Status check_header(const CsvRecord& record) {
     return file_error(record.line, "header",
                       "expected the columns 日期 开盘 最高 最低 收盘 成交量 成交额 of a TDX export of "
                       "daily bars"
-                        + (header ? ", found " + quoted(*header) : std::string()));
+                        + (header ? ", found " + import::quoted(*header) : std::string()));
   }
   return Ok{};
 }
@@ -136,7 +136,7 @@ void read_row(RowFields& fields, const std::string& symbol, VendorRow& row) {
   if (const auto day = slash_date(fields.text(date))) {
     row.trade_date = *day;
   } else {
-    fields.fail(date, quoted(fields.text(date)) + " is not a date YYYY/MM/DD");
+    fields.fail(date, import::quoted(fields.text(date)) + " is not a date YYYY/MM/DD");
   }
   row.open = fields.decimal(open);
   row.high = fields.decimal(high);
