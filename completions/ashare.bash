@@ -61,7 +61,7 @@ _ashare() {
   case "$prev" in
     --format)
       if [ "$command" = import ]; then
-        COMPREPLY=($(compgen -W "auto canonical tushare akshare baostock tdx trade_cal" -- "$cur"))
+        COMPREPLY=($(compgen -W "auto canonical tushare akshare baostock tdx tdx-text trade_cal" -- "$cur"))
       else
         COMPREPLY=($(compgen -W "table csv json ndjson" -- "$cur"))
       fi

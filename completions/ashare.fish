@@ -180,10 +180,11 @@ complete -c ashare -n '__fish_seen_subcommand_from import' -F
 complete -c ashare -n '__fish_seen_subcommand_from import' -l format -x -d 'Input format' -a "
     auto\t'Detect from the header or signature'
     canonical\t'Canonical CSV'
-    tushare\t'Tushare daily CSV'
+    tushare\t'Tushare daily, index_daily or fund_daily CSV'
     akshare\t'AkShare stock_zh_a_hist CSV'
     baostock\t'Baostock query_history_k_data_plus CSV'
     tdx\t'TDX .day binary file'
+    tdx-text\t'TDX text export, 不复权'
     trade_cal\t'Tushare trade_cal calendar CSV'"
 complete -c ashare -n '__fish_seen_subcommand_from import' -l adj-factor -r -F -d 'Tushare adj_factor CSV'
 complete -c ashare -n '__fish_seen_subcommand_from import' -l adjusted-input -d 'Store adjusted prices as given'

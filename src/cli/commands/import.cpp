@@ -179,10 +179,11 @@ Action setup_import(CLI::App& command, GlobalFlags&) {
       .add_option(
           "--format", args->format,
           "File format: auto (detected from the header or file signature), canonical, "
-          "tushare (daily), akshare (stock_zh_a_hist), baostock (query_history_k_data_plus), "
-          "tdx (.day); or a file without bars: trade_cal (Tushare's calendar, D19)")
+          "tushare (daily, index_daily, fund_daily), akshare (stock_zh_a_hist), baostock "
+          "(query_history_k_data_plus), tdx (.day), tdx-text (TDX's text export, 不复权); or a "
+          "file without bars: trade_cal (Tushare's calendar, D19)")
       ->check(CLI::IsMember(
-          {"auto", "canonical", "tushare", "akshare", "baostock", "tdx", "trade_cal"}))
+          {"auto", "canonical", "tushare", "akshare", "baostock", "tdx", "tdx-text", "trade_cal"}))
       ->default_str("auto")
       ->type_name("FORMAT");
   command
@@ -196,7 +197,7 @@ Action setup_import(CLI::App& command, GlobalFlags&) {
                    "(or --adj-factor's)");
   command
       .add_option("--symbol", args->symbol,
-                  "Symbol of akshare/tdx files whose name does not carry it (e.g. 600519.SH)")
+                  "Symbol of akshare/tdx/tdx-text files whose name does not carry it (e.g. 600519.SH)")
       ->type_name("SYMBOL");
   command.add_flag("--skip-invalid", args->skip_invalid,
                    "Report invalid rows and load the rest instead of refusing the file");
