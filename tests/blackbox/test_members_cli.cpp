@@ -291,4 +291,43 @@ TEST_CASE("members: remote mode asks the remote's route, --format json byte for 
   CHECK(missing.err.find("NOT_FOUND") != std::string::npos);
 }
 
+TEST_CASE("members: the qlib export's instruments/csi300.txt read as qlib's file storage does") {
+  MembersStore world;
+  REQUIRE_MESSAGE(world.imported.status == 0, describe(world.imported));
+  const auto dir = world.store.dir() / "qlib";
+  const auto exported = world.store.cli({"export", "--format", "qlib", dir.string()});
+  REQUIRE_MESSAGE(exported.status == 0, describe(exported));
+  CHECK(exported.out.find("instruments/csi300.txt") != std::string::npos);
+  // qlib's FileInstrumentStorage: tab-separated instrument, start, end; a symbol's spans kept as a
+  // list; an instrument is in the market on a day inside any of its spans, both ends inclusive.
+  const std::string script = R"(
+import sys, pandas as pd
+frame = pd.read_csv(sys.argv[1], sep="\t", header=None, names=["inst", "start", "end"],
+                    dtype={"inst": str}, parse_dates=["start", "end"])
+spans = {}
+for row in frame.itertuples():
+    spans.setdefault(row.inst, []).append((row.start, row.end))
+day = pd.Timestamp(sys.argv[2])
+print(max(len(v) for v in spans.values()), frame["end"].max().date())
+for inst in sorted(i for i, v in spans.items() if any(s <= day <= e for s, e in v)):
+    print(inst)
+)";
+  const auto run = run_process({"/usr/bin/python3", "-c", script,
+                                (dir / "instruments" / "csi300.txt").string(), "2023-06-30"});
+  REQUIRE_MESSAGE(run.status == 0, describe(run));
+  std::istringstream lines(run.out);
+  std::string first;
+  std::getline(lines, first);
+  // Several spans of one symbol kept; open spans end on the export's last day.
+  const auto most_spans = std::stoi(first.substr(0, first.find(' ')));
+  CHECK(most_spans >= 2);
+  CHECK(first.substr(first.find(' ') + 1) == k_fixture_as_of);
+  std::set<std::string> members;
+  for (std::string line; std::getline(lines, line);) {
+    members.insert(line.substr(2) + "." + line.substr(0, 2));
+  }
+  CHECK(members.size() == 300);
+  CHECK(members == file_members_on("2023-06-30"));
+}
+
 } // namespace bb
