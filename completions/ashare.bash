@@ -30,10 +30,10 @@ _ashare() {
   fi
 
   local global="--db --keys-db --cache-db --base-url --api-key --ca-file --timeout --retries --offline --refresh --config --help --version"
-  local commands="bars ema rsi sma macd bbands atr kdj chart symbols info calendar fetch gaps verify sync import remove keys copy export serve"
+  local commands="bars ema rsi sma macd bbands atr kdj chart symbols members info calendar fetch gaps verify sync import remove keys copy export serve"
   local output="--format --no-header"
   # Options that take a value, so that the value is not taken for the command or a positional.
-  local valued=" --db --keys-db --cache-db --base-url --api-key --ca-file --timeout --retries --config --from --to --sort --limit --window --fast --slow --signal --k --n --m1 --m2 --series --convention --order --at --format --symbols-file --plan --source --adj-factor --symbol --overlay --svg --width --height --listen --threads --max-connections --header-timeout --idle-timeout --write-timeout --drain-timeout --cache-budget --tls-cert --tls-key --credits --label --token-file --source-url --max-lag --pace --kind "
+  local valued=" --db --keys-db --cache-db --base-url --api-key --ca-file --timeout --retries --config --from --to --sort --limit --window --fast --slow --signal --k --n --m1 --m2 --series --convention --order --at --format --symbols-file --plan --source --adj-factor --symbol --overlay --svg --width --height --listen --threads --max-connections --header-timeout --idle-timeout --write-timeout --drain-timeout --cache-budget --tls-cert --tls-key --credits --label --token-file --source-url --max-lag --pace --kind --on --index "
 
   # The command (and keys' subcommand), and how many positionals come before the current word.
   local command="" sub="" positionals=0 i
@@ -61,7 +61,7 @@ _ashare() {
   case "$prev" in
     --format)
       if [ "$command" = import ]; then
-        COMPREPLY=($(compgen -W "auto canonical tushare akshare baostock tdx tdx-text trade_cal" -- "$cur"))
+        COMPREPLY=($(compgen -W "auto canonical tushare akshare baostock tdx tdx-text trade_cal members" -- "$cur"))
       else
         COMPREPLY=($(compgen -W "table csv json ndjson" -- "$cur"))
       fi
@@ -111,6 +111,7 @@ _ashare() {
     kdj) options="--n --m1 --m2 --convention --raw --order --limit --from --to --at --underlying $output" ;;
     chart) options="--from --to --raw --overlay --convention --svg --width --height" ;;
     symbols) options="--kind $output" ;;
+    members) options="--on --history --source $output" ;;
     info) options="" ;;
     calendar) options="--from --to --all $output" ;;
     gaps) options="--from --to $output" ;;
@@ -123,7 +124,7 @@ _ashare() {
       esac
       ;;
     sync) options="--symbols-file --from --to --plan" ;;
-    import) options="--format --adj-factor --adjusted-input --symbol --skip-invalid --source" ;;
+    import) options="--format --index --adj-factor --adjusted-input --symbol --skip-invalid --source" ;;
     serve) options="--listen --threads --max-connections --header-timeout --idle-timeout --write-timeout --drain-timeout --cache-budget --rate-limit --tls-cert --tls-key" ;;
     copy) options="--from --to" ;;
     export) options="--format --from --to" ;;

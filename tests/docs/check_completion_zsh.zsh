@@ -81,7 +81,7 @@ expect() { # expect LINE EXPECTED
 expect "ashare b" "bars bbands"
 expect "ashare keys " "copy create credit list revoke"
 expect "ashare bars --format " "csv json ndjson table"
-expect "ashare import --format " "akshare auto baostock canonical tdx tdx-text trade_cal tushare"
+expect "ashare import --format " "akshare auto baostock canonical members tdx tdx-text trade_cal tushare"
 expect "ashare rsi --series h" "high"
 expect "ashare sync --plan " "basic free pro"
 expect "ashare bars 600" "600036.SH 600519.SH"

@@ -2,6 +2,7 @@
 
 #include "core/fnv1a.hpp"
 #include "core/qlib/export_state.hpp"
+#include "core/qlib/index_instruments.hpp"
 #include "core/qlib/layout.hpp"
 #include "core/query/series.hpp"
 
@@ -509,6 +510,10 @@ Result<ExportReport> export_qlib(store::BarStore& store,
     remove_dropped(request.dir, *state, next, report);
   }
   write_calendar_and_instruments(request.dir, calendar, exported);
+  if (!calendar.days().empty()) {
+    report.index_files =
+      write_index_instruments(store.market(), request.dir, calendar.days().back());
+  }
   next.complete = true;
   save_export_state(state_path, next);
   steps.finish();

@@ -3,6 +3,7 @@
 // (store/stored_date.hpp); the calendar's is_open is 1 or 0 (a boolean column on PostgreSQL).
 #include "core/store/market_record.hpp"
 
+#include "core/domain/number.hpp"
 #include "core/store/calendar_days.hpp"
 #include "core/store/stored_date.hpp"
 #include "core/store/stored_kind.hpp"
@@ -44,6 +45,43 @@ SqlStatement calendar_insert(std::size_t rows) {
   return {"", sql}; // its size varies: run once
 }
 
+// Rows per INSERT of snapshots and spans: an index's history of monthly snapshots (300 members,
+// 20 years: 70,000 rows) in a few hundred statements on a database server, not 70,000.
+constexpr std::size_t k_member_rows_per_insert = 200;
+
+// Return an INSERT of `rows` rows of `columns` values each into `table_columns` ("t(a, b)").
+SqlStatement rows_insert(const std::string& table_columns, std::size_t rows, std::size_t columns) {
+  std::string sql = "INSERT INTO " + table_columns + " VALUES ";
+  for (std::size_t i = 0; i < rows; ++i) {
+    sql += i > 0 ? ", (" : "(";
+    for (std::size_t c = 0; c < columns; ++c) {
+      sql += (c > 0 ? ", $" : "$") + std::to_string(i * columns + c + 1);
+    }
+    sql += ")";
+  }
+  return {"", sql}; // its size varies: run once
+}
+
+// Insert `params` (`columns` a row) into `table_columns`, k_member_rows_per_insert rows a
+// statement.
+void insert_rows(SqlSession& sql,
+                 const std::string& table_columns,
+                 std::size_t columns,
+                 const std::vector<SqlValue>& params) {
+  const std::size_t rows = params.size() / columns;
+  for (std::size_t first = 0; first < rows; first += k_member_rows_per_insert) {
+    const auto count = std::min(k_member_rows_per_insert, rows - first);
+    const auto begin = params.begin() + static_cast<std::ptrdiff_t>(first * columns);
+    sql.run(rows_insert(table_columns, count, columns),
+            std::span(&*begin, count * columns), {});
+  }
+}
+
+// D20: a span's source as the store spells it.
+const char* source_name(MemberSource source) {
+  return source == MemberSource::tushare ? "tushare" : "import";
+}
+
 } // namespace
 
 // Every statement of the record, named for the connection that prepares it. Text columns in
@@ -64,7 +102,18 @@ struct MarketRecord::Statements {
                                 + dialect.byte_order + ", provider" + dialect.byte_order
                                 + ", kind" + dialect.byte_order},
       aliases{"market_aliases", "SELECT old_symbol, new_symbol FROM code_aliases "
-                                "ORDER BY old_symbol" + dialect.byte_order} {}
+                                "ORDER BY old_symbol" + dialect.byte_order},
+      snapshot{"market_snapshot", "SELECT symbol, weight FROM member_snapshots "
+                                  "WHERE index_symbol = $1 AND trade_date = $2 ORDER BY symbol"
+                                    + dialect.byte_order},
+      member_spans{"market_member_spans",
+                   "SELECT index_symbol, symbol, first_date, last_date FROM member_spans "
+                   "WHERE ($1 = '' OR index_symbol = $1) AND source = $2 ORDER BY index_symbol"
+                     + dialect.byte_order + ", symbol" + dialect.byte_order + ", first_date"},
+      member_indices{"market_member_indices",
+                     "SELECT index_symbol FROM (SELECT index_symbol FROM member_spans UNION "
+                     "SELECT index_symbol FROM member_snapshots) AS indices ORDER BY index_symbol"
+                       + dialect.byte_order} {}
 
   // D19: the calendar.
   SqlStatement open_days{"market_open_days",
@@ -121,6 +170,19 @@ struct MarketRecord::Statements {
                             "DELETE FROM code_aliases WHERE old_symbol = $1 OR new_symbol = $2"};
   SqlStatement alias_write{"market_alias_write",
                            "INSERT INTO code_aliases(old_symbol, new_symbol) VALUES ($1, $2)"};
+  // D20: index membership.
+  SqlStatement snapshot_days{"market_snapshot_days",
+                             "SELECT DISTINCT trade_date FROM member_snapshots "
+                             "WHERE index_symbol = $1 ORDER BY trade_date"};
+  SqlStatement snapshot;
+  SqlStatement snapshot_clear{"market_snapshot_clear",
+                              "DELETE FROM member_snapshots WHERE index_symbol = $1 "
+                              "AND trade_date = $2"};
+  SqlStatement member_spans;
+  SqlStatement member_spans_clear{"market_member_spans_clear",
+                                  "DELETE FROM member_spans WHERE index_symbol = $1 "
+                                  "AND source = $2"};
+  SqlStatement member_indices;
 };
 
 MarketRecord::MarketRecord(SqlSession& sql)
@@ -259,6 +321,74 @@ void MarketRecord::save_alias(const CodeAlias& alias) {
   m_sql.run(m_statements->alias_write, {alias.old_symbol, alias.new_symbol});
 }
 
+std::vector<Date> MarketRecord::load_snapshot_days(const std::string& index_symbol) {
+  std::vector<Date> days;
+  m_sql.run(m_statements->snapshot_days, {index_symbol},
+            [&](const SqlRow& row) { days.push_back(stored_date(row.int64(0))); });
+  return days;
+}
+
+std::vector<MemberWeight> MarketRecord::load_snapshot(const std::string& index_symbol, Date day) {
+  std::vector<MemberWeight> out;
+  m_sql.run(m_statements->snapshot, {index_symbol, key(day)}, [&](const SqlRow& row) {
+    // D12: the text written (format_number's, or the double's shortest text on PostgreSQL)
+    // reads back as the same double.
+    out.push_back({std::string(row.text(0)), domain::parse_double(row.text(1)).value_or(0)});
+  });
+  return out;
+}
+
+void MarketRecord::save_snapshot(const std::string& index_symbol,
+                                 Date day,
+                                 const std::vector<MemberWeight>& members) {
+  m_sql.run(m_statements->snapshot_clear, {index_symbol, key(day)});
+  std::vector<std::string> weights; // the texts the parameters view
+  weights.reserve(members.size());
+  std::vector<SqlValue> params;
+  params.reserve(members.size() * 4);
+  for (const auto& member : members) {
+    weights.push_back(domain::format_number(member.weight));
+  }
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    params.insert(params.end(), {SqlValue(index_symbol), key(day), SqlValue(members[i].symbol),
+                                 SqlValue(weights[i])});
+  }
+  insert_rows(m_sql, "member_snapshots(index_symbol, trade_date, symbol, weight)", 4, params);
+}
+
+std::vector<MemberSpan> MarketRecord::load_member_spans(const std::string& index_symbol,
+                                                        MemberSource source) {
+  std::vector<MemberSpan> out;
+  m_sql.run(m_statements->member_spans, {index_symbol, source_name(source)},
+            [&](const SqlRow& row) {
+              out.push_back({std::string(row.text(0)), std::string(row.text(1)),
+                             stored_date(row.int64(2)), optional_date(row, 3), source});
+            });
+  return out;
+}
+
+void MarketRecord::save_member_spans(const std::string& index_symbol,
+                                     MemberSource source,
+                                     const std::vector<MemberSpan>& spans) {
+  m_sql.run(m_statements->member_spans_clear, {index_symbol, source_name(source)});
+  std::vector<SqlValue> params;
+  params.reserve(spans.size() * 5);
+  for (const auto& span : spans) {
+    params.insert(params.end(), {SqlValue(index_symbol), SqlValue(source_name(source)),
+                                 SqlValue(span.symbol), key(span.first_date),
+                                 optional_key(span.last_date)});
+  }
+  insert_rows(m_sql, "member_spans(index_symbol, source, symbol, first_date, last_date)", 5,
+              params);
+}
+
+std::vector<std::string> MarketRecord::load_member_indices() {
+  std::vector<std::string> out;
+  m_sql.run(m_statements->member_indices, {},
+            [&](const SqlRow& row) { out.emplace_back(row.text(0)); });
+  return out;
+}
+
 void copy_market_record(MarketRecord& from, MarketRecord& to) {
   if (const auto span = from.load_calendar_span()) {
     to.save_calendar(span->first, span->second, from.load_open_days(span->first, span->second));
@@ -277,6 +407,15 @@ void copy_market_record(MarketRecord& from, MarketRecord& to) {
   }
   for (const auto& alias : from.load_aliases()) {
     to.save_alias(alias);
+  }
+  // D20: each index's snapshots and spans of either source.
+  for (const auto& index : from.load_member_indices()) {
+    for (const auto day : from.load_snapshot_days(index)) {
+      to.save_snapshot(index, day, from.load_snapshot(index, day));
+    }
+    for (const auto source : {MemberSource::tushare, MemberSource::import}) {
+      to.save_member_spans(index, source, from.load_member_spans(index, source));
+    }
   }
 }
 

@@ -174,7 +174,9 @@ public:
   // Return `index_symbol`'s snapshot of `day` (empty when there is none), by symbol.
   std::vector<MemberWeight> load_snapshot(const std::string& index_symbol, domain::Date day);
 
-  // Replace `index_symbol`'s snapshot of `day` by `members`.
+  // Replace `index_symbol`'s snapshot of `day` by `members` (their weights keep every digit of
+  // the text they were read from, D12). The spans derived from the snapshots are
+  // members::refresh_tushare_spans()'s to write.
   void save_snapshot(const std::string& index_symbol,
                      domain::Date day,
                      const std::vector<MemberWeight>& members);
@@ -190,7 +192,7 @@ public:
                          MemberSource source,
                          const std::vector<MemberSpan>& spans);
 
-  // Return the indices that have spans from any source, ascending.
+  // Return the indices that have snapshots or spans from any source, ascending.
   std::vector<std::string> load_member_indices();
 
 private:

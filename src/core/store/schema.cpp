@@ -144,6 +144,14 @@ void add_kinds(SQLite::Database& db) {
             "CAST(rows AS INTEGER) AS rows, CAST(kind AS TEXT) AS kind FROM fetch_ledger");
 }
 
+// D20 (issue 44): the reading view of index membership spans (docs/store.md), as
+// create_reading_views() writes the others.
+void create_members_view(SQLite::Database& db) {
+  db.exec("CREATE VIEW members_v AS SELECT index_symbol, symbol, CAST(" + iso_date_sql("first_date")
+          + " AS TEXT) AS first_date, CAST(" + iso_date_sql("last_date")
+          + " AS TEXT) AS last_date, source FROM member_spans");
+}
+
 // Migration i (1-based) brings a store from user_version i-1 to i. Append, never edit.
 constexpr Migration k_data_migrations[] = {
   {R"sql(
@@ -292,6 +300,26 @@ constexpr Migration k_data_migrations[] = {
       UPDATE symbols SET kind = NEW.kind WHERE symbol = NEW.symbol AND kind IS NOT NEW.kind;
     END;
   )sql", add_kinds},
+  // D20 (issue 44): index membership. Tushare's snapshots as fetched (the weight as given: no
+  // declared type, so the text written is the text read back, every digit, D12), and the spans
+  // of each source (derived from the snapshots, or imported from announcements); members_v.
+  {R"sql(
+    CREATE TABLE member_snapshots(
+      index_symbol TEXT NOT NULL,      -- canonical, as ashare names it (000300.SH)
+      trade_date   INTEGER NOT NULL,   -- YYYYMMDD, the snapshot's day
+      symbol       TEXT NOT NULL,      -- canonical, the member
+      weight       NOT NULL,           -- percent, as given
+      PRIMARY KEY(index_symbol, trade_date, symbol)
+    ) WITHOUT ROWID;
+    CREATE TABLE member_spans(
+      index_symbol TEXT NOT NULL,
+      source       TEXT NOT NULL CHECK (source IN ('tushare', 'import')),
+      symbol       TEXT NOT NULL,
+      first_date   INTEGER NOT NULL,   -- YYYYMMDD, the first open day a member
+      last_date    INTEGER,            -- YYYYMMDD, the last; NULL while a member
+      PRIMARY KEY(index_symbol, source, symbol, first_date)
+    ) WITHOUT ROWID;
+  )sql", create_members_view},
 };
 
 constexpr Migration k_keys_migrations[] = {

@@ -335,6 +335,29 @@ constexpr Migration k_data_migrations[] = {
              rows, kind
         FROM fetch_ledger;
   )sql", fill_symbol_kinds},
+  // D20 (issue 44): index membership, as the SQLite store's (store/schema.cpp): snapshots (the
+  // weight a double, every digit of what Tushare gives), spans of each source, members_v.
+  {R"sql(
+    CREATE TABLE member_snapshots(
+      index_symbol text NOT NULL,
+      trade_date   integer NOT NULL,
+      symbol       text NOT NULL,
+      weight       double precision NOT NULL,
+      PRIMARY KEY(index_symbol, trade_date, symbol)
+    );
+    CREATE TABLE member_spans(
+      index_symbol text NOT NULL,
+      source       text NOT NULL CHECK (source IN ('tushare', 'import')),
+      symbol       text NOT NULL,
+      first_date   integer NOT NULL,
+      last_date    integer,
+      PRIMARY KEY(index_symbol, source, symbol, first_date)
+    );
+    CREATE VIEW members_v AS
+      SELECT index_symbol, symbol, ashare_iso_date(first_date) AS first_date,
+             ashare_iso_date(last_date) AS last_date, source
+        FROM member_spans;
+  )sql"},
 };
 
 std::span<const Migration> migrations(SchemaKind kind) {
