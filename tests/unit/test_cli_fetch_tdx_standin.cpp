@@ -136,7 +136,7 @@ TEST_CASE("tdx standin: the real rows through the client, zipped pages, events a
   CHECK(a_shares == std::vector<std::string>{"600000", "600519"});
   // Every day's pre_close from TDX's bars and events is the exchange's own (Tushare's column),
   // the ex-dates 2020-06-24 .. 2024-12-20 included.
-  const auto file = rows_of_bars("600519.SH", *bars, *events, std::nullopt, *domain::Date::from_yyyymmdd(20261126));
+  const auto file = rows_of_bars("600519.SH", domain::Kind::stock, *bars, *events, std::nullopt, *domain::Date::from_yyyymmdd(20261126));
   CHECK(file.problems.empty());
   REQUIRE(file.rows.size() == rows.size());
   int ex_dates = 0;
@@ -167,7 +167,7 @@ TEST_CASE("tdx standin: each fault it stages sends the client to the next host")
   Client client(connector, {{garbage.host()}, 1});
   const auto bars = client.daily_bars(Market::sh, "600519", std::nullopt);
   REQUIRE(bars);
-  const auto file = rows_of_bars("600519.SH", *bars, {}, std::nullopt, *domain::Date::from_yyyymmdd(20261126));
+  const auto file = rows_of_bars("600519.SH", domain::Kind::stock, *bars, {}, std::nullopt, *domain::Date::from_yyyymmdd(20261126));
   // The stand-in spoils the newest bar of each reply: of both pages.
   REQUIRE(file.problems.size() == 2);
   CHECK(file.problems[1].message.find("2024-12-31: volume") == 0);
