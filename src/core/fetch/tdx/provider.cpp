@@ -69,8 +69,8 @@ References TdxProvider::calendar(domain::Date today, std::optional<domain::Date>
   return out;
 }
 
-std::variant<std::vector<std::string>, Stop> TdxProvider::universe(const std::vector<std::string>& named) {
-  auto listed = universe_of(m_client, named);
+std::variant<std::vector<std::string>, Stop> TdxProvider::universe(const UniverseAsk& ask) {
+  auto listed = universe_of(m_client, ask);
   if (!listed) {
     return stop_of(listed.error(), "");
   }
