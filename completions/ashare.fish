@@ -138,6 +138,8 @@ complete -c ashare -n '__fish_seen_subcommand_from tushare' -l dry-run -d 'Print
 complete -c ashare -n '__fish_seen_subcommand_from tushare' -l quiet -d 'Print nothing on success'
 complete -c ashare -n '__fish_seen_subcommand_from tushare' -l max-lag -x -d 'Exit 1 when more open days behind'
 complete -c ashare -n '__fish_seen_subcommand_from tushare' -l pace -x -d 'Calls a minute at most'
+complete -c ashare -n '__fish_seen_subcommand_from tushare' -l indices -x -d 'Indices to take besides the market'
+complete -c ashare -n '__fish_seen_subcommand_from tushare' -l kind -x -a 'stock index fund' -d 'Kinds of symbol to take'
 
 # fetch tdx
 complete -c ashare -n '__fish_seen_subcommand_from tdx' -a '(__ashare_symbols)' -d 'Only this symbol'
@@ -151,6 +153,8 @@ complete -c ashare -n '__fish_seen_subcommand_from tdx' -l dry-run -d 'Print the
 complete -c ashare -n '__fish_seen_subcommand_from tdx' -l quiet -d 'Print nothing on success'
 complete -c ashare -n '__fish_seen_subcommand_from tdx' -l max-lag -x -d 'Exit 1 when more open days behind'
 complete -c ashare -n '__fish_seen_subcommand_from tdx' -l pace -x -d 'Calls a minute at most'
+complete -c ashare -n '__fish_seen_subcommand_from tdx' -l indices -x -d 'Indices to take besides the market'
+complete -c ashare -n '__fish_seen_subcommand_from tdx' -l kind -x -a 'stock index fund' -d 'Kinds of symbol to take'
 
 # gaps
 complete -c ashare -n '__fish_seen_subcommand_from gaps' -a '(__ashare_symbols)' -d 'Only this symbol'

@@ -54,9 +54,9 @@ public:
   std::int64_t estimate(std::size_t days, std::size_t symbols, bool named) const override {
     return static_cast<std::int64_t>(days * 100 + symbols) * (named ? -1 : 1);
   }
-  std::variant<std::vector<std::string>, fetch::Stop> universe(const std::vector<std::string>& named) override {
-    if (!named.empty()) {
-      return named;
+  std::variant<std::vector<std::string>, fetch::Stop> universe(const fetch::UniverseAsk& ask) override {
+    if (!ask.named.empty()) {
+      return ask.named;
     }
     std::vector<std::string> all;
     for (const auto& [symbol, days] : closes) {

@@ -33,7 +33,7 @@ int run_fetch_from(const ProviderSpec& spec, const FetchArgs& args, const Config
   if (config.base_url) {
     return fail("fetch writes the local store; run it without --base-url (remote mode)", k_exit_usage);
   }
-  auto options = fetch_options(args);
+  auto options = fetch_options(args, config);
   if (!options) {
     return fail(options.error().message, k_exit_usage);
   }

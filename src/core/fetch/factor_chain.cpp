@@ -1,5 +1,6 @@
 #include "core/fetch/factor_chain.hpp"
 
+#include "core/domain/kind.hpp"
 #include "core/import/factors.hpp"
 
 #include <algorithm>
@@ -16,6 +17,11 @@ double adj_step(double previous_factor, double previous_adj, double adj) {
     return adj;
   }
   return previous_factor * (adj / previous_adj);
+}
+
+// Whether `symbol` is an index by its code (D20; the codes of indices no list calls otherwise).
+bool is_index(const std::string& symbol) {
+  return domain::classify_code(symbol).kind == domain::Kind::index;
 }
 
 } // namespace
@@ -121,7 +127,9 @@ FactorChain::settle(std::span<import::ParsedRow> rows, const AdjFactors& adj) {
   for (auto& row : rows) {
     auto& known = m_known[row.symbol];
     const auto [factor, from_adj] = settle_row(row, known, adj);
-    row.bar.factor = factor;
+    // D20: an index's factor is 1 on every bar (adjusted = raw), whatever its pre_close says (a
+    // source's index pre_close may differ from the close before: a rebased index).
+    row.bar.factor = is_index(row.symbol) ? 1.0 : factor;
     known.last_written = row.bar;
     // A day's rows usually come in symbol order: then each insertion is at the end.
     origins.insert_or_assign(origins.end(), row.symbol, origin_of(known, from_adj));

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "core/domain/date.hpp"
+#include "core/domain/kind.hpp"
 #include "core/fetch/factor_chain.hpp"
 #include "core/fetch/fetch_report.hpp"
 #include "core/import/parsed_file.hpp"
@@ -97,6 +98,13 @@ struct References {
   std::optional<Stop> stop; // quota or token: the run ends (D18)
 };
 
+// What a run asks a provider's universe for (D20).
+struct UniverseAsk {
+  std::vector<std::string> named;   // canonical: exactly these, whatever their kind
+  std::vector<std::string> indices; // none named: the indices taken besides the market's codes
+  std::vector<domain::Kind> kinds;  // none named: the kinds taken (empty: every kind)
+};
+
 // What a provider tells while it asks, from whichever thread asks: how long it waits out the
 // source's rate window (zero: it asks again). The run reports it from its own thread.
 using Waiting = std::function<void(std::chrono::milliseconds)>;
@@ -123,9 +131,9 @@ public:
   // fetch names, else the store's) needs at least (--dry-run).
   virtual std::int64_t estimate(std::size_t days, std::size_t symbols, bool named) const = 0;
 
-  // Return the symbols a fetch asks a span each of (market_shape() symbol_span): `named` (canonical)
-  // when given, else every one the source lists; sorted, each once.
-  virtual std::variant<std::vector<std::string>, Stop> universe(const std::vector<std::string>& named) = 0;
+  // Return the symbols a fetch asks a span each of (market_shape() symbol_span): `ask.named` when
+  // given, else those of `ask.kinds` the source lists and `ask.indices` (D20); sorted, each once.
+  virtual std::variant<std::vector<std::string>, Stop> universe(const UniverseAsk& ask) = 0;
 
   // Ask the source for `unit`. One thread at a time asks, not always the run's: what a provider
   // learns as it goes (an API it may not call) it keeps, and tells only through its answers.

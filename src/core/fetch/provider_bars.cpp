@@ -1,5 +1,6 @@
 #include "core/fetch/provider_bars.hpp"
 
+#include "core/domain/kind.hpp"
 #include "core/domain/number.hpp"
 #include "core/fetch/plan.hpp"
 
@@ -23,9 +24,22 @@ int decimals_of(double value) {
   return dot == std::string::npos ? 0 : static_cast<int>(text.size() - dot - 1);
 }
 
-// Return the units asking `provider` for `symbols` over `days` (the day before the window first),
-// or why it cannot be asked.
+// Return the stored symbols of `store` that are indices: a source's lists name none (D20), so a
+// verify of the whole store asks for them by name.
+std::vector<std::string> stored_indices(store::BarStore& store) {
+  std::vector<std::string> out;
+  for (const auto& info : store.load_symbols()) {
+    if (domain::classify_code(info.symbol).kind == domain::Kind::index) {
+      out.push_back(info.symbol);
+    }
+  }
+  return out;
+}
+
+// Return the units asking `provider` for `symbols` (none: the whole market and the stored indices
+// of `store`) over `days` (the day before the window first), or why it cannot be asked.
 std::variant<std::vector<Unit>, Stop> units_of(Provider& provider,
+                                               store::BarStore& store,
                                                const std::vector<std::string>& symbols,
                                                const std::vector<domain::Date>& days) {
   std::vector<Unit> units;
@@ -35,7 +49,7 @@ std::variant<std::vector<Unit>, Stop> units_of(Provider& provider,
     }
     return units;
   }
-  auto universe = provider.universe(symbols);
+  auto universe = provider.universe({symbols, symbols.empty() ? stored_indices(store) : std::vector<std::string>{}, {}});
   if (auto* why = std::get_if<Stop>(&universe)) {
     return std::move(*why);
   }
@@ -124,7 +138,7 @@ AskedBars ask_provider(Provider& provider,
   out.bars.provider = provider.name();
   auto days = store.market().load_open_days(from, std::min(to, today));
   days.insert(days.begin(), find_open_day_before(store, from).value_or(from.plus_days(-1)));
-  const auto units = units_of(provider, symbols, days);
+  const auto units = units_of(provider, store, symbols, days);
   if (const auto* why = std::get_if<Stop>(&units)) {
     return stopped(std::move(out), *why, provider);
   }

@@ -51,7 +51,8 @@ struct AskedBars {
   std::int64_t requests = 0;
 };
 
-// Ask `provider` for the bars of `symbols` (every one it answers for when empty) on the open days
+// Ask `provider` for the bars of `symbols` (when empty, every one it lists and the indices `store`
+// holds, D20) on the open days
 // of [`from`, `to`] that are not after `today` (`store`'s calendar says which), and on the open day
 // before `from`, asked for the steps into `from` only.
 AskedBars ask_provider(Provider& provider,

@@ -45,7 +45,10 @@ bool Run::fetch_plan(const Plan& plan) {
   if (!spans || !ask_and_write(*spans, &Run::write_symbol_span)) {
     return false;
   }
-  if (m_options.symbols.empty()) {
+  // A run of some kinds only (--kind) leaves its symbols staged, as a run naming symbols does, and
+  // no day whole: the ledger does not yet say which kinds a day holds (D20).
+  const bool every_kind = m_options.kinds.empty() || m_options.kinds.size() == domain::k_kinds.size();
+  if (m_options.symbols.empty() && every_kind) {
     record_whole_market(plan);
   } else {
     m_report.days_stored = plan.days.size();
@@ -70,7 +73,7 @@ std::vector<Unit> Run::market_days(const Plan& plan) {
 }
 
 std::optional<std::vector<Unit>> Run::symbol_spans(const Plan& plan) {
-  auto universe = m_provider.universe(m_options.symbols);
+  auto universe = m_provider.universe({m_options.symbols, m_options.indices, m_options.kinds});
   if (const auto* why = std::get_if<Stop>(&universe)) {
     stop(*why);
     return std::nullopt;

@@ -1,9 +1,10 @@
-// The TDX quote servers as a provider (fetch/provider.hpp; D18, D19), without a key: what `fetch
-// tdx` and `verify --against tdx` ask, and how its answers read. TDX answers per symbol, so a
-// fetch asks a span a symbol: its daily bars (category 4, paged back from the newest, from far
-// enough back that the bar before the span's first day gives that day's pre_close) and its
-// ex-rights events (category 1: the pre_close of an ex-date). The universe is the A-share codes the
-// servers list, or the symbols named. The calendar comes from SZSE's monthList, a month a request.
+// The TDX quote servers as a provider (fetch/provider.hpp; D18, D19, D20), without a key: what
+// `fetch tdx` and `verify --against tdx` ask, and how its answers read. TDX answers per symbol, so
+// a fetch asks a span a symbol: its daily bars (category 4, paged back from the newest, from far
+// enough back that the bar before the span's first day gives that day's pre_close; an index's
+// read with its 4 more bytes a bar) and, but for an index, its ex-rights events (the pre_close of
+// an ex-date). A symbol's kind is its code's (TDX has no list of kinds). The universe is the
+// A-share stocks and the funds the servers list and the indices asked, or the symbols named. The calendar comes from SZSE's monthList, a month a request.
 // Requests go through a Client (tdx/client.hpp): hosts in turn, one connection, the pace.
 #pragma once
 
@@ -33,7 +34,7 @@ public:
   std::int64_t estimate(std::size_t, std::size_t symbols, bool named) const override {
     return static_cast<std::int64_t>(symbols) * 2 + (named ? 0 : 3);
   }
-  std::variant<std::vector<std::string>, Stop> universe(const std::vector<std::string>& named) override;
+  std::variant<std::vector<std::string>, Stop> universe(const UniverseAsk& ask) override;
   Asked fetch(const Unit& unit, const Waiting& waiting) override;
   std::int64_t requests() const override { return m_client.requests(); }
 

@@ -39,8 +39,8 @@ public:
     return static_cast<std::int64_t>(days) * 3 + 5;
   }
   // A market's day answers every symbol: the symbols named, as they are.
-  std::variant<std::vector<std::string>, Stop> universe(const std::vector<std::string>& named) override {
-    return named;
+  std::variant<std::vector<std::string>, Stop> universe(const UniverseAsk& ask) override {
+    return ask.named;
   }
   Asked fetch(const Unit& unit, const Waiting& waiting) override;
   std::int64_t requests() const override { return m_client.requests(); }
