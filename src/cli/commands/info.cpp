@@ -119,6 +119,9 @@ void print_ledger(store::BarStore& store) {
                                             + std::to_string(provider.days_behind)
                                             + (provider.days_behind == 1 ? " open day behind" : " open days behind")
                                       : std::string("no whole-market day"));
+    for (const auto& [kind, day] : provider.last_whole_of_kind) {
+      std::cout << "; " << domain::kind_name(kind) << " days through " << day.iso();
+    }
     if (provider.symbol_rows > 0) {
       std::cout << "; " << provider.symbol_rows
                 << " (day, symbol) rows of fetches naming symbols or of symbols staged by a run cut short";
