@@ -119,6 +119,30 @@ TEST_CASE("fetch::FactorChain: a stored chain continues on its own scale") {
   }
 }
 
+TEST_CASE("fetch::FactorChain: missing days in a row inside the stored history chain from each other (a repair)") {
+  test::TempDir dir;
+  store::SqliteBarStore store{dir / "gap.db"};
+  test::import_text(store,
+                    "symbol,trade_date,open,high,low,close,volume,turnover,change_pct,factor\n"
+                    "510300.SH,2022-12-14,4.015,4.015,4.015,4.015,100,401.5,0,1\n"
+                    "510300.SH,2022-12-19,3.959,3.959,3.959,3.959,100,395.9,0,1\n",
+                    test::import_options(false, "fixture"));
+  FactorChain chain(store);
+  // 12-15 and 12-16 asked again at once: 12-16's bar before is 12-15, not yet stored.
+  std::vector rows{chain_row("510300.SH", "2022-12-15", 4.013, 4.015),
+                   chain_row("510300.SH", "2022-12-16", 4.017, 4.013)};
+  chain.settle(rows, {});
+  CHECK(rows[0].bar.factor == 1.0);
+  CHECK(rows[1].bar.factor == 1.0);
+  SUBCASE("a dividend on the second day steps from the first") {
+    FactorChain again(store);
+    std::vector stepped{chain_row("510300.SH", "2022-12-15", 4.013, 4.015),
+                        chain_row("510300.SH", "2022-12-16", 4.017, 3.913)};
+    again.settle(stepped, {});
+    CHECK(stepped[1].bar.factor == 4.013 / 3.913);
+  }
+}
+
 TEST_CASE("fetch::backward_factors") {
   const auto anchor = test::make_bar("2024-01-05", 20, 20, 20, 20, 3.0);
   SUBCASE("along the pre_close chain, the last entry the anchor's own") {

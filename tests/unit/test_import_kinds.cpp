@@ -255,3 +255,31 @@ TEST_CASE("D20: a row of a code D20 keeps out is refused as a bad row") {
           == (f.dir / "sh508000.day").string() + ": 508000.SH is a REIT: ashare keeps it out (D20)");
   }
 }
+
+TEST_CASE("D20: AkShare and baostock index files are read with stock units, stored as an index") {
+  // Made-up rows in each source's own shape (neither records an index's units: D20 reads them as
+  // a stock's): AkShare's 成交量 in lots, baostock's volume in shares, amounts in CNY.
+  KindsFixture f;
+  const auto akshare = f.import_bytes("000300.SH.csv",
+                                      "日期,开盘,收盘,最高,最低,成交量,成交额,振幅,涨跌幅,涨跌额,换手率\n"
+                                      "2022-01-04,4957.98,4917.77,4961.45,4874.45,115299744,265227690000.0,"
+                                      "1.75,-0.34,-16.8,0.55\n");
+  REQUIRE(akshare.ok());
+  REQUIRE(akshare->committed);
+  const auto& index_bar = kinds_bars(f.store, "000300.SH").front();
+  CHECK(index_bar.volume == 11529974400); // lots x 100, as a stock's
+  CHECK(index_bar.turnover == 265227690000.0);
+  CHECK(index_bar.factor == 1.0);
+  CHECK(f.store.find_symbol("000300.SH")->kind == domain::Kind::index);
+  const auto baostock = f.import_bytes(
+    "sse.csv", "date,code,open,high,low,close,preclose,volume,amount,adjustflag,turn,tradestatus,pctChg,isST\n"
+               "2022-01-04,sh.000001,3649.1510,3651.8924,3610.0922,3632.3327,3639.7754,40594968600,"
+               "508808810000.0000,3,,1,-0.204482,0\n");
+  REQUIRE(baostock.ok());
+  REQUIRE(baostock->committed);
+  const auto& sse_bar = kinds_bars(f.store, "000001.SH").front();
+  CHECK(sse_bar.volume == 40594968600); // shares, as a stock's
+  CHECK(sse_bar.close == 3632.3327);
+  CHECK(sse_bar.factor == 1.0);
+  CHECK(f.store.find_symbol("000001.SH")->kind == domain::Kind::index);
+}

@@ -104,7 +104,14 @@ std::pair<double, bool> FactorChain::settle_row(const import::ParsedRow& row,
     if (!stored.empty()) {
       return {stored.front().factor, adj.count(row.symbol) != 0};
     }
-    return factor_of(row, m_store.find_bar_before(row.symbol, day), adj);
+    // A day inside the stored history (a repair): the bar before it is the stored one, or the
+    // one this fetch wrote last when later (two missing days in a row: the first is not yet stored).
+    auto before = m_store.find_bar_before(row.symbol, day);
+    if (known.last_written && known.last_written->trade_date < day
+        && (!before || before->trade_date < known.last_written->trade_date)) {
+      before = known.last_written;
+    }
+    return factor_of(row, before, adj);
   }
   // Past the stored history the latest bar before the day is the one this fetch wrote last (a
   // whole market a day, without a query per bar), or the stored last one.

@@ -20,8 +20,10 @@ std::vector<ProviderLedger> providers_of(const std::vector<store::LedgerDay>& le
       ++provider.symbol_rows;
       continue;
     }
-    if (row.kind != domain::Kind::stock) {
-      continue; // D20: a provider's whole days are its stocks'
+    if (row.kind != domain::Kind::stock) { // D20: a provider's whole days are its stocks'
+      auto& last = provider.last_whole_of_kind.try_emplace(row.kind, row.trade_date).first->second;
+      last = std::max(last, row.trade_date);
+      continue;
     }
     ++provider.whole_days;
     if (!provider.last_whole || *provider.last_whole < row.trade_date) {

@@ -29,11 +29,34 @@ int decimals_of(double value) {
 std::vector<std::string> stored_indices(store::BarStore& store) {
   std::vector<std::string> out;
   for (const auto& info : store.load_symbols()) {
-    if (domain::classify_code(info.symbol).kind == domain::Kind::index) {
+    if (info.kind == domain::Kind::index) {
       out.push_back(info.symbol);
     }
   }
   return out;
+}
+
+// Return the units asking a provider whose market shape is a whole day for `symbols` (none: the
+// whole market and the stored indices of `store`) over `days`. D20: a market's day holds no
+// index (Tushare's `index_daily` is asked by `ts_code`), so each index is asked a span of its own.
+std::vector<Unit> market_day_units(store::BarStore& store,
+                                   const std::vector<std::string>& symbols,
+                                   const std::vector<domain::Date>& days) {
+  std::vector<std::string> indices = symbols.empty() ? stored_indices(store) : std::vector<std::string>{};
+  std::vector<std::string> others;
+  for (const auto& symbol : symbols) {
+    (store.market().load_kind(symbol) == domain::Kind::index ? indices : others).push_back(symbol);
+  }
+  std::vector<Unit> units;
+  if (symbols.empty() || !others.empty()) {
+    for (const auto day : days) {
+      units.push_back({UnitShape::market_day, others, {day}, std::nullopt, false});
+    }
+  }
+  for (auto& index : indices) {
+    units.push_back({UnitShape::symbol_span, {std::move(index)}, days, std::nullopt, false});
+  }
+  return units;
 }
 
 // Return the units asking `provider` for `symbols` (none: the whole market and the stored indices
@@ -42,17 +65,14 @@ std::variant<std::vector<Unit>, Stop> units_of(Provider& provider,
                                                store::BarStore& store,
                                                const std::vector<std::string>& symbols,
                                                const std::vector<domain::Date>& days) {
-  std::vector<Unit> units;
   if (provider.market_shape() == UnitShape::market_day) {
-    for (const auto day : days) {
-      units.push_back({UnitShape::market_day, symbols, {day}, std::nullopt, false});
-    }
-    return units;
+    return market_day_units(store, symbols, days);
   }
   auto universe = provider.universe({symbols, symbols.empty() ? stored_indices(store) : std::vector<std::string>{}, {}});
   if (auto* why = std::get_if<Stop>(&universe)) {
     return std::move(*why);
   }
+  std::vector<Unit> units;
   for (auto& symbol : std::get<std::vector<std::string>>(universe)) {
     units.push_back({UnitShape::symbol_span, {std::move(symbol)}, days, std::nullopt, false});
   }

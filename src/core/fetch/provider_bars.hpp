@@ -52,9 +52,9 @@ struct AskedBars {
 };
 
 // Ask `provider` for the bars of `symbols` (when empty, every one it lists and the indices `store`
-// holds, D20) on the open days
-// of [`from`, `to`] that are not after `today` (`store`'s calendar says which), and on the open day
-// before `from`, asked for the steps into `from` only.
+// holds, D20; an index is asked a span of its own of a provider that answers whole days) on the
+// open days of [`from`, `to`] that are not after `today` (`store`'s calendar says which), and on
+// the open day before `from`, asked for the steps into `from` only.
 AskedBars ask_provider(Provider& provider,
                        store::BarStore& store,
                        const std::vector<std::string>& symbols,
