@@ -44,7 +44,10 @@ endif()
 # docs/performance.md). Not in the fuzz build, whose coverage sections are clang's to keep.
 if(NOT ASHARE_FUZZ)
   include(CheckLinkerFlag)
-  check_linker_flag(CXX "LINKER:-z,pack-relative-relocs" ASHARE_LINKER_PACKS_RELOCS)
+  # A linker that only warns about the option (lld 14, which the test builds link with) goes
+  # without it rather than warning on every link.
+  check_linker_flag(CXX "LINKER:--fatal-warnings,-z,pack-relative-relocs"
+                    ASHARE_LINKER_PACKS_RELOCS)
   target_link_options(ashare_settings INTERFACE "LINKER:--gc-sections")
   if(ASHARE_LINKER_PACKS_RELOCS)
     target_link_options(ashare_settings INTERFACE "LINKER:-z,pack-relative-relocs")

@@ -6,6 +6,9 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   # The build compiles through it when present (cmake/Ccache.cmake): a second run reuses objects.
   ccache
+  # The test builds link with it when present (scripts/test.sh): it links a test program in a
+  # fifth of the CPU time GNU ld takes.
+  lld
   libcli11-dev nlohmann-json3-dev libsqlitecpp-dev libsqlite3-dev doctest-dev
   libssl-dev libboost-dev zlib1g-dev
   # The black-box tests' HTTP client (tests/blackbox); ashare itself does not use it.
