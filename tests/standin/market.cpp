@@ -26,6 +26,12 @@ const std::vector<Column> k_suspend_d_columns{
     {"ts_code", true}, {"trade_date", true}, {"suspend_timing", true}, {"suspend_type", true}};
 const std::vector<Column> k_bse_mapping_columns{
     {"name", true}, {"o_code", true}, {"n_code", true}, {"list_date", true}};
+const std::vector<Column> k_fund_basic_columns{
+    {"ts_code", true},   {"name", true},        {"management", true}, {"fund_type", true}, {"found_date", true},
+    {"list_date", true}, {"delist_date", true}, {"status", true},     {"market", true}};
+const std::vector<Column> k_index_basic_columns{
+    {"ts_code", true},   {"name", true},       {"market", true},    {"publisher", true}, {"category", true},
+    {"base_date", true}, {"base_point", false}, {"list_date", true}, {"exp_date", true}};
 
 namespace {
 
@@ -223,6 +229,16 @@ Market load_market(const std::filesystem::path& dir) {
     if (row[3] == "S") {
       suspended.emplace(row[0], row[1]);
     }
+  }
+  // D20's funds and indices, when the data has them.
+  if (std::filesystem::exists(dir / "fund_daily.csv")) {
+    market.fund_daily = by_day(load_csv(dir / "fund_daily.csv", k_daily_columns));
+    market.fund_adj = by_day(load_csv(dir / "fund_adj.csv", k_adj_factor_columns));
+    market.fund_basic = load_csv(dir / "fund_basic.csv", k_fund_basic_columns);
+  }
+  if (std::filesystem::exists(dir / "index_daily.csv")) {
+    market.index_daily = by_day(load_csv(dir / "index_daily.csv", k_daily_columns));
+    market.index_basic = load_csv(dir / "index_basic.csv", k_index_basic_columns);
   }
   auto daily = load_daily(dir);
   std::erase_if(daily, [&](const Row& row) { return suspended.count({row[0], row[1]}) > 0; });

@@ -15,7 +15,8 @@ Error past_calendar(domain::Date day, domain::Date calendar_end) {
                           "(`ashare fetch tushare` does, or `ashare import` a trade_cal file)");
 }
 
-// Return the first day the plan considers when no --from is given.
+} // namespace
+
 domain::Date default_start(store::BarStore& store,
                            const std::vector<store::LedgerDay>& ledger,
                            domain::Date end) {
@@ -28,6 +29,23 @@ domain::Date default_start(store::BarStore& store,
     return open.empty() ? end : open.front();
   }
   return open[open.size() - k_first_fetch_days];
+}
+
+namespace {
+
+// Return whether `day` is planned for a kind whose symbols `own_rows` are planned from their own
+// (day, symbol) rows in `ledger`: when one of them lacks its row.
+bool lacks_own_row(const std::vector<store::LedgerDay>& ledger,
+                   domain::Date day,
+                   const std::vector<std::string>& own_rows) {
+  std::set<std::string> held;
+  for (const auto& row : ledger) {
+    if (row.trade_date == day && !row.symbol.empty()) {
+      held.insert(row.symbol);
+    }
+  }
+  return std::any_of(own_rows.begin(), own_rows.end(),
+                     [&held](const std::string& symbol) { return held.count(symbol) == 0; });
 }
 
 } // namespace
@@ -78,7 +96,10 @@ bool ledger_holds(const std::vector<store::LedgerDay>& ledger,
                         [&held](const std::string& symbol) { return held.count(symbol) != 0; });
 }
 
-Result<Plan> plan_fetch(store::BarStore& store, const PlanRequest& request, domain::Date last_completed) {
+Result<Plan> plan_fetch(store::BarStore& store,
+                        const PlanRequest& request,
+                        domain::Date last_completed,
+                        const KindPlan& of) {
   if (request.from && request.to && *request.from > *request.to) {
     return make_error(ErrorCode::invalid_parameter,
                       "--from " + request.from->iso() + " is after --to " + request.to->iso());
@@ -89,14 +110,14 @@ Result<Plan> plan_fetch(store::BarStore& store, const PlanRequest& request, doma
       return past_calendar(*day, span ? span->second : domain::k_first_session);
     }
   }
-  // D20: a run of the stocks plans from the stocks' ledger (a whole day of funds holds no stock).
+  // D20: each kind plans from its own ledger rows (a whole day of funds holds no stock).
   auto ledger = store.market().load_ledger(request.provider);
-  std::erase_if(ledger, [](const store::LedgerDay& row) { return row.kind != domain::Kind::stock; });
+  std::erase_if(ledger, [&of](const store::LedgerDay& row) { return row.kind != of.kind; });
   Plan plan;
   plan.last_completed = last_completed;
   plan.end = request.to ? std::min(*request.to, last_completed) : last_completed;
   plan.start = request.from ? *request.from : default_start(store, ledger, plan.end);
-  if (!request.from && ledger.empty()) {
+  if (!request.from && ledger.empty() && of.kind == domain::Kind::stock) {
     const auto as_of = store.load_dataset_info().as_of;
     if (as_of && *as_of < plan.start) {
       const auto after = store.market().load_open_days(as_of->plus_days(1), plan.start);
@@ -104,7 +125,9 @@ Result<Plan> plan_fetch(store::BarStore& store, const PlanRequest& request, doma
     }
   }
   for (const auto day : store.market().load_open_days(plan.start, plan.end)) {
-    if (request.refetch || !ledger_holds(ledger, day, request.symbols)) {
+    const bool lacking = of.own_rows.empty() ? !ledger_holds(ledger, day, request.symbols)
+                                             : lacks_own_row(ledger, day, of.own_rows);
+    if (request.refetch || lacking) {
       plan.days.push_back(day);
     }
   }
