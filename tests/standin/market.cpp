@@ -1,5 +1,7 @@
 #include "market.hpp"
 
+#include "index_weight.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -239,6 +241,12 @@ Market load_market(const std::filesystem::path& dir) {
   if (std::filesystem::exists(dir / "index_daily.csv")) {
     market.index_daily = by_day(load_csv(dir / "index_daily.csv", k_daily_columns));
     market.index_basic = load_csv(dir / "index_basic.csv", k_index_basic_columns);
+  }
+  if (std::filesystem::is_directory(dir / "index_weight")) {
+    for (const auto& entry : std::filesystem::directory_iterator(dir / "index_weight")) {
+      const auto code = entry.path().stem().string();
+      market.index_weight[code] = monthly_snapshots(entry.path(), code, market.trade_cal);
+    }
   }
   auto daily = load_daily(dir);
   std::erase_if(daily, [&](const Row& row) { return suspended.count({row[0], row[1]}) > 0; });

@@ -49,12 +49,15 @@ struct Market {
   RowsByDay index_daily;
   std::vector<Row> fund_basic;
   std::vector<Row> index_basic;
+  // D20: index_weight's snapshots by index_code (index_weight.hpp), from index_weight/CODE.csv.
+  std::map<std::string, RowsByDay> index_weight;
 };
 
 // Load the market from `dir`: daily/*.csv and daily_synthetic.csv (Tushare `daily` columns),
 // adj_factor.csv, trade_cal.csv, stock_basic.csv and suspend_d.csv. Columns are found by their
 // header names; extra columns (a `note`) are ignored. D20's fund_daily.csv, fund_adj.csv,
-// index_daily.csv, fund_basic.csv and index_basic.csv are read when present. A symbol's daily row on a day suspend_d
+// index_daily.csv, fund_basic.csv and index_basic.csv are read when present, and index_weight/CODE.csv
+// (announcement spans: index_weight.hpp) as CODE's monthly snapshots. A symbol's daily row on a day suspend_d
 // marks `S` is left out. Throws std::runtime_error naming the file on a missing file or column.
 Market load_market(const std::filesystem::path& dir);
 

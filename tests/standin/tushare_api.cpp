@@ -1,5 +1,7 @@
 #include "tushare_api.hpp"
 
+#include "index_weight.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <memory>
@@ -12,11 +14,11 @@ using nlohmann::json;
 
 const std::string k_no_such_day = "99999999";
 
-// The APIs the stand-in answers (D20 added fund_daily, fund_adj, fund_basic, index_daily and
-// index_basic).
+// The APIs the stand-in answers (D20 added fund_daily, fund_adj, fund_basic, index_daily,
+// index_basic and index_weight).
 const std::set<std::string> k_apis{"daily",      "adj_factor", "trade_cal",   "stock_basic", "suspend_d",
                                    "bse_mapping", "fund_daily", "fund_adj",    "fund_basic",  "index_daily",
-                                   "index_basic"};
+                                   "index_basic", "index_weight"};
 
 std::vector<std::string> split_list(const std::string& text) {
   std::vector<std::string> out;
@@ -202,6 +204,9 @@ TushareApi::Answer TushareApi::dispatch(const Query& query) {
         return answer_basic(query, funds ? m_market.fund_basic : m_market.index_basic,
                             funds ? k_fund_basic_columns : k_index_basic_columns);
       }
+      if (query.api_name == "index_weight") {
+        return answer_index_weight(query);
+      }
       if (query.api_name == "trade_cal") {
         return answer_trade_cal(query);
       }
@@ -314,6 +319,30 @@ TushareApi::Answer TushareApi::answer_bars(const Query& query,
     limit = std::min(limit, std::max(1LL, static_cast<long long>(answer.rows.size() + 1) / 2));
   }
   answer.page(query.int_param("offset").value_or(0), limit);
+  return answer;
+}
+
+// index_weight (D20): one index_code's snapshots by trade_date or over start_date..end_date, latest
+// first, paged under the cap. A code without snapshots (000300.SH: Tushare files CSI 300 under
+// 399300.SZ) answers no rows, as the real service did.
+TushareApi::Answer TushareApi::answer_index_weight(const Query& query) {
+  Answer answer;
+  answer.columns = &k_index_weight_columns;
+  const auto found = m_market.index_weight.find(query.param("index_code").value_or(""));
+  if (found != m_market.index_weight.end()) {
+    const auto trade_date = query.param("trade_date");
+    const auto from = trade_date.value_or(query.param("start_date").value_or(""));
+    const auto to = trade_date.value_or(query.param("end_date").value_or(k_no_such_day));
+    for (auto it = found->second.rbegin(); it != found->second.rend(); ++it) {
+      if (it->first >= from && it->first <= to) {
+        for (const auto& row : it->second) {
+          answer.rows.push_back(&row);
+        }
+      }
+    }
+  }
+  const long long cap = m_faults.daily_cap().value_or(m_options.daily_cap);
+  answer.page(query.int_param("offset").value_or(0), std::min(query.int_param("limit").value_or(cap), cap));
   return answer;
 }
 
