@@ -166,7 +166,11 @@ TEST_CASE("fetch tushare: each kind plans from its own ledger rows (D20)") {
   const auto added = fetch_kinds(store, standin, {"--indices", "000300.SH,000001.SH"});
   CHECK_MESSAGE(added.status == 0, added.err);
   CHECK(calls_of(standin.log(), "index_daily") == 1);
-  CHECK(standin.log().back()["params"]["ts_code"] == "000001.SH");
+  for (const auto& entry : standin.log()) { // after it, the membership's index_weight (D20)
+    if (entry["api_name"] == "index_daily") {
+      CHECK(entry["params"]["ts_code"] == "000001.SH");
+    }
+  }
 }
 
 TEST_CASE("fetch tushare: a token refused index_daily warns once and stores the rest") {
@@ -176,6 +180,8 @@ TEST_CASE("fetch tushare: a token refused index_daily warns once and stores the 
   REQUIRE_MESSAGE(run.status == 0, run.err);
   CHECK(run.err.find("may not call Tushare `index_daily`") != std::string::npos);
   CHECK(run.err.find("index_daily") == run.err.rfind("index_daily"));
+  // The source's words quoted without their final full stop before "; " (Tushare's "。").
+  CHECK(run.err.find("doc_id=108; the indices are left out of this run (D20)") != std::string::npos);
   CHECK(calls_of(standin.log(), "index_daily") == 1);
   CHECK(run.out.find("fetched 22 days (2022-12-01..2022-12-30)") != std::string::npos);
   CHECK(bars_of(store, "600519.SH", true).size() == 22);

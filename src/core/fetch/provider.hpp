@@ -104,6 +104,13 @@ struct References {
   std::optional<Stop> stop; // quota or token: the run ends (D18)
 };
 
+// D20: an index's membership snapshots as the source files them (Tushare `index_weight`), by day;
+// or, when the token may not call the API, none and a warning: the run goes on without them.
+struct Snapshots {
+  std::map<domain::Date, std::vector<store::MemberWeight>> by_day;
+  std::vector<std::string> warnings;
+};
+
 // What a run asks a provider's universe for (D20).
 struct UniverseAsk {
   std::vector<std::string> named;   // canonical: exactly these, whatever their kind
@@ -121,6 +128,7 @@ struct PlanSize {
   std::size_t stocks = 0;
   std::size_t funds = 0;
   std::size_t indices = 0;
+  std::size_t members = 0; // D20: the indices whose membership snapshots are asked
   bool named = false;
 };
 
@@ -156,6 +164,16 @@ public:
   // `index_daily` at 9:00 and 19:00): a named index without a bar on the last completed day is
   // then not yet published, and the indices' day is asked again next run (D20).
   virtual bool indices_lag() const { return false; }
+
+  // Whether the source answers index membership (D20: Tushare's `index_weight`; TDX has none).
+  virtual bool answers_members() const { return false; }
+  // Return the membership snapshots of `index` (canonical, as ashare names it) dated within
+  // [first, last]: at least one call (paged), or why the run ends.
+  virtual std::variant<Snapshots, Stop> members(const std::string& index, domain::Date first, domain::Date last,
+                                                const Waiting& waiting) {
+    (void)index, (void)first, (void)last, (void)waiting;
+    return Snapshots{};
+  }
 
   // Return the symbols a fetch asks a span each of: with market_shape() symbol_span, `ask.named`
   // when given, else those of `ask.kinds` the source lists and `ask.indices` (D20); with

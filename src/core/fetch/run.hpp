@@ -1,7 +1,8 @@
-// One fetch run (fetch/run_fetch.hpp), internal to fetch/: the run's state and steps, in four
+// One fetch run (fetch/run_fetch.hpp), internal to fetch/: the run's state and steps, in five
 // files: run_fetch.cpp (the skeleton: refreshes, plan, dry run, up to date, report), run_kinds.cpp
 // (D20: each kind planned from its own ledger, and recorded whole), run_units.cpp (a plan's units
-// asked ahead, checked, recorded and committed) and run_repair.cpp (--repair).
+// asked ahead, checked, recorded and committed), run_members.cpp (D20: index membership
+// snapshots) and run_repair.cpp (--repair).
 #pragma once
 
 #include "core/fetch/factor_chain.hpp"
@@ -19,6 +20,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ashare::fetch {
@@ -54,6 +56,11 @@ private:
   void record_whole_market(domain::Kind kind);
   std::optional<std::string> indices_unpublished(domain::Date day);
   std::size_t whole_days_through(const Plan& plan);
+
+  // run_members.cpp
+  bool takes_members() const;
+  std::pair<domain::Date, domain::Date> members_window(const std::string& index, const Plan& plan);
+  bool fetch_members(const Plan& plan);
 
   // run_units.cpp
   bool fetch_plan(const Plan& plan);

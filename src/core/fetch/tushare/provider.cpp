@@ -77,9 +77,22 @@ KindApis apis_of(domain::Kind kind) {
   }
 }
 
+// Return `why` (a refusal quoting the source) followed by `then`: the source's final full stop
+// ("。" or ".") dropped, so that "; " does not follow it.
+std::string then_said(std::string why, std::string_view then) {
+  for (const std::string_view stop : {"\u3002", "."}) {
+    if (why.ends_with(stop)) {
+      why.erase(why.size() - stop.size());
+      break;
+    }
+  }
+  return why + "; " + std::string(then);
+}
+
 // Return the words a refused kind is left out with.
 std::string left_out(const std::string& why, domain::Kind kind) {
-  return why + "; the " + (kind == domain::Kind::fund ? "funds" : "indices") + " are left out of this run (D20)";
+  return then_said(why, std::string("the ") + (kind == domain::Kind::fund ? "funds" : "indices")
+                            + " are left out of this run (D20)");
 }
 
 // Tells `waiting` what the client does, while it lives: how long it waited out the source's rate
@@ -324,12 +337,14 @@ References TushareProvider::references(const UniverseAsk& ask, const Waiting& wa
 std::int64_t TushareProvider::estimate(const PlanSize& size) const {
   // A day of stocks: daily, adj_factor, suspend_d; of funds: fund_daily, fund_adj; each index one
   // index_daily per 8,000 rows (D20: about 13 calls a day with the default eight). The calendar,
-  // stock_basic (three statuses) and bse_mapping, fund_basic, an index_basic per index first.
+  // stock_basic (three statuses) and bse_mapping, fund_basic, an index_basic per index first;
+  // an index_weight per index whose membership is asked (a window's snapshots, one page or more).
   const auto pages = (size.index_days + k_index_rows_per_call - 1) / k_index_rows_per_call;
   const bool stocks = size.stock_days > 0 || size.named;
   return static_cast<std::int64_t>(size.stock_days * 3 + size.fund_days * 2 + size.indices * pages)
          + 1 + (stocks ? 4 : 0) + (size.fund_days > 0 ? 1 : 0)
-         + static_cast<std::int64_t>(size.index_days > 0 ? size.indices : 0);
+         + static_cast<std::int64_t>(size.index_days > 0 ? size.indices : 0)
+         + static_cast<std::int64_t>(size.members);
 }
 
 bool TushareProvider::ask_day_adj(const char* api_name,
@@ -525,6 +540,35 @@ Asked TushareProvider::fetch_span(const Unit& unit) {
   if (stop) {
     return *stop;
   }
+  return out;
+}
+
+std::variant<Snapshots, Stop> TushareProvider::members(const std::string& index,
+                                                       domain::Date first,
+                                                       domain::Date last,
+                                                       const Waiting& waiting) {
+  const Listening listening(m_client, waiting);
+  // D20: 000300.SH answered nothing for years (waditu/tushare #801 #1175 #1224); its weights are
+  // filed under 399300.SZ.
+  const std::string asked = index == "000300.SH" ? "399300.SZ" : index;
+  Snapshots out;
+  std::optional<Stop> stop;
+  const json params{{"index_code", asked}, {"start_date", yyyymmdd(first)}, {"end_date", yyyymmdd(last)}};
+  auto table = call_permitted("index_weight", params, m_index_weight_permitted, out.warnings, stop);
+  if (stop) {
+    return *stop;
+  }
+  if (!table) { // refused for the token's points: said once, the run goes on
+    for (auto& warning : out.warnings) {
+      warning = then_said(warning, "the indices' membership is left out of this run (D20)");
+    }
+    return out;
+  }
+  auto read = read_index_weight(*table);
+  if (!read) {
+    return Stop{FetchEnd::refused, std::string(k_provider) + ": " + read.error().message};
+  }
+  out.by_day = std::move(*read);
   return out;
 }
 

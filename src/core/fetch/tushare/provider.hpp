@@ -13,6 +13,8 @@
 // the listings add `fund_basic` (market E) and `index_basic` by each index's ts_code. A symbol is
 // asked through its code's kind's API, and a code D20 keeps out is dropped from every answer. A
 // token that may not call `fund_daily` or `index_daily` leaves that kind out of the run, said once.
+// An index's membership is `index_weight` by index_code over a window (Tushare files CSI 300's
+// under 399300.SZ: asked so for 000300.SH), its snapshots filed under the index asked for.
 #pragma once
 
 #include "core/fetch/provider.hpp"
@@ -50,6 +52,10 @@ public:
     return ask.named.empty() ? ask.indices : ask.named;
   }
   Asked fetch(const Unit& unit, const Waiting& waiting) override;
+  // D20: `index_weight` by index_code over [first, last], paged; 000300.SH asked as 399300.SZ.
+  bool answers_members() const override { return true; }
+  std::variant<Snapshots, Stop> members(const std::string& index, domain::Date first, domain::Date last,
+                                        const Waiting& waiting) override;
   std::int64_t requests() const override { return m_client.requests(); }
 
 private:
@@ -96,6 +102,7 @@ private:
   bool m_fund_adj_permitted = true;   // until refused `fund_adj`: the pre_close chain then
   bool m_fund_daily_permitted = true; // until refused `fund_daily`: the funds are left out (D20)
   bool m_index_daily_permitted = true; // until refused `index_daily`: the indices are left out
+  bool m_index_weight_permitted = true; // until refused `index_weight`: no membership this run
   bool m_suspend_asked = true; // until `suspend_d` fails: the same answer every day costs a call a day
   std::set<std::string, std::less<>> m_not_refreshed; // the reference tables warned of
 };

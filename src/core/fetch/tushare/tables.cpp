@@ -1,6 +1,7 @@
 #include "core/fetch/tushare/tables.hpp"
 
 #include "core/domain/kind.hpp"
+#include "core/domain/number.hpp"
 #include "core/domain/symbol.hpp"
 #include "core/import/vendor_csv.hpp"
 #include "core/import/vendor_formats.hpp"
@@ -140,6 +141,28 @@ Result<std::vector<std::pair<std::string, domain::Date>>> read_suspensions(const
     }
   }
   return days;
+}
+
+Result<std::map<domain::Date, std::vector<store::MemberWeight>>> read_index_weight(const Table& table) {
+  const char* const names[] = {"con_code", "trade_date", "weight"};
+  const auto index = columns_of(table, names, "index_weight");
+  if (!index) {
+    return index.error();
+  }
+  std::map<domain::Date, std::vector<store::MemberWeight>> snapshots;
+  for (const auto& item : table.items) {
+    const auto symbol = domain::parse_symbol(cell(item, (*index)[0]));
+    const auto date = date_cell(item, (*index)[1]);
+    const auto weight = domain::parse_double(cell(item, (*index)[2]));
+    if (symbol && date && weight && domain::classify_code(symbol->str()).kind) {
+      snapshots[*date].push_back({symbol->str(), *weight});
+    }
+  }
+  for (auto& [day, members] : snapshots) {
+    std::sort(members.begin(), members.end(),
+              [](const store::MemberWeight& a, const store::MemberWeight& b) { return a.symbol < b.symbol; });
+  }
+  return snapshots;
 }
 
 Result<std::vector<store::Listing>> read_listings(const Table& table) {

@@ -63,6 +63,12 @@ Result<std::vector<store::Listing>> read_fund_listings(const Table& table);
 // left out.
 Result<std::vector<store::Listing>> read_index_listings(const Table& table);
 
+// D20: an `index_weight` table (index_code, con_code, trade_date, weight in percent) read into
+// snapshots by day, each member canonical and by symbol; a row whose code is no D1 symbol, or
+// one D20 keeps out, or whose day or weight does not read, is left out. The snapshots are filed
+// by the caller under the index it asked for (000300.SH, asked as 399300.SZ).
+Result<std::map<domain::Date, std::vector<store::MemberWeight>>> read_index_weight(const Table& table);
+
 // Read a `bse_mapping` table (o_code, n_code: the Beijing exchange's old and new codes, D19) into
 // aliases; a row whose codes are no Beijing symbols, or whose new code is no 920xxx, is an
 // INVALID_INPUT error.
