@@ -204,3 +204,22 @@ TEST_CASE("fetch tushare: an index without a bar on the last completed day is as
   CHECK(calls_of(standin.log(), "index_daily") == 1);
   CHECK(calls_of(standin.log(), "daily") == 0);
 }
+
+TEST_CASE("fetch tushare: a run naming an index and a fund writes their rows as their kinds' (D20)") {
+  TushareStandIn standin;
+  TestStore store;
+  const auto named = fetch_kinds(store, standin, {"510300.SH", "000300.SH", "--from", "2022-12-01"});
+  REQUIRE_MESSAGE(named.status == 0, named.err);
+  CHECK(bars_of(store, "000300.SH", true).size() == 22);
+  standin.control({{"reset", true}});
+  // The index's own rows plan it: held from 2022-12-01, not asked again (as stocks' rows, the
+  // index would be planned for the default 250 days).
+  const auto indices = fetch_kinds(store, standin, {"--kind", "index", "--indices", "000300.SH"});
+  CHECK_MESSAGE(indices.status == 0, indices.err);
+  CHECK(calls_of(standin.log(), "index_daily") == 0);
+  // The fund's rows start its kind's ledger: its whole market is asked from 2022-12-01.
+  standin.control({{"reset", true}});
+  const auto funds = fetch_kinds(store, standin, {"--kind", "fund"});
+  CHECK_MESSAGE(funds.status == 0, funds.err);
+  CHECK(calls_of(standin.log(), "fund_daily") == 22);
+}

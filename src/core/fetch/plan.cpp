@@ -1,5 +1,7 @@
 #include "core/fetch/plan.hpp"
 
+#include "core/domain/kind.hpp"
+
 #include <algorithm>
 #include <set>
 
@@ -82,18 +84,24 @@ bool ledger_holds(const std::vector<store::LedgerDay>& ledger,
                   domain::Date day,
                   const std::vector<std::string>& symbols) {
   std::set<std::string> held;
+  std::set<domain::Kind> whole; // the kinds whose whole market holds the day
   for (const auto& row : ledger) {
     if (row.trade_date != day) {
       continue;
     }
     if (row.symbol.empty()) {
-      return true; // the whole market holds every symbol
+      if (symbols.empty()) {
+        return true;
+      }
+      whole.insert(row.kind);
+    } else {
+      held.insert(row.symbol);
     }
-    held.insert(row.symbol);
   }
-  return !symbols.empty()
-         && std::all_of(symbols.begin(), symbols.end(),
-                        [&held](const std::string& symbol) { return held.count(symbol) != 0; });
+  // D20: a named symbol is held by its own row, or by the whole market of its code's kind.
+  return !symbols.empty() && std::all_of(symbols.begin(), symbols.end(), [&](const std::string& symbol) {
+    return held.count(symbol) != 0 || whole.count(domain::classify_code(symbol).kind.value_or(domain::Kind::stock)) != 0;
+  });
 }
 
 Result<Plan> plan_fetch(store::BarStore& store,
@@ -110,9 +118,12 @@ Result<Plan> plan_fetch(store::BarStore& store,
       return past_calendar(*day, span ? span->second : domain::k_first_session);
     }
   }
-  // D20: each kind plans from its own ledger rows (a whole day of funds holds no stock).
+  // D20: each kind plans from its own ledger rows (a whole day of funds holds no stock); a run
+  // naming symbols reads every kind's, each symbol held by its own kind's (ledger_holds).
   auto ledger = store.market().load_ledger(request.provider);
-  std::erase_if(ledger, [&of](const store::LedgerDay& row) { return row.kind != of.kind; });
+  if (request.symbols.empty()) {
+    std::erase_if(ledger, [&of](const store::LedgerDay& row) { return row.kind != of.kind; });
+  }
   Plan plan;
   plan.last_completed = last_completed;
   plan.end = request.to ? std::min(*request.to, last_completed) : last_completed;

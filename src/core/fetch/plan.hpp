@@ -75,7 +75,9 @@ domain::Date default_start(store::BarStore& store, const std::vector<store::Ledg
 // (what a chain into `day` steps from: D18), or nullopt.
 std::optional<domain::Date> find_open_day_before(store::BarStore& store, domain::Date day);
 
-// Return whether the ledger rows `ledger` hold `day` for `symbols` (empty: the whole market).
+// Return whether the ledger rows `ledger` hold `day` for `symbols` (empty: the whole market, any
+// whole-market row); a named symbol is held by its own row or a whole-market row of its code's
+// kind (D20).
 bool ledger_holds(const std::vector<store::LedgerDay>& ledger,
                   domain::Date day,
                   const std::vector<std::string>& symbols);

@@ -53,6 +53,7 @@ private:
   UniverseAsk universe_ask() const;
   bool takes(domain::Kind kind) const;
   domain::Kind kind_of(const std::string& symbol) const;
+  domain::Kind ledger_kind(const Unit& unit, const std::string& symbol) const;
   void record_whole_market(domain::Kind kind);
   std::optional<std::string> indices_unpublished(domain::Date day);
   std::size_t whole_days_through(const Plan& plan);

@@ -38,6 +38,12 @@ domain::Kind Run::kind_of(const std::string& symbol) const {
   return domain::classify_code(symbol).kind.value_or(domain::Kind::stock);
 }
 
+domain::Kind Run::ledger_kind(const Unit& unit, const std::string& symbol) const {
+  // D20: a symbol's row is its code's kind's, also in a run naming it (planned as one stock
+  // plan): a named fund's or index's day counts for its kind, and plans it next time.
+  return symbol.empty() ? unit.kind : domain::classify_code(symbol).kind.value_or(unit.kind);
+}
+
 UniverseAsk Run::universe_ask() const {
   UniverseAsk ask{m_options.symbols, {}, m_kinds};
   if (m_options.symbols.empty() && takes(domain::Kind::index)) {

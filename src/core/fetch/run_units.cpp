@@ -258,7 +258,7 @@ bool Run::write_market_day(const Unit& unit, Fetched& fetched) {
   }
   UnitRecord record{{}, std::move(fetched.suspensions), lifted_marks(fetched.rows), {}};
   for (const auto& symbol : whole ? std::vector<std::string>{""} : unit.symbols) {
-    record.ledger.push_back({m_name, day, symbol, answered, unit.kind});
+    record.ledger.push_back({m_name, day, symbol, answered, ledger_kind(unit, symbol)});
   }
   // The days a whole-market run stored are counted once every kind is through (fetch_plan).
   add(std::move(fetched.rows), fetched.adj, std::move(record), [this, whole] { m_report.days_stored += whole ? 0 : 1; });
@@ -293,7 +293,7 @@ bool Run::write_symbol_span(const Unit& unit, Fetched& fetched) {
   }
   UnitRecord record{{}, std::move(fetched.suspensions), lifted_marks(kept), {}};
   for (const auto day : unit.days) {
-    record.ledger.push_back({m_name, day, symbol, answered.count(day) != 0 ? 1 : 0, unit.kind});
+    record.ledger.push_back({m_name, day, symbol, answered.count(day) != 0 ? 1 : 0, ledger_kind(unit, symbol)});
   }
   add(std::move(kept), fetched.adj, std::move(record), [this] { ++m_report.symbols_stored; });
   return true;
