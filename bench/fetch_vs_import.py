@@ -105,7 +105,7 @@ def main():
                 for _ in range(args.rounds):
                     store = fresh(work, "fetch.db")
                     fetches.append(run([args.ashare, "--db", store, "fetch", "tushare",
-                                        "--from", first, "--pace", "0", "--quiet"], env, work))
+                                        "--kind", "stock", "--from", first, "--pace", "0", "--quiet"], env, work))
                     store = fresh(work, "import.db")
                     imports.append(run([args.ashare, "--db", store, "import", "--format",
                                         "tushare", "--adj-factor", adj, daily], env, work))

@@ -33,7 +33,7 @@ _ashare() {
   local commands="bars ema rsi sma macd bbands atr kdj chart symbols members info calendar fetch gaps verify sync import remove keys copy export serve"
   local output="--format --no-header"
   # Options that take a value, so that the value is not taken for the command or a positional.
-  local valued=" --db --keys-db --cache-db --base-url --api-key --ca-file --timeout --retries --config --from --to --sort --limit --window --fast --slow --signal --k --n --m1 --m2 --series --convention --order --at --format --symbols-file --plan --source --adj-factor --symbol --overlay --svg --width --height --listen --threads --max-connections --header-timeout --idle-timeout --write-timeout --drain-timeout --cache-budget --tls-cert --tls-key --credits --label --token-file --source-url --max-lag --pace --indices --kind --on --index "
+  local valued=" --db --keys-db --cache-db --base-url --api-key --ca-file --timeout --retries --config --from --to --sort --limit --window --fast --slow --signal --k --n --m1 --m2 --series --convention --order --at --format --symbols-file --plan --source --adj-factor --symbol --overlay --svg --width --height --listen --threads --max-connections --header-timeout --idle-timeout --write-timeout --drain-timeout --cache-budget --tls-cert --tls-key --credits --label --token-file --source-url --max-lag --pace --indices --kind --members --on --index "
 
   # The command (and keys' subcommand), and how many positionals come before the current word.
   local command="" sub="" positionals=0 i
@@ -96,7 +96,7 @@ _ashare() {
     --symbol) COMPREPLY=($(compgen -W "$(_ashare_symbols)" -- "$cur")); return ;;
     --db | --keys-db | --cache-db | --ca-file | --config | --tls-cert | --tls-key | --symbols-file | --adj-factor | --svg | --token-file)
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    --base-url | --api-key | --timeout | --retries | --from | --to | --limit | --window | --fast | --slow | --signal | --k | --n | --m1 | --m2 | --at | --source | --width | --height | --listen | --threads | --max-connections | --header-timeout | --idle-timeout | --write-timeout | --drain-timeout | --cache-budget | --credits | --label | --source-url | --max-lag | --pace | --indices | --kind)
+    --base-url | --api-key | --timeout | --retries | --from | --to | --limit | --window | --fast | --slow | --signal | --k | --n | --m1 | --m2 | --at | --source | --width | --height | --listen | --threads | --max-connections | --header-timeout | --idle-timeout | --write-timeout | --drain-timeout | --cache-budget | --credits | --label | --source-url | --max-lag | --pace | --indices | --kind | --members)
       return ;;
   esac
 
@@ -119,7 +119,7 @@ _ashare() {
     fetch)
       case "$sub" in
         "") COMPREPLY=($(compgen -W "tushare tdx" -- "$cur")); return ;;
-        tushare) options="--from --to --indices --kind --token-file --source-url --refetch --repair --skip-invalid --dry-run --quiet --max-lag --pace" ;;
+        tushare) options="--from --to --indices --kind --members --token-file --source-url --refetch --repair --skip-invalid --dry-run --quiet --max-lag --pace" ;;
         tdx) options="--from --to --indices --kind --hosts --refetch --repair --skip-invalid --dry-run --quiet --max-lag --pace" ;;
       esac
       ;;

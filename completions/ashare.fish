@@ -140,6 +140,7 @@ complete -c ashare -n '__fish_seen_subcommand_from tushare' -l max-lag -x -d 'Ex
 complete -c ashare -n '__fish_seen_subcommand_from tushare' -l pace -x -d 'Calls a minute at most'
 complete -c ashare -n '__fish_seen_subcommand_from tushare' -l indices -x -d 'Indices to take besides the market'
 complete -c ashare -n '__fish_seen_subcommand_from tushare' -l kind -x -a 'stock index fund' -d 'Kinds of symbol to take'
+complete -c ashare -n '__fish_seen_subcommand_from tushare' -l members -x -d 'Indices whose membership to take'
 
 # fetch tdx
 complete -c ashare -n '__fish_seen_subcommand_from tdx' -a '(__ashare_symbols)' -d 'Only this symbol'

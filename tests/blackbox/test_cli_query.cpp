@@ -1210,7 +1210,7 @@ TEST_CASE("cli query: the config file, under the environment and the flags") {
           == "ashare: error: " + path.string()
                  + ":3: unknown key \"colour\" (known: db, keys_db, cache_db, base_url, api_key, "
                    "format, convention, plan, listen, threads, max_connections, header_timeout, "
-                   "idle_timeout, write_timeout, drain_timeout, cache_budget, rate_limit, tushare_token, tushare_url, tdx_hosts, szse_url, indices)\n");
+                   "idle_timeout, write_timeout, drain_timeout, cache_budget, rate_limit, tushare_token, tushare_url, tdx_hosts, szse_url, indices, members)\n");
   }
 }
 

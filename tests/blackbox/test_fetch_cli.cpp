@@ -40,7 +40,14 @@ RunResult fetch(const TestStore& store,
                 const std::string& now = k_march_first) {
   // Unpaced unless a case paces itself: the pace is its own case, and 180 calls a minute would
   // make every case wait a third of a second a call.
+  // The stocks: D20's funds and indices are test_fetch_kinds_cli.cpp's (a fetch naming symbols
+  // takes them whatever their kind).
   std::vector<std::string> argv{"fetch", "tushare", "--pace", "0"};
+  const bool named = std::any_of(args.begin(), args.end(),
+                                 [](const std::string& arg) { return arg.size() == 9 && arg[6] == '.'; });
+  if (!named) {
+    argv.insert(argv.end(), {"--kind", "stock"});
+  }
   argv.insert(argv.end(), args.begin(), args.end());
   return store.cli(argv, k_cli_timeout, fetch_env(standin, now));
 }
@@ -211,7 +218,7 @@ TEST_CASE("fetch: every answer of the source has its exit status") {
     CHECK(run.err.find("daily quota") != std::string::npos);
   }
   SUBCASE("a refused token: 4, and the token is never printed") {
-    const auto run = store.cli({"fetch", "tushare", "--from", "2024-02-26"}, k_cli_timeout,
+    const auto run = store.cli({"fetch", "tushare", "--kind", "stock", "--from", "2024-02-26"}, k_cli_timeout,
                                {"ASHARE_TUSHARE_TOKEN=wrong-secret-token", "ASHARE_TUSHARE_URL=" + standin.url(),
                                 std::string("ASHARE_NOW=") + k_march_first});
     CHECK(run.status == 4);
@@ -367,7 +374,7 @@ TEST_CASE("fetch: --dry-run prints the plan and asks nothing; a second fetch mea
   for (const auto& arg : store.store_args()) {
     argv.push_back(arg);
   }
-  for (const auto& arg : {"fetch", "tushare", "--pace", "0", "--from", "2024-02-26"}) {
+  for (const auto& arg : {"fetch", "tushare", "--pace", "0", "--kind", "stock", "--from", "2024-02-26"}) {
     argv.push_back(arg);
   }
   auto env = fetch_env(standin, k_march_first);
@@ -394,7 +401,7 @@ TEST_CASE("postgres: two fetches into one database, its URI spelt two ways: one 
   for (const auto& arg : first.store_args()) {
     argv.push_back(arg);
   }
-  for (const auto& arg : {"fetch", "tushare", "--pace", "0", "--from", "2024-02-26"}) {
+  for (const auto& arg : {"fetch", "tushare", "--pace", "0", "--kind", "stock", "--from", "2024-02-26"}) {
     argv.push_back(arg);
   }
   auto env = fetch_env(standin, k_march_first);
@@ -422,7 +429,7 @@ TEST_CASE("fetch: kill -9 mid-fetch keeps whole days, and the next run resumes")
   for (const auto& arg : store.store_args()) {
     argv.push_back(arg);
   }
-  for (const auto& arg : {"fetch", "tushare", "--pace", "0", "--from", "2024-01-02"}) {
+  for (const auto& arg : {"fetch", "tushare", "--pace", "0", "--kind", "stock", "--from", "2024-01-02"}) {
     argv.push_back(arg);
   }
   auto env = fetch_env(standin, k_march_first);

@@ -95,6 +95,7 @@ expect "ashare --db $work/one.db bars 6" "600519.SH"
 expect "ashare --base-url http://127.0.0.1:9 bars 6" ""
 expect "ashare bars --s" "--sort --summary"
 expect "ashare import --a" "--adj-factor --adjusted-input --api-key"
+expect "ashare fetch tushare --m" "--max-lag --members"
 expect "ashare keys create --p" "--plan"
 print "$passed passed, $failed failed"
 (( failed == 0 ))

@@ -1,5 +1,7 @@
 #include "market.hpp"
 
+#include "index_weight.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -26,6 +28,12 @@ const std::vector<Column> k_suspend_d_columns{
     {"ts_code", true}, {"trade_date", true}, {"suspend_timing", true}, {"suspend_type", true}};
 const std::vector<Column> k_bse_mapping_columns{
     {"name", true}, {"o_code", true}, {"n_code", true}, {"list_date", true}};
+const std::vector<Column> k_fund_basic_columns{
+    {"ts_code", true},   {"name", true},        {"management", true}, {"fund_type", true}, {"found_date", true},
+    {"list_date", true}, {"delist_date", true}, {"status", true},     {"market", true}};
+const std::vector<Column> k_index_basic_columns{
+    {"ts_code", true},   {"name", true},       {"market", true},    {"publisher", true}, {"category", true},
+    {"base_date", true}, {"base_point", false}, {"list_date", true}, {"exp_date", true}};
 
 namespace {
 
@@ -222,6 +230,22 @@ Market load_market(const std::filesystem::path& dir) {
   for (const auto& row : market.suspend_d) {
     if (row[3] == "S") {
       suspended.emplace(row[0], row[1]);
+    }
+  }
+  // D20's funds and indices, when the data has them.
+  if (std::filesystem::exists(dir / "fund_daily.csv")) {
+    market.fund_daily = by_day(load_csv(dir / "fund_daily.csv", k_daily_columns));
+    market.fund_adj = by_day(load_csv(dir / "fund_adj.csv", k_adj_factor_columns));
+    market.fund_basic = load_csv(dir / "fund_basic.csv", k_fund_basic_columns);
+  }
+  if (std::filesystem::exists(dir / "index_daily.csv")) {
+    market.index_daily = by_day(load_csv(dir / "index_daily.csv", k_daily_columns));
+    market.index_basic = load_csv(dir / "index_basic.csv", k_index_basic_columns);
+  }
+  if (std::filesystem::is_directory(dir / "index_weight")) {
+    for (const auto& entry : std::filesystem::directory_iterator(dir / "index_weight")) {
+      const auto code = entry.path().stem().string();
+      market.index_weight[code] = monthly_snapshots(entry.path(), code, market.trade_cal);
     }
   }
   auto daily = load_daily(dir);

@@ -47,12 +47,13 @@ public:
     out.warnings = calendar_warnings;
     return out;
   }
-  fetch::References references(const fetch::Waiting&) override {
+  fetch::References references(const fetch::UniverseAsk&, const fetch::Waiting&) override {
     ++references_asked;
     return {};
   }
-  std::int64_t estimate(std::size_t days, std::size_t symbols, bool named) const override {
-    return static_cast<std::int64_t>(days * 100 + symbols) * (named ? -1 : 1);
+  std::int64_t estimate(const fetch::PlanSize& size) const override {
+    const auto symbols = size.stocks + size.funds + size.indices;
+    return static_cast<std::int64_t>(size.stock_days * 100 + symbols) * (size.named ? -1 : 1);
   }
   std::variant<std::vector<std::string>, fetch::Stop> universe(const fetch::UniverseAsk& ask) override {
     if (!ask.named.empty()) {

@@ -143,6 +143,12 @@ std::size_t symbol_rows(const std::vector<store::LedgerDay>& ledger) {
       std::count_if(ledger.begin(), ledger.end(), [](const auto& row) { return !row.symbol.empty(); }));
 }
 
+// D20: the ledger's rows of `kind` (a day is whole per kind).
+std::vector<store::LedgerDay> rows_of(std::vector<store::LedgerDay> ledger, domain::Kind kind) {
+  std::erase_if(ledger, [kind](const store::LedgerDay& row) { return row.kind != kind; });
+  return ledger;
+}
+
 } // namespace
 
 TEST_CASE("fetch tdx: a first run stores the A-shares listed, prices and factors as import's pre_close chain") {
@@ -157,10 +163,12 @@ TEST_CASE("fetch tdx: a first run stores the A-shares listed, prices and factors
   CHECK(asked == std::vector<std::string>{"000001", "159915", "510300", "600276"}); // not 399001, nor 000001.SH
   CHECK(report.rows == 80);
   CHECK(report.ledger_end == date("2021-07-01"));
-  const auto ledger = rig.store.market().load_ledger(k_provider);
+  const auto all = rig.store.market().load_ledger(k_provider);
+  const auto ledger = rows_of(all, domain::Kind::stock);
   CHECK(ledger.size() == 40); // whole-market rows only: the staged ones are gone
-  CHECK(symbol_rows(ledger) == 0);
+  CHECK(symbol_rows(all) == 0);
   CHECK(ledger.back().rows == 2);
+  CHECK(rows_of(all, domain::Kind::fund).size() == 40); // D20: the funds' days, whole too
   CHECK(rig.store.load_symbols().size() == 2); // no index, fund or 000001.SH
   CHECK(rig.store.find_symbol("600276.SH")->source == "tdx");
   CHECK(rig.store.load_dataset_info().as_of == date("2021-07-01"));
@@ -244,7 +252,7 @@ TEST_CASE("fetch tdx: cut short, it keeps whole symbols and resumes with the nex
   CHECK(resumed.symbols_stored == 1);
   CHECK(rig.tdx.asked_codes == std::vector<std::string>{"600276"}); // 000001 is not asked again
   CHECK(resumed.days_stored == 22);
-  ledger = rig.store.market().load_ledger(k_provider);
+  ledger = rows_of(rig.store.market().load_ledger(k_provider), domain::Kind::stock);
   CHECK(ledger.size() == 22);
   CHECK(symbol_rows(ledger) == 0);
   CHECK(ledger.back().rows == 2);
@@ -277,9 +285,12 @@ TEST_CASE("fetch tdx: the indices asked, in an index's layout and units; a run o
     CHECK(bar.volume == std::llround(static_cast<double>(it->volume)) * 100);
     CHECK(bar.factor == 1.0);
   }
-  // Only indices were asked: the days stay staged per symbol, none of the whole market.
+  // Only indices were asked: the indices' days are whole (each index keeps its own rows, so that
+  // one added later is planned from them), none of the stocks' (D20's ledger per kind).
   const auto ledger = rig.store.market().load_ledger(k_provider);
-  CHECK(symbol_rows(ledger) == ledger.size());
+  CHECK(rows_of(ledger, domain::Kind::stock).empty());
+  CHECK(rows_of(ledger, domain::Kind::index).size() == 22 + 2 * 22);
+  CHECK(symbol_rows(ledger) == 2 * 22);
   CHECK_FALSE(report.ledger_end.has_value());
 }
 

@@ -84,16 +84,37 @@ Result<std::vector<std::string>> parse_indices(std::string_view text, std::strin
   return indices;
 }
 
+// Set the indices whose membership `options` takes (D20): those of --members, else ASHARE_MEMBERS
+// or `members`, else D20's three.
+Status choose_members(const FetchArgs& args, const Config& config, fetch::FetchOptions& options) {
+  if (!args.members && !config.sources.members) {
+    options.members.assign(fetch::k_default_members.begin(), fetch::k_default_members.end());
+    return Ok{};
+  }
+  auto members = args.members ? parse_indices(*args.members, "--members")
+                              : parse_indices(*config.sources.members, "ASHARE_MEMBERS or members");
+  if (!members) {
+    return members.error();
+  }
+  options.members = std::move(*members);
+  return Ok{};
+}
+
 // Set the universe `options` takes when it names no symbol (D20): the indices of --indices, else
-// ASHARE_INDICES or `indices`, else D20's default list; the kinds of --kind. With symbols named,
-// each is taken whatever its kind: --indices and --kind are then usage errors, not ignored.
+// ASHARE_INDICES or `indices`, else D20's default list; the kinds of --kind; the membership of
+// choose_members. With symbols named, each is taken whatever its kind: --indices, --kind and
+// --members are then usage errors, not ignored.
 Status choose_universe(const FetchArgs& args, const Config& config, fetch::FetchOptions& options) {
   if (!options.symbols.empty()) {
-    if (args.indices || args.kinds) {
-      return make_error(ErrorCode::invalid_parameter, std::string(args.indices ? "--indices" : "--kind")
+    if (args.indices || args.kinds || args.members) {
+      const char* option = args.indices ? "--indices" : args.kinds ? "--kind" : "--members";
+      return make_error(ErrorCode::invalid_parameter, std::string(option)
                                                           + " chooses the market's symbols: a fetch naming symbols takes them whatever their kind");
     }
     return Ok{};
+  }
+  if (auto members = choose_members(args, config, options); !members) {
+    return members.error();
   }
   if (args.kinds) {
     auto kinds = domain::parse_kind_list(*args.kinds);
@@ -133,6 +154,10 @@ void add_common_fetch_options(CLI::App& command, FetchArgs& args, int pace, std:
       ->type_name("N")->check(CLI::NonNegativeNumber);
   command.add_option("--indices", args.indices,
                      "Indices to take besides the market, SYMBOL,... (default ASHARE_INDICES, indices, D20's eight)")
+      ->type_name("LIST");
+  command.add_option("--members", args.members,
+                     "Indices whose membership to take, SYMBOL,... (Tushare only; default ASHARE_MEMBERS, members, "
+                     "000300.SH,000905.SH,000852.SH)")
       ->type_name("LIST");
   command.add_option("--kind", args.kinds, "Kinds of symbol to take: stock, index, fund, comma-separated (default: every kind)")
       ->type_name("LIST");

@@ -17,7 +17,8 @@ std::vector<ProviderLedger> providers_of(const std::vector<store::LedgerDay>& le
       provider.first = row.trade_date;
     }
     if (!row.symbol.empty()) {
-      ++provider.symbol_rows;
+      // D20: an index's own rows are the ledger's, kept; the others are staged or named.
+      provider.symbol_rows += row.kind == domain::Kind::index ? 0 : 1;
       continue;
     }
     if (row.kind != domain::Kind::stock) { // D20: a provider's whole days are its stocks'

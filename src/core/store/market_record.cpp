@@ -155,7 +155,7 @@ struct MarketRecord::Statements {
                             "DO UPDATE SET rows = excluded.rows"};
   SqlStatement ledger_forget_symbols{"market_ledger_forget_symbols",
                                      "DELETE FROM fetch_ledger WHERE provider = $1 "
-                                     "AND trade_date = $2 AND symbol <> ''"};
+                                     "AND trade_date = $2 AND kind = $3 AND symbol <> ''"};
   // D19: code aliases.
   SqlStatement aliases;
   // Two lookups, not `old_symbol = $1 OR new_symbol = $1`: SQLite answers that OR over two
@@ -289,8 +289,8 @@ void MarketRecord::save_ledger_day(const LedgerDay& day) {
                                           domain::kind_name(day.kind)});
 }
 
-void MarketRecord::forget_symbol_ledger_days(const std::string& provider, Date date) {
-  m_sql.run(m_statements->ledger_forget_symbols, {provider, key(date)});
+void MarketRecord::forget_symbol_ledger_days(const std::string& provider, Date date, domain::Kind kind) {
+  m_sql.run(m_statements->ledger_forget_symbols, {provider, key(date), domain::kind_name(kind)});
 }
 
 std::optional<domain::Kind> MarketRecord::load_kind(const std::string& symbol) {

@@ -145,9 +145,12 @@ public:
   // `day.symbol`). The store's finish_change() reads the stock rows for as_of: write it before.
   void save_ledger_day(const LedgerDay& day);
 
-  // Delete the ledger rows of `provider` on `date` that name a symbol: a provider that stages per
-  // symbol (TDX) replaces them by the whole-market row once every symbol is stored through `date`.
-  void forget_symbol_ledger_days(const std::string& provider, domain::Date date);
+  // Delete the ledger rows of `provider` on `date` of `kind` that name a symbol: a provider that
+  // stages per symbol (TDX) replaces them by the kind's whole-market row once every symbol of the
+  // kind is stored through `date`.
+  void forget_symbol_ledger_days(const std::string& provider,
+                                 domain::Date date,
+                                 domain::Kind kind = domain::Kind::stock);
 
   // ---- D19: code aliases ----
 

@@ -27,12 +27,14 @@ public:
 
   std::string name() const override { return k_provider; }
   std::string display_name() const override { return "TDX"; }
+  std::vector<domain::Kind> kinds() const override { return {domain::k_kinds.begin(), domain::k_kinds.end()}; }
   UnitShape market_shape() const override { return UnitShape::symbol_span; }
   References calendar(domain::Date today, std::optional<domain::Date> from, const Waiting& waiting) override;
-  References references(const Waiting&) override { return {}; }
-  // A symbol's bars and its ex-rights events; the three markets' lists first (a page at least).
-  std::int64_t estimate(std::size_t, std::size_t symbols, bool named) const override {
-    return static_cast<std::int64_t>(symbols) * 2 + (named ? 0 : 3);
+  References references(const UniverseAsk&, const Waiting&) override { return {}; }
+  // A stock's or a fund's bars and its ex-rights events, an index's bars alone (D20: no events are
+  // asked for it); the three markets' lists first (a page at least).
+  std::int64_t estimate(const PlanSize& size) const override {
+    return static_cast<std::int64_t>((size.stocks + size.funds) * 2 + size.indices) + (size.named ? 0 : 3);
   }
   std::variant<std::vector<std::string>, Stop> universe(const UniverseAsk& ask) override;
   Asked fetch(const Unit& unit, const Waiting& waiting) override;
