@@ -35,10 +35,12 @@ public:
   std::vector<std::thread::id> asked_on;      // the thread each was asked on
   int calendars_asked = 0;
   int references_asked = 0;
+  std::vector<domain::Kind> taken_kinds{domain::Kind::stock}; // what kinds() says
 
   std::string name() const override { return "fake"; }
   std::string display_name() const override { return "Fake"; }
   fetch::UnitShape market_shape() const override { return m_shape; }
+  std::vector<domain::Kind> kinds() const override { return taken_kinds; }
 
   fetch::References calendar(domain::Date, std::optional<domain::Date>, const fetch::Waiting&) override {
     ++calendars_asked;

@@ -270,6 +270,28 @@ TEST_CASE("fetch::ask_provider: of a provider that answers whole days, an index 
     CHECK(shapes(provider) == UnitsAsked{{day, {}}, {day, {}}, {day, {}}, {day, {}}, {span, {"000300.SH"}}});
     CHECK(provider.asked.back().days.front() == date("2024-06-17"));
   }
+  SUBCASE("a store holding a fund: a fund day too, from a provider that takes funds") {
+    {
+      store::WriteTransaction transaction(rig.store);
+      rig.store.upsert_bar("510300.SH", make_bar("2024-06-18", 3.5, 3.6, 3.4, 3.5, 1.0, 100000), false);
+      rig.store.refresh_symbol("510300.SH");
+      rig.store.finish_change("tushare");
+      transaction.commit();
+    }
+    test::FakeProvider stocks_only(day);
+    ask_provider(stocks_only, rig.store, {}, date("2024-06-20"), date("2024-06-20"), date("2024-06-20"));
+    CHECK(shapes(stocks_only) == UnitsAsked{{day, {}}, {day, {}}, {span, {"000300.SH"}}});
+    test::FakeProvider provider(day);
+    provider.taken_kinds = {domain::Kind::stock, domain::Kind::index, domain::Kind::fund};
+    ask_provider(provider, rig.store, {}, date("2024-06-20"), date("2024-06-20"), date("2024-06-20"));
+    CHECK(shapes(provider) == UnitsAsked{{day, {}}, {day, {}}, {day, {}}, {day, {}}, {span, {"000300.SH"}}});
+    std::vector<domain::Kind> kinds;
+    for (const auto& unit : provider.asked) {
+      kinds.push_back(unit.kind);
+    }
+    CHECK(kinds == std::vector<domain::Kind>{domain::Kind::stock, domain::Kind::stock, domain::Kind::fund,
+                                             domain::Kind::fund, domain::Kind::index});
+  }
   SUBCASE("named: an index alone asks no market day; a fund goes with the stocks") {
     test::FakeProvider provider(day);
     ask_provider(provider, rig.store, {"000300.SH"}, date("2024-06-20"), date("2024-06-20"), date("2024-06-20"));
