@@ -61,9 +61,12 @@ struct Market {
 // marks `S` is left out. Throws std::runtime_error naming the file on a missing file or column.
 Market load_market(const std::filesystem::path& dir);
 
-// What --generate asks for: `symbols` synthetic symbols on every open day of [from, to].
+// What --generate asks for: `symbols` synthetic stocks on every open day of [from, to], and
+// (--generate-funds, --generate-indices) `funds` synthetic ETFs and D20's eight default indices.
 struct GenerateSpec {
   int symbols = 0;
+  int funds = 0;
+  bool indices = false;
   std::string from = "20240101"; // YYYYMMDD
   std::string to = "20241231";
   std::uint64_t seed = 1;
