@@ -66,10 +66,14 @@ MemberRead load_members_on(store::MarketRecord& market,
                            const std::string& index_symbol,
                            Date day,
                            std::optional<MemberSource> asked) {
-  auto [source, spans] = answering_spans(market, index_symbol, asked);
-  if (spans.empty()) {
+  // Only the spans in force on the day are read: CSI 300's announcements hold 1,225 spans and a
+  // day 300 (issue 44's one-shot figure).
+  const auto source =
+      answering_source(market.has_member_spans(index_symbol, MemberSource::import), asked);
+  if (!market.has_member_spans(index_symbol, source)) {
     return {source, false, {}};
   }
+  const auto spans = market.load_member_spans_on(index_symbol, source, day);
   const auto snapshot = source == MemberSource::tushare
                             ? snapshot_in_force(market, index_symbol, day)
                             : std::vector<store::MemberWeight>{};

@@ -110,6 +110,11 @@ struct MarketRecord::Statements {
                    "SELECT index_symbol, symbol, first_date, last_date FROM member_spans "
                    "WHERE ($1 = '' OR index_symbol = $1) AND source = $2 ORDER BY index_symbol"
                      + dialect.byte_order + ", symbol" + dialect.byte_order + ", first_date"},
+      member_spans_on{"market_member_spans_on",
+                      "SELECT index_symbol, symbol, first_date, last_date FROM member_spans "
+                      "WHERE index_symbol = $1 AND source = $2 AND first_date <= $3 "
+                      "AND (last_date IS NULL OR last_date >= $3) ORDER BY symbol"
+                        + dialect.byte_order + ", first_date"},
       member_indices{"market_member_indices",
                      "SELECT index_symbol FROM (SELECT index_symbol FROM member_spans UNION "
                      "SELECT index_symbol FROM member_snapshots) AS indices ORDER BY index_symbol"
@@ -119,8 +124,11 @@ struct MarketRecord::Statements {
   SqlStatement open_days{"market_open_days",
                          "SELECT trade_date FROM calendar WHERE trade_date BETWEEN $1 AND $2 "
                          "AND is_open ORDER BY trade_date"};
+  // Two subqueries: SQLite reads min() or max() alone from the key's ends, but a SELECT of both
+  // scans the whole table (13,000 rows of the shipped calendar, about 1 ms a one-shot query).
   SqlStatement calendar_span{"market_calendar_span",
-                             "SELECT min(trade_date), max(trade_date) FROM calendar"};
+                             "SELECT (SELECT min(trade_date) FROM calendar), "
+                             "(SELECT max(trade_date) FROM calendar)"};
   SqlStatement calendar_clear{"market_calendar_clear",
                               "DELETE FROM calendar WHERE trade_date BETWEEN $1 AND $2"};
   // D19: listings, suspensions, absence marks.
@@ -179,6 +187,10 @@ struct MarketRecord::Statements {
                               "DELETE FROM member_snapshots WHERE index_symbol = $1 "
                               "AND trade_date = $2"};
   SqlStatement member_spans;
+  SqlStatement member_spans_on;
+  SqlStatement member_spans_any{"market_member_spans_any",
+                                "SELECT 1 FROM member_spans WHERE index_symbol = $1 "
+                                "AND source = $2 LIMIT 1"};
   SqlStatement member_spans_clear{"market_member_spans_clear",
                                   "DELETE FROM member_spans WHERE index_symbol = $1 "
                                   "AND source = $2"};
@@ -365,6 +377,25 @@ std::vector<MemberSpan> MarketRecord::load_member_spans(const std::string& index
                              stored_date(row.int64(2)), optional_date(row, 3), source});
             });
   return out;
+}
+
+std::vector<MemberSpan> MarketRecord::load_member_spans_on(const std::string& index_symbol,
+                                                           MemberSource source,
+                                                           Date day) {
+  std::vector<MemberSpan> out;
+  m_sql.run(m_statements->member_spans_on, {index_symbol, source_name(source), key(day)},
+            [&](const SqlRow& row) {
+              out.push_back({std::string(row.text(0)), std::string(row.text(1)),
+                             stored_date(row.int64(2)), optional_date(row, 3), source});
+            });
+  return out;
+}
+
+bool MarketRecord::has_member_spans(const std::string& index_symbol, MemberSource source) {
+  bool found = false;
+  m_sql.run(m_statements->member_spans_any, {index_symbol, source_name(source)},
+            [&](const SqlRow&) { found = true; });
+  return found;
 }
 
 void MarketRecord::save_member_spans(const std::string& index_symbol,

@@ -188,6 +188,15 @@ public:
   // (by index first) when `index_symbol` is "".
   std::vector<MemberSpan> load_member_spans(const std::string& index_symbol, MemberSource source);
 
+  // Return the spans of `index_symbol` from `source` in force on `day` (both ends inclusive, an
+  // open span from its first day on), by symbol then first day.
+  std::vector<MemberSpan> load_member_spans_on(const std::string& index_symbol,
+                                               MemberSource source,
+                                               domain::Date day);
+
+  // Return whether `index_symbol` has any span from `source`.
+  bool has_member_spans(const std::string& index_symbol, MemberSource source);
+
   // Replace `index_symbol`'s spans from `source` by `spans` (each of that index and source).
   // Call inside a change (finish_change bumps the generation: what the members route answers
   // changed).
