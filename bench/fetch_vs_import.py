@@ -7,7 +7,13 @@ whole-market day, each side's peak RSS (target for fetch: < 64 MB), the CPU time
 process per day, and whether the machine was quiet enough for the figures to count
 (bench/quiet.py).
 
-Usage: fetch_vs_import.py ASHARE STANDIN [--symbols N] [--from YYYYMMDD] [--to YYYYMMDD] [--rounds N]
+Issue 44 (D20) adds a second figure from the same stand-in, which also generates `--funds N`
+synthetic ETFs (fund_daily and fund_adj, whole-market per day) and D20's eight default indices
+(index_daily by ts_code): `fetch tushare` of every kind against `fetch tushare --kind stock` over
+the same days, in alternating rounds (target <= 1.3).
+
+Usage: fetch_vs_import.py ASHARE STANDIN [--symbols N] [--funds N] [--from YYYYMMDD]
+                          [--to YYYYMMDD] [--rounds N]
 """
 import argparse
 import json
@@ -78,6 +84,7 @@ def main():
     parser.add_argument("ashare", help="the ashare binary (a Release build)")
     parser.add_argument("standin", help="the tushare_standin binary (a Release build)")
     parser.add_argument("--symbols", type=int, default=5000)
+    parser.add_argument("--funds", type=int, default=1000, help="synthetic ETFs (D20)")
     parser.add_argument("--from", dest="first", default="20240102")
     parser.add_argument("--to", dest="last", default="20240131")
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds")
@@ -85,7 +92,8 @@ def main():
     quiet = Quiet()
 
     standin = subprocess.Popen([args.standin, "--port", "0", "--generate", str(args.symbols),
-                                "--generate-from", args.first, "--generate-to", args.last],
+                                "--generate-from", args.first, "--generate-to", args.last,
+                                "--generate-funds", str(args.funds), "--generate-indices", "1"],
                                stdout=subprocess.PIPE, text=True)
     try:
         port = standin.stdout.readline().strip().rsplit(":", 1)[-1]
@@ -100,12 +108,15 @@ def main():
             first = f"{days[0][:4]}-{days[0][4:6]}-{days[0][6:]}"
             print(f"{os.cpu_count()} cores; {len(days)} whole-market days of {args.symbols} symbols "
                   f"({rows:,} rows); {args.rounds} alternating rounds")
-            fetches, imports = [], []
+            fetches, imports, every_kind = [], [], []
             with quiet.round([standin.pid]):
                 for _ in range(args.rounds):
+                    store = fresh(work, "kinds.db")
+                    every_kind.append(run([args.ashare, "--db", store, "fetch", "tushare",
+                                           "--from", first, "--pace", "0", "--quiet"], env, work))
                     store = fresh(work, "fetch.db")
                     fetches.append(run([args.ashare, "--db", store, "fetch", "tushare",
-                                        "--from", first, "--pace", "0", "--quiet"], env, work))
+                                        "--kind", "stock", "--from", first, "--pace", "0", "--quiet"], env, work))
                     store = fresh(work, "import.db")
                     imports.append(run([args.ashare, "--db", store, "import", "--format",
                                         "tushare", "--adj-factor", adj, daily], env, work))
@@ -124,6 +135,14 @@ def main():
     print(f"per whole-market day: fetch {ours / len(days) * 1000:.0f} ms wall, "
           f"{cpu / len(days) * 1000:.0f} ms CPU of the ashare process; import "
           f"{theirs / len(days) * 1000:.0f} ms wall")
+    kinds = statistics.median(r[0] for r in every_kind)
+    kinds_cpu = statistics.median(r[2] for r in every_kind)
+    print(f"D20: every kind ({args.symbols} stocks, {args.funds} funds, 8 indices) against the "
+          f"stocks alone; rounds (wall s): " + " ".join(f"{r[0]:.2f}" for r in every_kind))
+    print(f"{'every kind vs stocks':<22} {kinds:>8.2f} {ours:>9.2f} {kinds / ours:>6.2f} {1.3:>7.2f} "
+          f"{max(r[1] for r in every_kind):>9.1f} {max(r[1] for r in fetches):>10.1f}")
+    print(f"per whole-market day, every kind: {kinds / len(days) * 1000:.0f} ms wall, "
+          f"{kinds_cpu / len(days) * 1000:.0f} ms CPU of the ashare process")
     print(quiet.summary())
 
 

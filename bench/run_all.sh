@@ -7,7 +7,7 @@
 # against the sqlite3 CLI), P3 (import against sqlite3 .import, peak memory, and P5's bytes per
 # bar), P4 (indicator against bars requests, in process), P5 (a full market against 10 symbols
 # under serve: latency and RSS) and P6 (remote mode from the cache against local mode), each with
-# its baseline measured in the same run; then the timings the tests check only by order
+# its baseline measured in the same run, and D20's members on a day against a bars query; then the timings the tests check only by order
 # (bench/serve_timings.py: deadlines, drains, requests beside held work).
 # Each part ends with bench/quiet.py's verdict: a run marked BUSY is not a figure.
 # --quick runs fewer and shorter rounds on less data (a smoke run; its figures are noisier).
@@ -56,5 +56,7 @@ echo "== P5: a full market against 10 symbols, under serve"
 python3 bench/market_vs_small.py "$ashare" "${p5[@]}"
 echo "== P6: remote mode from the cache against local mode"
 python3 bench/remote_cache_vs_local.py "$ashare" "${oneshot[@]}"
+echo "== D20: an index's members on a day against a one-year bars query (issue 44)"
+python3 bench/members_vs_bars.py "$ashare" "${oneshot[@]}"
 echo "== timings the tests check only by order: deadlines, drains, requests beside held work"
 python3 bench/serve_timings.py "$ashare" "${timings[@]}"

@@ -392,7 +392,7 @@ def fetch_reaches_serve(ashare, standin, work, rounds):
                                  check=True, capture_output=True, text=True,
                                  env=env).stdout.split()[-1]
             with serving(ashare, db) as server:
-                subprocess.run([ashare, "--db", db, "fetch", "tushare", "--pace", "0", "--from",
+                subprocess.run([ashare, "--db", db, "fetch", "tushare", "--kind", "stock", "--pace", "0", "--from",
                                 "2024-01-02", "--quiet"], check=True, capture_output=True, env=env)
                 start = time.monotonic()
                 wait_for(lambda: results_count(server.port, YEAR + "&limit=5000", key) == 38)

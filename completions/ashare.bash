@@ -30,10 +30,10 @@ _ashare() {
   fi
 
   local global="--db --keys-db --cache-db --base-url --api-key --ca-file --timeout --retries --offline --refresh --config --help --version"
-  local commands="bars ema rsi sma macd bbands atr kdj chart symbols info calendar fetch gaps verify sync import remove keys copy export serve"
+  local commands="bars ema rsi sma macd bbands atr kdj chart symbols members info calendar fetch gaps verify sync import remove keys copy export serve"
   local output="--format --no-header"
   # Options that take a value, so that the value is not taken for the command or a positional.
-  local valued=" --db --keys-db --cache-db --base-url --api-key --ca-file --timeout --retries --config --from --to --sort --limit --window --fast --slow --signal --k --n --m1 --m2 --series --convention --order --at --format --symbols-file --plan --source --adj-factor --symbol --overlay --svg --width --height --listen --threads --max-connections --header-timeout --idle-timeout --write-timeout --drain-timeout --cache-budget --tls-cert --tls-key --credits --label --token-file --source-url --max-lag --pace "
+  local valued=" --db --keys-db --cache-db --base-url --api-key --ca-file --timeout --retries --config --from --to --sort --limit --window --fast --slow --signal --k --n --m1 --m2 --series --convention --order --at --format --symbols-file --plan --source --adj-factor --symbol --overlay --svg --width --height --listen --threads --max-connections --header-timeout --idle-timeout --write-timeout --drain-timeout --cache-budget --tls-cert --tls-key --credits --label --token-file --source-url --max-lag --pace --indices --kind --members --on --index "
 
   # The command (and keys' subcommand), and how many positionals come before the current word.
   local command="" sub="" positionals=0 i
@@ -61,7 +61,7 @@ _ashare() {
   case "$prev" in
     --format)
       if [ "$command" = import ]; then
-        COMPREPLY=($(compgen -W "auto canonical tushare akshare baostock tdx trade_cal" -- "$cur"))
+        COMPREPLY=($(compgen -W "auto canonical tushare akshare baostock tdx tdx-text trade_cal members" -- "$cur"))
       else
         COMPREPLY=($(compgen -W "table csv json ndjson" -- "$cur"))
       fi
@@ -71,6 +71,17 @@ _ashare() {
     --series) COMPREPLY=($(compgen -W "open high low close" -- "$cur")); return ;;
     --convention) COMPREPLY=($(compgen -W "talib tdx" -- "$cur")); return ;;
     --plan) COMPREPLY=($(compgen -W "free basic pro" -- "$cur")); return ;;
+    --kind)
+      # D20: a comma-separated list of kinds; complete its last item.
+      local taken="" item="$cur"
+      if [[ "$cur" == *,* ]]; then
+        taken="${cur%,*},"
+        item="${cur##*,}"
+      fi
+      COMPREPLY=($(compgen -P "$taken" -W "stock index fund" -- "$item"))
+      compopt -o nospace 2>/dev/null
+      return
+      ;;
     --overlay)
       # The last item of a comma-separated list: its kind (parameters are the user's to type).
       local done="" last="$cur"
@@ -85,7 +96,7 @@ _ashare() {
     --symbol) COMPREPLY=($(compgen -W "$(_ashare_symbols)" -- "$cur")); return ;;
     --db | --keys-db | --cache-db | --ca-file | --config | --tls-cert | --tls-key | --symbols-file | --adj-factor | --svg | --token-file)
       COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    --base-url | --api-key | --timeout | --retries | --from | --to | --limit | --window | --fast | --slow | --signal | --k | --n | --m1 | --m2 | --at | --source | --width | --height | --listen | --threads | --max-connections | --header-timeout | --idle-timeout | --write-timeout | --drain-timeout | --cache-budget | --credits | --label | --source-url | --max-lag | --pace)
+    --base-url | --api-key | --timeout | --retries | --from | --to | --limit | --window | --fast | --slow | --signal | --k | --n | --m1 | --m2 | --at | --source | --width | --height | --listen | --threads | --max-connections | --header-timeout | --idle-timeout | --write-timeout | --drain-timeout | --cache-budget | --credits | --label | --source-url | --max-lag | --pace | --indices | --kind | --members)
       return ;;
   esac
 
@@ -99,7 +110,8 @@ _ashare() {
     atr) options="--window --convention --raw --order --limit --from --to --at --underlying $output" ;;
     kdj) options="--n --m1 --m2 --convention --raw --order --limit --from --to --at --underlying $output" ;;
     chart) options="--from --to --raw --overlay --convention --svg --width --height" ;;
-    symbols) options="$output" ;;
+    symbols) options="--kind $output" ;;
+    members) options="--on --history --source $output" ;;
     info) options="" ;;
     calendar) options="--from --to --all $output" ;;
     gaps) options="--from --to $output" ;;
@@ -107,12 +119,12 @@ _ashare() {
     fetch)
       case "$sub" in
         "") COMPREPLY=($(compgen -W "tushare tdx" -- "$cur")); return ;;
-        tushare) options="--from --to --token-file --source-url --refetch --repair --skip-invalid --dry-run --quiet --max-lag --pace" ;;
-        tdx) options="--from --to --hosts --refetch --repair --skip-invalid --dry-run --quiet --max-lag --pace" ;;
+        tushare) options="--from --to --indices --kind --members --token-file --source-url --refetch --repair --skip-invalid --dry-run --quiet --max-lag --pace" ;;
+        tdx) options="--from --to --indices --kind --hosts --refetch --repair --skip-invalid --dry-run --quiet --max-lag --pace" ;;
       esac
       ;;
     sync) options="--symbols-file --from --to --plan" ;;
-    import) options="--format --adj-factor --adjusted-input --symbol --skip-invalid --source" ;;
+    import) options="--format --index --adj-factor --adjusted-input --symbol --skip-invalid --source" ;;
     serve) options="--listen --threads --max-connections --header-timeout --idle-timeout --write-timeout --drain-timeout --cache-budget --rate-limit --tls-cert --tls-key" ;;
     copy) options="--from --to" ;;
     export) options="--format --from --to" ;;

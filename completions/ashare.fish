@@ -1,7 +1,7 @@
 # fish completion for ashare: subcommands, options, enumerated values, files, and symbols from the
 # store, or in remote mode from the cache (asked of the binary: `ashare symbols --names`).
 
-set -l commands bars ema rsi sma macd bbands atr kdj chart symbols info calendar fetch gaps verify sync import remove keys copy export serve
+set -l commands bars ema rsi sma macd bbands atr kdj chart symbols members info calendar fetch gaps verify sync import remove keys copy export serve
 set -l query bars ema rsi sma macd bbands atr kdj
 set -l indicators ema rsi sma macd bbands atr kdj
 set -l keys_commands create list revoke credit copy
@@ -74,6 +74,7 @@ complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a atr -d 'Pri
 complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a kdj -d 'Print stochastic K, D and J values'
 complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a chart -d 'Draw a candlestick chart (terminal or SVG)'
 complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a symbols -d 'List the symbols of the local store'
+complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a members -d "Print an index's members on a day, or every span"
 complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a info -d 'Show the store (or remote) and how current its data is'
 complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a calendar -d "Print the store's trading calendar (open days) over a range"
 complete -c ashare -n "not __fish_seen_subcommand_from $commands" -a sync -d 'Pull bars from the remote into the cache'
@@ -91,6 +92,7 @@ complete -c ashare -n '__fish_seen_subcommand_from sync' -a '(__ashare_symbols)'
 # Query commands: bars, the indicators, symbols.
 complete -c ashare -n "__fish_seen_subcommand_from $query symbols calendar" -l format -x -a 'table csv json ndjson' -d 'Output format'
 complete -c ashare -n "__fish_seen_subcommand_from $query symbols calendar" -l no-header -d 'csv: leave out the header row'
+complete -c ashare -n '__fish_seen_subcommand_from symbols' -l kind -x -a 'stock index fund' -d 'Only these kinds, comma-separated'
 complete -c ashare -n "__fish_seen_subcommand_from $query chart sync" -l from -x -d 'First date (YYYY-MM-DD)'
 complete -c ashare -n "__fish_seen_subcommand_from $query chart sync" -l to -x -d 'Last date (YYYY-MM-DD)'
 complete -c ashare -n "__fish_seen_subcommand_from $query chart" -l raw -d 'Raw prices'
@@ -136,6 +138,9 @@ complete -c ashare -n '__fish_seen_subcommand_from tushare' -l dry-run -d 'Print
 complete -c ashare -n '__fish_seen_subcommand_from tushare' -l quiet -d 'Print nothing on success'
 complete -c ashare -n '__fish_seen_subcommand_from tushare' -l max-lag -x -d 'Exit 1 when more open days behind'
 complete -c ashare -n '__fish_seen_subcommand_from tushare' -l pace -x -d 'Calls a minute at most'
+complete -c ashare -n '__fish_seen_subcommand_from tushare' -l indices -x -d 'Indices to take besides the market'
+complete -c ashare -n '__fish_seen_subcommand_from tushare' -l kind -x -a 'stock index fund' -d 'Kinds of symbol to take'
+complete -c ashare -n '__fish_seen_subcommand_from tushare' -l members -x -d 'Indices whose membership to take'
 
 # fetch tdx
 complete -c ashare -n '__fish_seen_subcommand_from tdx' -a '(__ashare_symbols)' -d 'Only this symbol'
@@ -149,6 +154,8 @@ complete -c ashare -n '__fish_seen_subcommand_from tdx' -l dry-run -d 'Print the
 complete -c ashare -n '__fish_seen_subcommand_from tdx' -l quiet -d 'Print nothing on success'
 complete -c ashare -n '__fish_seen_subcommand_from tdx' -l max-lag -x -d 'Exit 1 when more open days behind'
 complete -c ashare -n '__fish_seen_subcommand_from tdx' -l pace -x -d 'Calls a minute at most'
+complete -c ashare -n '__fish_seen_subcommand_from tdx' -l indices -x -d 'Indices to take besides the market'
+complete -c ashare -n '__fish_seen_subcommand_from tdx' -l kind -x -a 'stock index fund' -d 'Kinds of symbol to take'
 
 # gaps
 complete -c ashare -n '__fish_seen_subcommand_from gaps' -a '(__ashare_symbols)' -d 'Only this symbol'
@@ -179,11 +186,14 @@ complete -c ashare -n '__fish_seen_subcommand_from import' -F
 complete -c ashare -n '__fish_seen_subcommand_from import' -l format -x -d 'Input format' -a "
     auto\t'Detect from the header or signature'
     canonical\t'Canonical CSV'
-    tushare\t'Tushare daily CSV'
+    tushare\t'Tushare daily, index_daily or fund_daily CSV'
     akshare\t'AkShare stock_zh_a_hist CSV'
     baostock\t'Baostock query_history_k_data_plus CSV'
     tdx\t'TDX .day binary file'
-    trade_cal\t'Tushare trade_cal calendar CSV'"
+    tdx-text\t'TDX text export, 不复权'
+    trade_cal\t'Tushare trade_cal calendar CSV'
+    members\t'An index membership CSV (with --index)'"
+complete -c ashare -n '__fish_seen_subcommand_from import' -l index -x -d 'The index of a membership file'
 complete -c ashare -n '__fish_seen_subcommand_from import' -l adj-factor -r -F -d 'Tushare adj_factor CSV'
 complete -c ashare -n '__fish_seen_subcommand_from import' -l adjusted-input -d 'Store adjusted prices as given'
 complete -c ashare -n '__fish_seen_subcommand_from import' -l symbol -x -a '(__ashare_symbols)' -d 'Symbol of a file whose name does not say it'
@@ -221,3 +231,10 @@ complete -c ashare -n '__fish_seen_subcommand_from serve' -l tls-key -r -F -d 'P
 complete -c ashare -n '__fish_seen_subcommand_from export' -l format -x -a qlib -d 'Layout to write'
 complete -c ashare -n '__fish_seen_subcommand_from export' -l from -x -d 'First date to export'
 complete -c ashare -n '__fish_seen_subcommand_from export' -l to -x -d 'Last date to export'
+
+# members
+complete -c ashare -n '__fish_seen_subcommand_from members' -l on -x -d 'The day (default: as_of)'
+complete -c ashare -n '__fish_seen_subcommand_from members' -l history -d 'Every span of the membership'
+complete -c ashare -n '__fish_seen_subcommand_from members' -l source -x -a 'tushare import' -d 'Which spans answer'
+complete -c ashare -n '__fish_seen_subcommand_from members' -l format -x -a 'table csv json ndjson' -d 'Output format'
+complete -c ashare -n '__fish_seen_subcommand_from members' -l no-header -d 'csv: leave out the header row'

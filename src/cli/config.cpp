@@ -42,6 +42,8 @@ constexpr std::array k_settings{
   Setting{&GlobalFlags::tushare_url, "ASHARE_TUSHARE_URL", "tushare_url"},
   Setting{&GlobalFlags::tdx_hosts, "ASHARE_TDX_HOSTS", "tdx_hosts"},
   Setting{&GlobalFlags::szse_url, "ASHARE_SZSE_URL", "szse_url"},
+  Setting{&GlobalFlags::indices, "ASHARE_INDICES", "indices"},
+  Setting{&GlobalFlags::members, "ASHARE_MEMBERS", "members"},
 };
 
 // Return the config-file keys, comma-separated, in table order.
@@ -341,6 +343,8 @@ Config resolve_config(const GlobalFlags& flags, const Environment& environment, 
   if (auto url = value(&GlobalFlags::szse_url)) {
     config.sources.szse_url = *url;
   }
+  config.sources.indices = value(&GlobalFlags::indices);
+  config.sources.members = value(&GlobalFlags::members);
   return config;
 }
 

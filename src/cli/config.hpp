@@ -43,6 +43,8 @@ struct GlobalFlags {
   std::optional<std::string> tushare_url;
   std::optional<std::string> tdx_hosts; // comma-separated HOST[:PORT]
   std::optional<std::string> szse_url;
+  std::optional<std::string> indices; // comma-separated symbols (D20); no flag: fetch's --indices
+  std::optional<std::string> members; // comma-separated indices (D20); no flag: fetch's --members
 };
 
 // The output formats of the query commands.
@@ -87,6 +89,8 @@ struct SourceConfig {
   std::string tushare_url = "http://api.tushare.pro";  // Tushare Pro's API
   std::vector<std::string> tdx_hosts;                  // empty: the compiled-in public hosts
   std::string szse_url;                                // empty: SZSE's own monthList address
+  std::optional<std::string> indices;                  // as written (D20); none: D20's default list
+  std::optional<std::string> members;                  // as written (D20); none: D20's default three
 };
 
 struct Config {
@@ -124,7 +128,7 @@ Environment process_environment();
 std::filesystem::path config_file_path(const GlobalFlags& flags, const Environment& environment);
 
 // Parse config file `text` (named `path` in messages). Keys: db, keys_db, cache_db, base_url,
-// api_key, format, convention, plan, tushare_token, tushare_url, tdx_hosts, szse_url, and serve's listen, threads, max_connections, header_timeout,
+// api_key, format, convention, plan, tushare_token, tushare_url, tdx_hosts, szse_url, indices, members, and serve's listen, threads, max_connections, header_timeout,
 // idle_timeout, write_timeout, drain_timeout, cache_budget and rate_limit. An unknown key or a
 // malformed line is INVALID_INPUT "path:line: what".
 Result<ConfigFile> parse_config_file(std::string_view text, const std::string& path);

@@ -37,6 +37,7 @@ constexpr std::array k_commands{
   indicator_command(Indicator::kdj),
   CommandSpec{"chart", "Draw a candlestick chart in the terminal or as SVG", setup_chart},
   CommandSpec{"symbols", "List the symbols of the local store", setup_symbols},
+  CommandSpec{"members", "Print an index's members on a day, or every span (D20)", setup_members},
   CommandSpec{"sync", "Pull bars from the remote into the cache", setup_sync, Network::always},
   CommandSpec{"info", "Show the store (or remote) and how current its data is", setup_info,
               Network::in_remote_mode},

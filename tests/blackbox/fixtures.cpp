@@ -54,7 +54,7 @@ void write_synthetic(const std::filesystem::path& path) {
   std::ofstream out(path);
   out << "symbol,trade_date,open,high,low,close,volume,turnover,change_pct,factor\n";
   for (std::string day = "2023-10-23"; day <= k_fixture_as_of; day = plus_days(day, 1)) {
-    out << "900001.SH," << day << ",10,12,9,11,100,1100,0,1\n";
+    out << "609001.SH," << day << ",10,12,9,11,100,1100,0,1\n";
   }
 }
 
@@ -297,7 +297,7 @@ SharedServer& shared() {
     for (const auto& name : k_fixture_files) {
       files.push_back(fixture(name));
     }
-    const auto synthetic = server.store.dir() / "synthetic_900001.SH.csv";
+    const auto synthetic = server.store.dir() / "synthetic_609001.SH.csv";
     write_synthetic(synthetic);
     files.push_back(synthetic);
     server.store.import(files, {"--source", "bb-fixtures"});

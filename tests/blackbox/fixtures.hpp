@@ -96,7 +96,7 @@ void write_synthetic_bars(const std::filesystem::path& path,
                           int days,
                           const std::string& last);
 
-// A server over every fixture plus the synthetic 900001.SH (every calendar day from 2023-10-23 to
+// A server over every fixture plus the synthetic 609001.SH (every calendar day from 2023-10-23 to
 // 2025-10-23, open 10, high 12, low 9, close 11, volume 100, factor 1), with unmetered keys per
 // plan. Created on first use, stopped at exit. Tests must not change its data or these keys.
 struct SharedServer {

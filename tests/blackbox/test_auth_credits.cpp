@@ -99,7 +99,7 @@ TEST_CASE("D7: one credit per served symbol, charged only on success") {
            bars_target("2024-01-02", "2024-01-05", "symbol=000002.SZ"),         // 400
            "/v1/ohlc/range/1/week/2024-01-02/2024-01-05?symbol=600519.SH",      // 400
            bars_target("2024-01-02", "2024-01-05",
-                       "symbol=600519.SH,600036.SH,002594.SZ,000001.SZ,600276.SH,900001.SH"), // 403
+                       "symbol=600519.SH,600036.SH,002594.SZ,000001.SZ,600276.SH,609001.SH"), // 403
            bars_target("2019-01-02", "2024-01-05", "symbol=600519.SH")}) {                    // 403
     CAPTURE(target);
     reply = get(target, key);

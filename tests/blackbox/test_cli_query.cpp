@@ -45,7 +45,7 @@ private:
   TempDir m_dir;
 };
 
-// 900001.SH: a bar on every calendar day from 2023-10-23 to 2025-10-23 (732 bars, more than a
+// 609001.SH: a bar on every calendar day from 2023-10-23 to 2025-10-23 (732 bars, more than a
 // Free key's limit of 500, all inside its two years of history), factor 1.
 constexpr int k_synthetic_bars = 732;
 
@@ -54,12 +54,12 @@ void write_synthetic(const fs::path& path) {
   out << "symbol,trade_date,open,high,low,close,volume,turnover,change_pct,factor\n";
   int i = 0;
   for (std::string day = "2023-10-23"; day <= k_fixture_as_of; day = plus_days(day, 1), ++i) {
-    out << "900001.SH," << day << ",10,12,9,11." << (i % 10) << ",";
+    out << "609001.SH," << day << ",10,12,9,11." << (i % 10) << ",";
     out << 100 + i << "," << 1100 + i << ",0,1\n";
   }
 }
 
-// One store for every test of this file (600519.SH, 600036.SH, 000001.SZ and 900001.SH, source
+// One store for every test of this file (600519.SH, 600036.SH, 000001.SZ and 609001.SH, source
 // "cli-fixtures"), its keys, and `ashare serve` over it. Tests only read it.
 struct QueryWorld {
   TestStore store;
@@ -75,7 +75,7 @@ struct QueryWorld {
 QueryWorld& query_world() {
   static QueryWorld* instance = [] {
     static QueryWorld w;
-    const auto synthetic = w.store.dir() / "synthetic_900001.SH.csv";
+    const auto synthetic = w.store.dir() / "synthetic_609001.SH.csv";
     write_synthetic(synthetic);
     w.store.import({fixture("bancob_600519.SH.csv"), fixture("bancob_600036.SH.csv"),
                     fixture("jenny_000001.SZ.csv"), synthetic},
@@ -446,13 +446,13 @@ TEST_CASE("cli query: csv, table and ndjson print the same locally and remotely"
 TEST_CASE("cli query: every bar of a long window is printed, following next_url") {
   // A Free key gets at most 500 bars per request: the window needs two pages.
   const std::string window_target =
-      bars_target("2023-10-23", "2025-10-23", "symbol=900001.SH&sort=asc");
+      bars_target("2023-10-23", "2025-10-23", "symbol=609001.SH&sort=asc");
   const auto first_page = request(query_world().server->port(), window_target, query_world().free.plaintext);
   REQUIRE(first_page.status == 200);
   REQUIRE(first_page.json()["resultsCount"] == 500);
   REQUIRE(first_page.json().contains("next_url"));
 
-  const std::vector<std::string> bars{"bars", "900001.SH", "2023-10-23", "2025-10-23"};
+  const std::vector<std::string> bars{"bars", "609001.SH", "2023-10-23", "2025-10-23"};
   SUBCASE("csv") {
     const auto local_run = local(concat(bars, {"--format", "csv"}));
     const auto remote_run = remote(concat(bars, {"--format", "csv"}), query_world().free.plaintext);
@@ -461,10 +461,10 @@ TEST_CASE("cli query: every bar of a long window is printed, following next_url"
     REQUIRE(remote_run.status == 0);
     const auto lines = split_lines(local_run.out);
     REQUIRE(lines.size() == 1 + k_synthetic_bars);
-    CHECK(lines[1].rfind("900001.SH,2023-10-23,", 0) == 0);
-    CHECK(lines[500].rfind("900001.SH," + plus_days("2023-10-23", 499) + ",", 0) == 0);
-    CHECK(lines[501].rfind("900001.SH," + plus_days("2023-10-23", 500) + ",", 0) == 0);
-    CHECK(lines.back().rfind("900001.SH,2025-10-23,", 0) == 0);
+    CHECK(lines[1].rfind("609001.SH,2023-10-23,", 0) == 0);
+    CHECK(lines[500].rfind("609001.SH," + plus_days("2023-10-23", 499) + ",", 0) == 0);
+    CHECK(lines[501].rfind("609001.SH," + plus_days("2023-10-23", 500) + ",", 0) == 0);
+    CHECK(lines.back().rfind("609001.SH,2025-10-23,", 0) == 0);
     CHECK(remote_run.out == local_run.out);
     CHECK(local_run.err == "");
     CHECK(remote_run.err == "");
@@ -505,49 +505,49 @@ TEST_CASE("cli query: every bar of a long window is printed, following next_url"
 }
 
 TEST_CASE("cli query: --limit N prints exactly N bars and says when more exist") {
-  const std::string note = "ashare: note: 900001.SH: more bars exist in the window; showing the "
+  const std::string note = "ashare: note: 609001.SH: more bars exist in the window; showing the "
                            "first 10 (drop --limit to see all)\n";
-  const std::vector<std::string> args{"bars",    "900001.SH", "2023-10-23", "2025-10-23",
+  const std::vector<std::string> args{"bars",    "609001.SH", "2023-10-23", "2025-10-23",
                                       "--limit", "10",        "--format",   "csv"};
   for (const auto& run : {local(args), remote(args, query_world().free.plaintext)}) {
     INFO(describe(run));
     CHECK(run.status == 0);
     const auto lines = split_lines(run.out);
     REQUIRE(lines.size() == 11);
-    CHECK(lines[10].rfind("900001.SH," + plus_days("2023-10-23", 9) + ",", 0) == 0);
+    CHECK(lines[10].rfind("609001.SH," + plus_days("2023-10-23", 9) + ",", 0) == 0);
     CHECK(run.err == note);
   }
 
   SUBCASE("no note when the limit covers the window") {
     for (const std::string limit : {"732", "733"}) {
       const auto run = local(
-          {"bars", "900001.SH", "2023-10-23", "2025-10-23", "--limit", limit, "--format", "csv"});
+          {"bars", "609001.SH", "2023-10-23", "2025-10-23", "--limit", limit, "--format", "csv"});
       CHECK(run.status == 0);
       CHECK(split_lines(run.out).size() == 1 + k_synthetic_bars);
       CHECK(run.err == "");
     }
     const auto run = local(
-        {"bars", "900001.SH", "2023-10-23", "2025-10-23", "--limit", "731", "--format", "csv"});
+        {"bars", "609001.SH", "2023-10-23", "2025-10-23", "--limit", "731", "--format", "csv"});
     CHECK(split_lines(run.out).size() == k_synthetic_bars);
     CHECK(run.err.find("more bars exist") != std::string::npos);
   }
   SUBCASE("one note per truncated symbol") {
-    const auto run = local({"bars", "600519.SH,900001.SH", "2025-10-13", "2025-10-23", "--limit",
+    const auto run = local({"bars", "600519.SH,609001.SH", "2025-10-13", "2025-10-23", "--limit",
                             "9", "--format", "csv"});
     INFO(describe(run));
     CHECK(run.status == 0);
-    // 600519.SH traded on 9 days of the window, 900001.SH on all 11.
+    // 600519.SH traded on 9 days of the window, 609001.SH on all 11.
     CHECK(split_lines(run.out).size() == 1 + 9 + 9);
     CHECK(run.err
-          == "ashare: note: 900001.SH: more bars exist in the window; showing the first 9 (drop "
+          == "ashare: note: 609001.SH: more bars exist in the window; showing the first 9 (drop "
              "--limit to see all)\n");
   }
 }
 
 TEST_CASE("cli query: indicators print every value of a window, and say when more exist") {
-  // 900001.SH has a bar every calendar day: 547 values of SMA(5) in the window, two pages of a
+  // 609001.SH has a bar every calendar day: 547 values of SMA(5) in the window, two pages of a
   // Free key's 500 (D6, D9 next_url). Issue 12: the API's default limit of 10 no longer leaks.
-  const std::vector<std::string> sma{"sma",  "900001.SH",  "--window", "5",
+  const std::vector<std::string> sma{"sma",  "609001.SH",  "--window", "5",
                                      "--from", "2024-01-01", "--to",     "2025-06-30"};
   for (const std::string order : {"asc", "desc"}) {
     CAPTURE(order);
@@ -561,9 +561,9 @@ TEST_CASE("cli query: indicators print every value of a window, and say when mor
     const auto lines = split_lines(local_run.out);
     REQUIRE(lines.size() == 1 + 547);
     CHECK(lines[0] == "symbol,trade_date,t,value");
-    CHECK(lines[1].rfind(order == "asc" ? "900001.SH,2024-01-01," : "900001.SH,2025-06-30,", 0)
+    CHECK(lines[1].rfind(order == "asc" ? "609001.SH,2024-01-01," : "609001.SH,2025-06-30,", 0)
           == 0);
-    CHECK(lines.back().rfind(order == "asc" ? "900001.SH,2025-06-30," : "900001.SH,2024-01-01,",
+    CHECK(lines.back().rfind(order == "asc" ? "609001.SH,2025-06-30," : "609001.SH,2024-01-01,",
                              0)
           == 0);
     CHECK(local_run.err.empty());
@@ -578,14 +578,14 @@ TEST_CASE("cli query: indicators print every value of a window, and say when mor
     CHECK_FALSE(body["results"].contains("next_url"));
   }
   SUBCASE("without a window: the latest 10, and a note that more exist") {
-    for (const auto& run : {local({"sma", "900001.SH", "--window", "5", "--format", "csv"}),
-                            remote({"sma", "900001.SH", "--window", "5", "--format", "csv"},
+    for (const auto& run : {local({"sma", "609001.SH", "--window", "5", "--format", "csv"}),
+                            remote({"sma", "609001.SH", "--window", "5", "--format", "csv"},
                                    query_world().free.plaintext)}) {
       INFO(describe(run));
       CHECK(run.status == 0);
       CHECK(split_lines(run.out).size() == 1 + 10);
       CHECK(run.err
-            == "ashare: note: 900001.SH: more values exist; showing 10 (pass --limit N, or a "
+            == "ashare: note: 609001.SH: more values exist; showing 10 (pass --limit N, or a "
                "window with --from/--to)\n");
     }
   }
@@ -593,7 +593,7 @@ TEST_CASE("cli query: indicators print every value of a window, and say when mor
     const auto run = local(concat(sma, {"--limit", "3", "--format", "csv"}));
     CHECK(split_lines(run.out).size() == 1 + 3);
     CHECK(run.err
-          == "ashare: note: 900001.SH: more values exist; showing 3 (drop --limit to see every "
+          == "ashare: note: 609001.SH: more values exist; showing 3 (drop --limit to see every "
              "value of a --from/--to window)\n");
     const auto all = local(concat(sma, {"--limit", "547", "--format", "csv"}));
     CHECK(split_lines(all.out).size() == 1 + 547);
@@ -764,7 +764,7 @@ TEST_CASE("cli query: TO defaults to as_of and FROM to one year before TO") {
     CHECK(normalized(remote_run.out) == normalized(expected.out));
   }
   // One year before 29 February is 28 February.
-  const auto leap = local({"bars", "900001.SH", "--to", "2024-02-29", "--format", "json"});
+  const auto leap = local({"bars", "609001.SH", "--to", "2024-02-29", "--format", "json"});
   REQUIRE(leap.status == 0);
   CHECK(json::parse(leap.out)["from"] == "2023-02-28");
   CHECK(json::parse(leap.out)["to"] == "2024-02-29");
@@ -1210,7 +1210,7 @@ TEST_CASE("cli query: the config file, under the environment and the flags") {
           == "ashare: error: " + path.string()
                  + ":3: unknown key \"colour\" (known: db, keys_db, cache_db, base_url, api_key, "
                    "format, convention, plan, listen, threads, max_connections, header_timeout, "
-                   "idle_timeout, write_timeout, drain_timeout, cache_budget, rate_limit, tushare_token, tushare_url, tdx_hosts, szse_url)\n");
+                   "idle_timeout, write_timeout, drain_timeout, cache_budget, rate_limit, tushare_token, tushare_url, tdx_hosts, szse_url, indices, members)\n");
   }
 }
 
@@ -1221,6 +1221,7 @@ TEST_CASE("cli query: symbols and info") {
     std::string last;
     std::int64_t bars;
     std::string factor_origin; // jenny's canonical file has no factor column
+    std::string kind = "stock"; // D20: by the code (no list names them)
   };
   std::vector<Expected> expected;
   for (const auto* file : {"jenny_000001.SZ.csv", "bancob_600036.SH.csv", "bancob_600519.SH.csv"}) {
@@ -1229,15 +1230,16 @@ TEST_CASE("cli query: symbols and info") {
                         static_cast<std::int64_t>(rows.size()),
                         std::string(file).starts_with("jenny") ? "none" : "file"});
   }
-  expected.push_back({"900001.SH", "2023-10-23", "2025-10-23", k_synthetic_bars, "file"});
+  expected.push_back({"609001.SH", "2023-10-23", "2025-10-23", k_synthetic_bars, "file"});
   REQUIRE(expected[0].bars == 1212);
 
   SUBCASE("csv") {
     const auto run = local({"symbols", "--format", "csv"});
-    std::string csv = "symbol,first_date,last_date,bars,source,factor_origin,adjusted_input,alias\n";
+    std::string csv =
+      "symbol,first_date,last_date,bars,source,factor_origin,adjusted_input,alias,kind,name\n";
     for (const auto& e : expected) {
       csv += e.symbol + "," + e.first + "," + e.last + "," + std::to_string(e.bars)
-             + ",cli-fixtures," + e.factor_origin + ",false,\n";
+             + ",cli-fixtures," + e.factor_origin + ",false,," + e.kind + ",\n";
     }
     CHECK(run.status == 0);
     CHECK(run.out == csv);
@@ -1249,11 +1251,11 @@ TEST_CASE("cli query: symbols and info") {
     const auto run = local({"symbols", "--format", "table"});
     CHECK(run.status == 0);
     CHECK(run.out
-          == "SYMBOL     FIRST       LAST         BARS  SOURCE        FACTORS\n"
-             "000001.SZ  2020-01-02  2024-12-31  1,212  cli-fixtures  none\n"
-             "600036.SH  2023-09-25  2025-10-23    500  cli-fixtures  file\n"
-             "600519.SH  2023-09-25  2025-10-23    500  cli-fixtures  file\n"
-             "900001.SH  2023-10-23  2025-10-23    732  cli-fixtures  file\n");
+          == "SYMBOL     KIND   FIRST       LAST         BARS  SOURCE        FACTORS\n"
+             "000001.SZ  stock  2020-01-02  2024-12-31  1,212  cli-fixtures  none\n"
+             "600036.SH  stock  2023-09-25  2025-10-23    500  cli-fixtures  file\n"
+             "600519.SH  stock  2023-09-25  2025-10-23    500  cli-fixtures  file\n"
+             "609001.SH  stock  2023-10-23  2025-10-23    732  cli-fixtures  file\n");
   }
   SUBCASE("json and --names") {
     const auto run = local({"symbols", "--format", "json"});
@@ -1268,7 +1270,9 @@ TEST_CASE("cli query: symbols and info") {
                      {"source", "cli-fixtures"},
                      {"factor_origin", e.factor_origin},
                      {"adjusted_input", false},
-                     {"alias", nullptr}});
+                     {"alias", nullptr},
+                     {"kind", e.kind.empty() ? json() : json(e.kind)},
+                     {"name", ""}});
       names += e.symbol + "\n";
     }
     CHECK(json::parse(run.out) == all);
@@ -1302,29 +1306,29 @@ TEST_CASE("cli query: symbols and info") {
 }
 
 TEST_CASE("cli query: local mode pages through the core past 5000 bars") {
-  // 900002.SH: 5100 consecutive calendar days, more than one answer of the core (limit 5000).
+  // 609002.SH: 5100 consecutive calendar days, more than one answer of the core (limit 5000).
   TestStore store;
-  const auto path = store.dir() / "synthetic_900002.SH.csv";
+  const auto path = store.dir() / "synthetic_609002.SH.csv";
   {
     std::ofstream out(path);
     out << "symbol,trade_date,open,high,low,close,volume,turnover,change_pct,factor\n";
     std::string day = "2011-10-01";
     for (int i = 0; i < 5100; ++i, day = plus_days(day, 1)) {
-      out << "900002.SH," << day << ",10,12,9,11," << 100 + i << "," << 1100 + i << ",0,1\n";
+      out << "609002.SH," << day << ",10,12,9,11," << 100 + i << "," << 1100 + i << ",0,1\n";
     }
   }
   store.import({path});
   const auto pro = store.create_key("pro");
   ServerProcess server(store);
-  const std::vector<std::string> args{"bars", "900002.SH", "2000-01-01", "2030-12-31", "--format"};
+  const std::vector<std::string> args{"bars", "609002.SH", "2000-01-01", "2030-12-31", "--format"};
 
   const auto csv = Sandbox{}.run(concat({"--db", store.data_locator()}, concat(args, {"csv"})));
   INFO(describe(csv));
   REQUIRE(csv.status == 0);
   const auto lines = split_lines(csv.out);
   REQUIRE(lines.size() == 1 + 5100);
-  CHECK(lines[1].rfind("900002.SH,2011-10-01,", 0) == 0);
-  CHECK(lines.back().rfind("900002.SH," + plus_days("2011-10-01", 5099) + ",", 0) == 0);
+  CHECK(lines[1].rfind("609002.SH,2011-10-01,", 0) == 0);
+  CHECK(lines.back().rfind("609002.SH," + plus_days("2011-10-01", 5099) + ",", 0) == 0);
   CHECK(csv.err == "");
 
   const auto remote_csv =
@@ -1465,7 +1469,7 @@ TEST_CASE("cli query: credits running out while paging is exit status 4") {
   // A metered Free key with 1 credit: the first page (500 bars) costs it, the second is refused.
   const auto key = query_world().store.create_key("free", 1, "one-credit");
   const auto run =
-      remote({"bars", "900001.SH", "2023-10-23", "2025-10-23", "--format", "csv"}, key.plaintext);
+      remote({"bars", "609001.SH", "2023-10-23", "2025-10-23", "--format", "csv"}, key.plaintext);
   INFO(describe(run));
   CHECK(run.status == 4);
   CHECK(run.err.rfind("ashare: error: INSUFFICIENT_CREDITS: ", 0) == 0);

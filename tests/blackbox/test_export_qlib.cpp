@@ -24,17 +24,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Two synthetic symbols: 900010.SH suspended on 2024-01-05 with a factor step on 2024-01-09;
+// Two synthetic symbols: 609010.SH suspended on 2024-01-05 with a factor step on 2024-01-09;
 // 900011.SZ listed on 2024-01-04, suspended on 2024-01-08 and 2024-01-09, last traded 2024-01-10.
 const char* k_synthetic =
   "symbol,trade_date,open,high,low,close,volume,turnover,change_pct,factor\n"
-  "900010.SH,2024-01-02,10.01,10.5,9.9,10.2,123456,1259000.5,0.5,1\n"
-  "900010.SH,2024-01-03,10.2,10.3,10.0,10.1,100000,1010000,-0.98,1\n"
-  "900010.SH,2024-01-04,10.1,10.6,10.1,10.55,150001,1580000.25,4.4554,1\n"
-  "900010.SH,2024-01-08,10.5,10.5,10.3,10.33,90000,930000,-2.0853,1\n"
-  "900010.SH,2024-01-09,8.3,8.4,8.2,8.31,80000,665000,0.5566,1.25\n"
-  "900010.SH,2024-01-10,8.31,8.6,8.3,8.59,70000,600000,3.3694,1.25\n"
-  "900010.SH,2024-01-11,8.6,8.7,8.5,8.52,60000,512000,-0.8149,1.25\n"
+  "609010.SH,2024-01-02,10.01,10.5,9.9,10.2,123456,1259000.5,0.5,1\n"
+  "609010.SH,2024-01-03,10.2,10.3,10.0,10.1,100000,1010000,-0.98,1\n"
+  "609010.SH,2024-01-04,10.1,10.6,10.1,10.55,150001,1580000.25,4.4554,1\n"
+  "609010.SH,2024-01-08,10.5,10.5,10.3,10.33,90000,930000,-2.0853,1\n"
+  "609010.SH,2024-01-09,8.3,8.4,8.2,8.31,80000,665000,0.5566,1.25\n"
+  "609010.SH,2024-01-10,8.31,8.6,8.3,8.59,70000,600000,3.3694,1.25\n"
+  "609010.SH,2024-01-11,8.6,8.7,8.5,8.52,60000,512000,-0.8149,1.25\n"
   "900011.SZ,2024-01-04,5.05,5.1,5.0,5.08,400000,2030000,0,2\n"
   "900011.SZ,2024-01-05,5.08,5.2,5.05,5.17,410000,2100000,1.7717,2\n"
   "900011.SZ,2024-01-10,5.2,5.3,5.1,5.25,300000,1570000,1.5474,2\n";
@@ -223,7 +223,7 @@ void check_export(const ExportWorld& world,
   }
 }
 
-const std::vector<std::string> k_export_symbols{"000001.SZ", "600519.SH", "900010.SH", "900011.SZ"};
+const std::vector<std::string> k_export_symbols{"000001.SZ", "600519.SH", "609010.SH", "900011.SZ"};
 
 } // namespace
 
@@ -238,11 +238,11 @@ TEST_CASE("export: qlib's layout read back value by value, suspended days NaN, f
 
   SUBCASE("symbols and a window") {
     const auto window = world.cli({"export", "--format", "QLIB", world.dir("window").string(),
-                                   "900010.SH,600519.SH", "--from", "2024-01-03", "--to",
+                                   "609010.SH,600519.SH", "--from", "2024-01-03", "--to",
                                    "2024-01-10"});
     INFO(describe(window));
     REQUIRE(window.status == 0);
-    check_export(world, world.dir("window"), {"600519.SH", "900010.SH"}, "2024-01-03",
+    check_export(world, world.dir("window"), {"600519.SH", "609010.SH"}, "2024-01-03",
                  "2024-01-10");
   }
 }
@@ -285,12 +285,12 @@ TEST_CASE("export: a changed history is rewritten and said so; still a fresh exp
   SUBCASE("a re-imported bar") {
     const auto fix = world.dir("fix.csv");
     std::ofstream(fix) << "symbol,trade_date,open,high,low,close,volume,turnover,change_pct,factor\n"
-                          "900010.SH,2024-01-03,10.2,10.3,10.0,10.15,100000,1010000,-0.49,1\n";
+                          "609010.SH,2024-01-03,10.2,10.3,10.0,10.15,100000,1010000,-0.49,1\n";
     world.store().import({fix});
     const auto run = world.cli({"export", "--format", "qlib", dir});
     INFO(describe(run));
     CHECK(run.out.find("0 written, 0 appended, 1 rewritten, 0 removed") != std::string::npos);
-    CHECK(run.err.find("900010.SH: rewritten, its stored history changed") != std::string::npos);
+    CHECK(run.err.find("609010.SH: rewritten, its stored history changed") != std::string::npos);
     fresh_equal("fresh", {});
   }
   SUBCASE("a removed symbol, then a narrower window") {
@@ -352,9 +352,9 @@ TEST_CASE("export: day.txt is the store's calendar, a stray bar on a closed day 
   // 2024-02-12 is a Spring Festival holiday: the row is valid for import (D16) but the day is
   // closed, so it is not a qlib calendar day and its bar has no place in the bins.
   std::ofstream(file) << "symbol,trade_date,open,high,low,close,volume,turnover,change_pct,factor\n"
-                         "900012.SH,2024-02-07,10,10,10,10,100,1000,0,1\n"
-                         "900012.SH,2024-02-12,11,11,11,11,100,1100,10,1\n"
-                         "900012.SH,2024-02-20,12,12,12,12,100,1200,9.0909,1\n";
+                         "609012.SH,2024-02-07,10,10,10,10,100,1000,0,1\n"
+                         "609012.SH,2024-02-12,11,11,11,11,100,1100,10,1\n"
+                         "609012.SH,2024-02-20,12,12,12,12,100,1200,9.0909,1\n";
   store.import({file});
   const auto dir = store.dir() / "qlib";
   const auto run = store.cli({"export", "--format", "qlib", dir.string()});
@@ -364,7 +364,7 @@ TEST_CASE("export: day.txt is the store's calendar, a stray bar on a closed day 
   // Every open day from the first to the last exported bar, 2024-02-19 too, which has no bar.
   CHECK(qlib.calendar
         == std::vector<std::string>{"2024-02-07", "2024-02-08", "2024-02-19", "2024-02-20"});
-  const auto& close = qlib.features.at("sh900012").at("close");
+  const auto& close = qlib.features.at("sh609012").at("close");
   REQUIRE(close.size() == 5); // the start index, then one value per calendar day
   CHECK(close[0] == 0);
   CHECK(close[1] == 10);

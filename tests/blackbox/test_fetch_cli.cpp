@@ -5,6 +5,7 @@
 #include "process.hpp"
 #include "server_process.hpp"
 #include "tushare_standin.hpp"
+#include "support/postgres_database.hpp"
 
 #include <doctest/doctest.h>
 
@@ -39,7 +40,14 @@ RunResult fetch(const TestStore& store,
                 const std::string& now = k_march_first) {
   // Unpaced unless a case paces itself: the pace is its own case, and 180 calls a minute would
   // make every case wait a third of a second a call.
+  // The stocks: D20's funds and indices are test_fetch_kinds_cli.cpp's (a fetch naming symbols
+  // takes them whatever their kind).
   std::vector<std::string> argv{"fetch", "tushare", "--pace", "0"};
+  const bool named = std::any_of(args.begin(), args.end(),
+                                 [](const std::string& arg) { return arg.size() == 9 && arg[6] == '.'; });
+  if (!named) {
+    argv.insert(argv.end(), {"--kind", "stock"});
+  }
   argv.insert(argv.end(), args.begin(), args.end());
   return store.cli(argv, k_cli_timeout, fetch_env(standin, now));
 }
@@ -210,7 +218,7 @@ TEST_CASE("fetch: every answer of the source has its exit status") {
     CHECK(run.err.find("daily quota") != std::string::npos);
   }
   SUBCASE("a refused token: 4, and the token is never printed") {
-    const auto run = store.cli({"fetch", "tushare", "--from", "2024-02-26"}, k_cli_timeout,
+    const auto run = store.cli({"fetch", "tushare", "--kind", "stock", "--from", "2024-02-26"}, k_cli_timeout,
                                {"ASHARE_TUSHARE_TOKEN=wrong-secret-token", "ASHARE_TUSHARE_URL=" + standin.url(),
                                 std::string("ASHARE_NOW=") + k_march_first});
     CHECK(run.status == 4);
@@ -366,7 +374,7 @@ TEST_CASE("fetch: --dry-run prints the plan and asks nothing; a second fetch mea
   for (const auto& arg : store.store_args()) {
     argv.push_back(arg);
   }
-  for (const auto& arg : {"fetch", "tushare", "--pace", "0", "--from", "2024-02-26"}) {
+  for (const auto& arg : {"fetch", "tushare", "--pace", "0", "--kind", "stock", "--from", "2024-02-26"}) {
     argv.push_back(arg);
   }
   auto env = fetch_env(standin, k_march_first);
@@ -393,7 +401,7 @@ TEST_CASE("postgres: two fetches into one database, its URI spelt two ways: one 
   for (const auto& arg : first.store_args()) {
     argv.push_back(arg);
   }
-  for (const auto& arg : {"fetch", "tushare", "--pace", "0", "--from", "2024-02-26"}) {
+  for (const auto& arg : {"fetch", "tushare", "--pace", "0", "--kind", "stock", "--from", "2024-02-26"}) {
     argv.push_back(arg);
   }
   auto env = fetch_env(standin, k_march_first);
@@ -421,7 +429,7 @@ TEST_CASE("fetch: kill -9 mid-fetch keeps whole days, and the next run resumes")
   for (const auto& arg : store.store_args()) {
     argv.push_back(arg);
   }
-  for (const auto& arg : {"fetch", "tushare", "--pace", "0", "--from", "2024-01-02"}) {
+  for (const auto& arg : {"fetch", "tushare", "--pace", "0", "--kind", "stock", "--from", "2024-01-02"}) {
     argv.push_back(arg);
   }
   auto env = fetch_env(standin, k_march_first);
@@ -431,6 +439,17 @@ TEST_CASE("fetch: kill -9 mid-fetch keeps whole days, and the next run resumes")
     REQUIRE(poll_until([&] { return count_calls(standin.log(), "daily") >= 6; }));
     first.send_signal(SIGKILL);
     CHECK(first.wait_for_exit(10s) == 128 + SIGKILL);
+  }
+  if (store.data_on_server()) {
+    // A COMMIT the killed fetch sent may still be running in its server session, and the day
+    // it commits would then be counted by the resumed run but not below: wait for that session
+    // to end (a failure once under load, with one day more fetched than counted missing).
+    REQUIRE(poll_until([&] {
+      return ashare::test::postgres_sql(store.data_locator(),
+                                "SELECT count(*) FROM pg_stat_activity WHERE datname = "
+                                "current_database() AND pid <> pg_backend_pid()")
+             == "0\n";
+    }));
   }
   // Whole days only: every stored day holds the whole market's ten bars.
   const auto cut = store.cli({"bars", "000001.SZ,600519.SH", "2024-01-02", "2024-03-01", "--format", "csv", "--raw"});

@@ -137,8 +137,10 @@ TEST_CASE("fetch tdx: a first run stores the A-shares listed, and refreshes the 
   const auto run =
       fetch_tdx(store, tdx.host(), {"--from", "2024-01-02"}, k_tdx_march_first, szse.url());
   REQUIRE_MESSAGE(run.status == 0, run.err);
-  // 38 open days; 000001.SZ, 600000.SH (no bars then) and 600519.SH, not the index or the B share.
-  CHECK(run.out.find("fetched 38 days (2024-01-02..2024-03-01), 76 bars, 3 symbols") != std::string::npos);
+  // 38 open days; 000001.SZ, 600000.SH (no bars then) and 600519.SH, the funds 510300.SH and
+  // 169999.SZ (none then) and D20's 8 indices (none then; D20), not the index 000010.SH no one
+  // named, TDX's sector index, the B share or the REIT.
+  CHECK(run.out.find("fetched 38 days (2024-01-02..2024-03-01), 114 bars, 13 symbols") != std::string::npos);
   CHECK(run.out.find("ledger through 2024-03-01") != std::string::npos);
   CHECK(szse.asked >= 2); // a month back from --from through this month
   CHECK(run.err.find("not refreshed") == std::string::npos);
@@ -248,7 +250,7 @@ TEST_CASE("fetch tdx: a garbage bar is refused naming host, code and day; --skip
 TEST_CASE("fetch tdx: kill -9 mid-fetch keeps whole symbols, and the next run resumes with the next") {
   TestStore store;
   {
-    TdxStandIn hanging({"--fault", "hang:600519"}); // 000001.SZ and 600000.SH answer first
+    TdxStandIn hanging({"--fault", "hang:600519"}); // the 12 symbols before it answer first
     std::vector<std::string> argv{ashare_bin()};
     for (const auto& arg : store.store_args()) {
       argv.push_back(arg);
@@ -263,11 +265,12 @@ TEST_CASE("fetch tdx: kill -9 mid-fetch keeps whole symbols, and the next run re
     env.push_back("HOME=" + store.dir().string());
     Process first(argv, env);
     // The fetch is inside 600519.SH's call, asked while 600000.SH's answer (no bars in the span)
-    // was written; the kill lands once that is committed: the ledger then holds 600000.SH's 38
-    // days beside 000001.SZ's.
+    // was written; the kill lands once that is committed: the ledger then holds the 38 days of
+    // each of the 12 symbols before it (D20's indices and the funds among them); `info` counts
+    // the 4 stocks' and funds' as staged, the indices' being their own ledger rows (D20).
     REQUIRE(hanging.wait_for_line("hanging 600519", k_patience));
     REQUIRE(poll_until([&] {
-      return store.cli({"info"}).out.find(" 76 (day, symbol) rows ") != std::string::npos;
+      return store.cli({"info"}).out.find(" 152 (day, symbol) rows ") != std::string::npos;
     }));
     first.send_signal(SIGKILL);
     CHECK(first.wait_for_exit(10s) == 128 + SIGKILL);
@@ -405,7 +408,8 @@ TEST_CASE("verify: a source that keeps failing is exit 3; remote mode and no --a
       store.cli({"verify", "--against", "tdx", "--hosts", tdx.host(), "--pace", "0"}, k_cli_timeout,
                 {"ASHARE_NOW=" + std::string(k_tdx_march_first)});
   CHECK_MESSAGE(window.status == 0, window.err);
-  CHECK(window.err.find("verify against tdx 2024-02-26..2024-03-01: 3 symbols, 10 bars: they agree")
+  // The stocks and the funds the stand-in lists (D20), 510300.SH with bars.
+  CHECK(window.err.find("verify against tdx 2024-02-26..2024-03-01: 5 symbols, 15 bars: they agree")
         != std::string::npos);
   CHECK(store.cli({"--base-url", "http://127.0.0.1:1", "verify", "--against", "tdx"}).status == 2);
   CHECK(store.cli({"verify"}).status == 2);

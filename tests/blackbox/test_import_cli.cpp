@@ -23,7 +23,7 @@ std::vector<std::string> words_csv(const std::string& line) {
 
 const std::string k_header =
     "symbol,trade_date,open,high,low,close,volume,turnover,change_pct,factor";
-const std::string k_good_row = "900009.SH,2024-01-02,10,12,9,11,100,1100,0,1";
+const std::string k_good_row = "609009.SH,2024-01-02,10,12,9,11,100,1100,0,1";
 
 std::filesystem::path
 write_file(const TestStore& store, const std::string& name, const std::string& text) {
@@ -76,33 +76,33 @@ TEST_CASE("import: each bad row is reported as file:line: column: what, and noth
     std::string message; // after "FILE:3: "
   };
   const std::vector<Case> cases{
-      {"900009.SH,2024-01-03,11,10,9,11,100,1100,0,1",
+      {"609009.SH,2024-01-03,11,10,9,11,100,1100,0,1",
        "high: high 10 is below max(open, close) 11"},
-      {"900009.SH,2024-01-03,10,12,10.5,11,100,1100,0,1",
+      {"609009.SH,2024-01-03,10,12,10.5,11,100,1100,0,1",
        "low: low 10.5 is above min(open, close) 10"},
-      {"900009.SH,2024-01-03,10,12,9,11,1.5,1100,0,1",
+      {"609009.SH,2024-01-03,10,12,9,11,1.5,1100,0,1",
        "volume: \"1.5\" is not a whole number of shares"},
-      {"900009.SH,2024-01-03,10,12,9,11,100,1100,0", "row: has 9 fields, the header has 10"},
-      {"900009.SH,2024-01-02,10,12,9,11,100,1100,0,1",
-       "trade_date: duplicate row for 900009.SH on 2024-01-02 (first on line 2)"},
+      {"609009.SH,2024-01-03,10,12,9,11,100,1100,0", "row: has 9 fields, the header has 10"},
+      {"609009.SH,2024-01-02,10,12,9,11,100,1100,0,1",
+       "trade_date: duplicate row for 609009.SH on 2024-01-02 (first on line 2)"},
       {"60051.SH,2024-01-03,10,12,9,11,100,1100,0,1",
        "symbol: invalid symbol \"60051.SH\": expected six digits, a dot and SH, SZ or BJ"},
-      {"900009.SH,2024-01-03,abc,12,9,11,100,1100,0,1", "open: \"abc\" is not a number"},
-      {"900009.SH,2024-13-03,10,12,9,11,100,1100,0,1",
+      {"609009.SH,2024-01-03,abc,12,9,11,100,1100,0,1", "open: \"abc\" is not a number"},
+      {"609009.SH,2024-13-03,10,12,9,11,100,1100,0,1",
        "trade_date: \"2024-13-03\" is not a date YYYY-MM-DD"},
-      {"900009.SH,2024-01-03,10,12,9,11,-5,1100,0,1",
+      {"609009.SH,2024-01-03,10,12,9,11,-5,1100,0,1",
        "volume: volume -5 must be from 0 to 1000000000000000"},
-      {"900009.SH,2024-01-03,10,12,9,11,100,-1,0,1",
+      {"609009.SH,2024-01-03,10,12,9,11,100,-1,0,1",
        "turnover: turnover -1 must be at least 0 and below 1000000000000000"},
-      {"900009.SH,2024-01-03,10,12,9,11,100,1100,0,0",
+      {"609009.SH,2024-01-03,10,12,9,11,100,1100,0,0",
        "factor: factor 0 must be from 0.000001 to 1000000000"},
-      {"900009.SH,2024-01-03,10,12,9,11,100,1100,0,-2",
+      {"609009.SH,2024-01-03,10,12,9,11,100,1100,0,-2",
        "factor: factor -2 must be from 0.000001 to 1000000000"},
-      {"900009.SH,2024-01-03,0,12,9,11,100,1100,0,1",
+      {"609009.SH,2024-01-03,0,12,9,11,100,1100,0,1",
        "open: price 0 must be above 0 and below 1000000000"},
-      {"900009.SH,2024-01-03,10,12,9,-1,100,1100,0,1",
+      {"609009.SH,2024-01-03,10,12,9,-1,100,1100,0,1",
        "close: price -1 must be above 0 and below 1000000000"},
-      {"900009.SH,2024-01-03,10,12,9,11,100,1100,x,1", "change_pct: \"x\" is not a number"},
+      {"609009.SH,2024-01-03,10,12,9,11,100,1100,x,1", "change_pct: \"x\" is not a number"},
   };
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const auto& c = cases[i];
@@ -120,7 +120,7 @@ TEST_CASE("import: each bad row is reported as file:line: column: what, and noth
   store.import({fixture("bancob_600519.SH.csv")});
   const auto key = store.create_key("pro");
   ServerProcess server(store);
-  check_error(request(server.port(), bars_target("2024-01-01", "2024-01-31", "symbol=900009.SH"),
+  check_error(request(server.port(), bars_target("2024-01-01", "2024-01-31", "symbol=609009.SH"),
                       key.plaintext),
               400, "INVALID_SYMBOL");
 }
@@ -128,7 +128,7 @@ TEST_CASE("import: each bad row is reported as file:line: column: what, and noth
 TEST_CASE("import: file-level errors and usage") {
   TestStore store;
   SUBCASE("a missing column") {
-    const auto path = write_file(store, "h.csv", "symbol,trade_date\n900009.SH,2024-01-02\n");
+    const auto path = write_file(store, "h.csv", "symbol,trade_date\n609009.SH,2024-01-02\n");
     const auto result = store.cli({"import", path.string()});
     CHECK(result.status == 1);
     CHECK(result.err
@@ -164,7 +164,7 @@ TEST_CASE("import: file-level errors and usage") {
     CHECK(result.err.find("FILE is required") != std::string::npos);
   }
   SUBCASE("a bad file among good ones: the good ones load, the exit status is 1") {
-    const auto bad = write_file(store, "bad.csv", k_header + "\n" + k_good_row + "\n900009.SH,x\n");
+    const auto bad = write_file(store, "bad.csv", k_header + "\n" + k_good_row + "\n609009.SH,x\n");
     const auto good = fixture("bancob_600036.SH.csv");
     const auto result = store.cli({"import", bad.string(), good.string()});
     CHECK(result.status == 1);
@@ -180,10 +180,10 @@ TEST_CASE("import --skip-invalid reports bad rows and loads the rest") {
   TestStore store;
   const auto path = write_file(store, "mixed.csv",
                                k_header + "\n" + k_good_row + "\n"
-                                   + "900009.SH,2024-01-03,11,10,9,11,100,1100,0,1\n"
-                                   + "900009.SH,2024-01-04,10,12,9,11,100,1100,0,1\n"
-                                   + "900009.SH,2024-01-05,10,12,9,11,-5,1100,0,1\n"
-                                   + "900009.SH,2024-01-08,10,12,9,11,100,1100,0,1\n");
+                                   + "609009.SH,2024-01-03,11,10,9,11,100,1100,0,1\n"
+                                   + "609009.SH,2024-01-04,10,12,9,11,100,1100,0,1\n"
+                                   + "609009.SH,2024-01-05,10,12,9,11,-5,1100,0,1\n"
+                                   + "609009.SH,2024-01-08,10,12,9,11,100,1100,0,1\n");
   const auto result = store.cli({"import", "--skip-invalid", path.string()});
   CHECK(result.status == 0);
   CHECK(result.out
@@ -196,7 +196,7 @@ TEST_CASE("import --skip-invalid reports bad rows and loads the rest") {
   const auto key = store.create_key("pro");
   ServerProcess server(store);
   const auto reply = request(
-      server.port(), bars_target("2024-01-01", "2024-01-31", "symbol=900009.SH"), key.plaintext);
+      server.port(), bars_target("2024-01-01", "2024-01-31", "symbol=609009.SH"), key.plaintext);
   REQUIRE(reply.status == 200);
   CHECK(dates_of(reply.json()["ohlc"])
         == std::vector<std::string>{"2024-01-02", "2024-01-04", "2024-01-08"});
@@ -218,7 +218,7 @@ TEST_CASE("import: a refused file leaves the store's contents unchanged") {
         key.plaintext));
     out["health"] = request(port, "/healthz").json();
     out["new_symbol"] =
-        request(port, bars_target("2000-01-01", "2030-12-31", "symbol=900009.SH"), key.plaintext)
+        request(port, bars_target("2000-01-01", "2030-12-31", "symbol=609009.SH"), key.plaintext)
             .status;
     return out;
   };
@@ -234,7 +234,7 @@ TEST_CASE("import: a refused file leaves the store's contents unchanged") {
                    k_header + "\n" + "600519.SH,2024-01-02,1.5,2.5,1.0,2.0,1,2,0,7.8576\n"
                        + "600519.SH,2025-10-23,1.5,2.5,1.0,2.0,1,2,0,99\n"
                        + "600519.SH,2025-12-01,1.5,2.5,1.0,2.0,1,2,0,1\n"
-                       + "900009.SH,2025-12-02,10,12,9,11,100,1100,0,1\n"
+                       + "609009.SH,2025-12-02,10,12,9,11,100,1100,0,1\n"
                        + "000001.SZ,2020-01-02,1.5,2.5,1.0,2.0,1,2,0,1\n"
                        + "600519.SH,2025-12-03,10,9,9,11,100,1100,0,1\n");
     const auto result = store.cli({"import", path.string()});
@@ -244,7 +244,7 @@ TEST_CASE("import: a refused file leaves the store's contents unchanged") {
   SUBCASE("a file without factors for a symbol whose stored factors are not 1") {
     const auto path = write_file(store, "nofactor.csv",
                                  "symbol,trade_date,open,high,low,close,volume,turnover\n"
-                                 "900009.SH,2025-12-02,10,12,9,11,100,1100\n"
+                                 "609009.SH,2025-12-02,10,12,9,11,100,1100\n"
                                  "600519.SH,2025-12-01,10,12,9,11,100,1100\n");
     const auto result = store.cli({"import", path.string()});
     CHECK(result.status == 1);
@@ -263,7 +263,7 @@ TEST_CASE("import: a refused file leaves the store's contents unchanged") {
   }
   SUBCASE("D16: one row dated 9999-12-31 would have moved as_of past every real bar") {
     const auto path =
-      write_file(store, "future.csv", k_header + "\n900009.SH,9999-12-31,10,12,9,11,100,1100,0,1\n");
+      write_file(store, "future.csv", k_header + "\n609009.SH,9999-12-31,10,12,9,11,100,1100,0,1\n");
     const auto result = store.cli({"import", path.string()});
     CHECK(result.status == 1);
     CHECK(result.err.rfind(path.string() + ":2: trade_date: 9999-12-31 is outside 1990-12-19 (the "
@@ -276,7 +276,7 @@ TEST_CASE("import: a refused file leaves the store's contents unchanged") {
   }
   SUBCASE("D16: a 400-digit turnover is refused, never read as 0") {
     const auto path = write_file(store, "digits.csv",
-                                 k_header + "\n900009.SH,2024-01-02,10,12,9,11,100,"
+                                 k_header + "\n609009.SH,2024-01-02,10,12,9,11,100,"
                                    + std::string(400, '7') + ",0,1\n");
     const auto result = store.cli({"import", path.string()});
     CHECK(result.status == 1);
@@ -289,7 +289,7 @@ TEST_CASE("import: a refused file leaves the store's contents unchanged") {
   SUBCASE("D16: a line longer than 64 KiB refuses the file at that line") {
     const auto path =
       write_file(store, "long.csv",
-                 k_header + "\n600519.SH,2024-01-02,1.5,2.5,1.0,2.0,1,2,0,7.8576\n900009.SH,"
+                 k_header + "\n600519.SH,2024-01-02,1.5,2.5,1.0,2.0,1,2,0,7.8576\n609009.SH,"
                    + std::string(4 << 20, '9') + "\n600519.SH,2024-01-03,1.5,2.5,1.0,2.0,1,2,0,1\n");
     const auto result = store.cli({"import", "--skip-invalid", path.string()});
     CHECK(result.status == 1);
@@ -359,7 +359,7 @@ TEST_CASE("remove: a window or all bars of a symbol, with as_of and derived chan
   REQUIRE(all.status == 0);
   CHECK(all.out == "600519.SH: removed 500 bars; as_of 2024-12-31\n");
   CHECK(csv({"symbols", "--format", "csv", "--no-header"})
-        == "000001.SZ,2020-01-02,2024-12-31,1193,canonical,none,false,\n");
+        == "000001.SZ,2020-01-02,2024-12-31,1193,canonical,none,false,,stock,\n");
 
   // Usage errors: a malformed symbol, FROM without TO.
   CHECK(store.cli({"remove", "60051.SH"}).status == 2);
@@ -378,7 +378,7 @@ TEST_CASE("import: a file that loads no row changes nothing, says so and exits 0
         key.plaintext));
     // With no symbol served, meta.source is the source of the store's most recent import (D8).
     out["none_served"] = json_without_request_id(request(
-        server.port(), bars_target("2020-01-01", "2030-12-31", "symbol=900009.SH,900008.SH"),
+        server.port(), bars_target("2020-01-01", "2030-12-31", "symbol=609009.SH,609008.SH"),
         key.plaintext));
     out["health"] = request(server.port(), "/healthz").json();
     return out;
@@ -398,7 +398,7 @@ TEST_CASE("import: a file that loads no row changes nothing, says so and exits 0
   }
   SUBCASE("every row skipped by --skip-invalid") {
     const auto path =
-        write_file(store, "bad.csv", k_header + "\n900009.SH,2024-01-02,10,9,9,11,100,1100,0,1\n");
+        write_file(store, "bad.csv", k_header + "\n609009.SH,2024-01-02,10,9,9,11,100,1100,0,1\n");
     const auto result =
         store.cli({"import", path.string(), "--skip-invalid", "--source", "akshare"});
     CHECK(result.status == 0);
@@ -423,7 +423,7 @@ TEST_CASE("import: file content in messages has its control and non-UTF-8 bytes 
   }
   SUBCASE("a bad value in a row") {
     const auto path = write_file(store, "row.csv",
-                                 k_header + "\n900009.SH,2024-01-02,1\x1b[31m0,12,9,11,100,1100,0,1\n");
+                                 k_header + "\n609009.SH,2024-01-02,1\x1b[31m0,12,9,11,100,1100,0,1\n");
     const auto result = store.cli({"import", path.string()});
     CHECK(result.status == 1);
     CHECK(result.err.find('\x1b') == std::string::npos);
@@ -437,12 +437,12 @@ TEST_CASE("import: file content in messages has its control and non-UTF-8 bytes 
 TEST_CASE("a number that is not finite: a 500 with the envelope over HTTP, an error in the CLI") {
   TestStore store(TestStore::Backend::sqlite); // edited below with the sqlite3 shell
   const auto path = write_file(store, "bars.csv",
-                               k_header + "\n900009.SH,2024-01-02,10,10,10,10,1,1,0,2\n"
-                                   "900009.SH,2024-01-03,10,10,10,10,1,1,0,1\n"
-                                   "900008.SH,2024-01-03,10,10,10,10,1,1,0,1\n");
+                               k_header + "\n609009.SH,2024-01-02,10,10,10,10,1,1,0,2\n"
+                                   "609009.SH,2024-01-03,10,10,10,10,1,1,0,1\n"
+                                   "609008.SH,2024-01-03,10,10,10,10,1,1,0,1\n");
   REQUIRE(store.cli({"import", path.string()}).status == 0);
   CHECK(store.cli({"import", write_file(store, "huge.csv",
-                                        k_header + "\n900009.SH,2024-01-02,1e308,1e308,1e308,"
+                                        k_header + "\n609009.SH,2024-01-02,1e308,1e308,1e308,"
                                                    "1e308,1,1,0,2\n")
                                  .string()})
           .err.find("price 1e+308 must be above 0 and below 1000000000")
@@ -457,7 +457,7 @@ TEST_CASE("a number that is not finite: a 500 with the envelope over HTTP, an er
   REQUIRE(edited == 0);
   const auto key = store.create_key("pro");
   ServerProcess server(store);
-  const auto target = bars_target("2024-01-01", "2024-01-05", "symbol=900009.SH");
+  const auto target = bars_target("2024-01-01", "2024-01-05", "symbol=609009.SH");
   for (int i = 0; i < 3; ++i) { // the first read, then the cached history's
     const auto adjusted = request(server.port(), target, key.plaintext);
     CHECK(adjusted.status == 500);
@@ -465,20 +465,20 @@ TEST_CASE("a number that is not finite: a 500 with the envelope over HTTP, an er
     CHECK(adjusted.body.find("inf") == std::string::npos);
   }
   // The server keeps serving the rest.
-  CHECK(request(server.port(), bars_target("2024-01-01", "2024-01-05", "symbol=900008.SH"),
+  CHECK(request(server.port(), bars_target("2024-01-01", "2024-01-05", "symbol=609008.SH"),
                 key.plaintext)
             .status
         == 200);
   CHECK(request(server.port(), "/healthz").status == 200);
   // A table, for reading, shows such a value as "-" (output/table's fixed_decimals).
   const auto table =
-    store.cli({"bars", "900009.SH", "2024-01-01", "2024-01-05", "--format", "table"});
+    store.cli({"bars", "609009.SH", "2024-01-01", "2024-01-05", "--format", "table"});
   CHECK(table.status == 0);
   CHECK(table.out.find("2024-01-02     -     -    -      -") != std::string::npos);
   for (const std::string format : {"csv", "json", "ndjson"}) {
     CAPTURE(format);
     const auto cli =
-      store.cli({"bars", "900009.SH", "2024-01-01", "2024-01-05", "--format", format});
+      store.cli({"bars", "609009.SH", "2024-01-01", "2024-01-05", "--format", format});
     CHECK(cli.status == 1);
     CHECK(cli.err.rfind("ashare: error: ", 0) == 0);
     CHECK(cli.out.find("inf") == std::string::npos);

@@ -1,8 +1,10 @@
 // Issue 5 §2 on the command line: `import --format ... --adj-factor ... --adjusted-input
-// --symbol` on the real extracts of tests/data/vendor/, and the progress bar on a terminal.
+// --symbol` on the real extracts of tests/data/vendor/, and the progress bar on a terminal; D20's
+// indices and funds (issue 44): units by kind, tdx-text, the codes kept out.
 #include "fixtures.hpp"
 #include "process.hpp"
 #include "server_process.hpp"
+#include "support/tdx_export.hpp"
 
 #include <doctest/doctest.h>
 
@@ -29,7 +31,7 @@ TEST_CASE("import CLI: vendor formats") {
                  "adjustment events; as_of 2024-07-31\n");
     CHECK(run.err.empty());
     CHECK(store.cli({"symbols", "--format", "csv", "--no-header"}).out
-          == "600519.SH,2023-12-01,2024-07-31,161,tushare,pre_close_chain,false,\n");
+          == "600519.SH,2023-12-01,2024-07-31,161,tushare,pre_close_chain,false,,stock,\n");
   }
   SUBCASE("tushare with --adj-factor: dates in only one file are reported") {
     std::string factors = read_text(vendor("adj_factor_600519.SH.csv"));
@@ -114,6 +116,125 @@ TEST_CASE("import CLI: vendor formats") {
     CHECK(wrong.status == 1);
     CHECK(wrong.err.find(":1: header: missing column \"日期\"") != std::string::npos);
     CHECK(store.cli({"import", "--format", "xls", "x.csv"}).status == 2);
+  }
+}
+
+TEST_CASE("import CLI: indices and funds, with D20's units and kinds") {
+  TestStore store;
+  auto raw_bars = [&store](const std::string& symbol) {
+    return read_csv_text(
+      store.cli({"bars", symbol, "1990-01-01", "2030-12-31", "--raw", "--format", "csv"}).out);
+  };
+  SUBCASE("tdx-text: the raw export of 510300.SH, detected, equals its rows") {
+    const auto path = store.dir() / "SH#510300.txt"; // TDX's own name for it
+    const auto text = read_text(vendor("tdx_text_510300.SH_raw.txt"));
+    write_text(path, text);
+    const auto run = store.cli({"import", path.string()});
+    CHECK(run.status == 0);
+    CHECK(run.err.empty());
+    CHECK(run.out
+          == path.string()
+               + ": tdx-text, loaded 3003 rows for 1 symbol, no factors (1.0); as_of 2024-09-30\n");
+    const auto rows = ashare::test::tdx_export_rows(text);
+    const auto bars = raw_bars("510300.SH");
+    REQUIRE(bars.size() == rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      INFO(rows[i][0]);
+      CHECK(bars[i].date == rows[i][0].substr(0, 4) + "-" + rows[i][0].substr(5, 2) + "-"
+                              + rows[i][0].substr(8, 2));
+      CHECK(bars[i].open == std::stod(rows[i][1]));
+      CHECK(bars[i].high == std::stod(rows[i][2]));
+      CHECK(bars[i].low == std::stod(rows[i][3]));
+      CHECK(bars[i].close == std::stod(rows[i][4]));
+      CHECK(bars[i].volume == std::stoll(rows[i][5]));
+      CHECK(bars[i].turnover == std::stod(rows[i][6]));
+    }
+  }
+  SUBCASE("tdx-text: the 后复权 export is refused, and --symbol names an export's symbol") {
+    const auto path = vendor("tdx_text_510300.SH_hfq.txt");
+    const auto refused = store.cli({"import", "--symbol", "510300.SH", path.string()});
+    CHECK(refused.status == 1);
+    CHECK(refused.err
+          == "ashare: error: " + path.string()
+               + ":1: title: the export holds 后复权 (backward-adjusted) prices; ashare keeps raw "
+                 "prices and factors (D8): export the bars again from TDX choosing 不复权\n");
+    CHECK(store.cli({"symbols", "--names"}).out.empty());
+    const auto unnamed = store.cli({"import", "--format", "tdx-text", path.string()});
+    CHECK(unnamed.status == 1);
+    CHECK(unnamed.err.find("the file name does not say the symbol") != std::string::npos);
+  }
+  SUBCASE("tdx .day: an index's volume in lots, a fund's prices in 0.001") {
+    const auto index = store.cli({"import", vendor("sh000001.day").string()});
+    CHECK(index.status == 0);
+    CHECK(index.out.find(": tdx, loaded 323 rows for 1 symbol, no factors (1.0);")
+          != std::string::npos);
+    const auto index_bars = raw_bars("000001.SH");
+    REQUIRE(index_bars.size() == 323);
+    const auto day = std::find_if(index_bars.begin(), index_bars.end(),
+                                  [](const CsvBar& bar) { return bar.date == "2018-01-02"; });
+    REQUIRE(day != index_bars.end());
+    CHECK(day->volume == 20227886000); // 202278860 lots, as Tushare's vol that day
+    CHECK(day->close == 3348.33);
+    // No real fund .day is in the shared data: this one is built from the first 20 rows of TDX's
+    // raw text export of 510300.SH (ashare::test::fund_day_from_export_rows).
+    auto rows = ashare::test::tdx_export_rows(read_text(vendor("tdx_text_510300.SH_raw.txt")));
+    rows.resize(20);
+    const auto fund_day = store.dir() / "sh510300.day";
+    write_text(fund_day, ashare::test::fund_day_from_export_rows(rows));
+    const auto fund = store.cli({"import", fund_day.string()});
+    CHECK(fund.status == 0);
+    const auto fund_bars = raw_bars("510300.SH");
+    REQUIRE(fund_bars.size() == 20);
+    CHECK(fund_bars[0].date == "2012-05-28");
+    CHECK(fund_bars[0].open == 2.551);
+    CHECK(fund_bars[0].close == 2.604);
+    CHECK(fund_bars[0].volume == 1277518769);
+    CHECK(fund_bars[0].turnover == 3285755392.0);
+  }
+  SUBCASE("tushare index_daily: exact units (D12), factor 1") {
+    const auto path = vendor("tushare_index_daily_000300.SH.csv");
+    const auto run = store.cli({"import", path.string()});
+    CHECK(run.status == 0);
+    CHECK(run.out
+          == path.string()
+               + ": tushare, loaded 972 rows for 1 symbol, no factors (1.0); as_of 2022-12-30\n");
+    const auto bars = raw_bars("000300.SH");
+    REQUIRE(bars.size() == 972);
+    CHECK(bars[0].date == "2005-01-04");
+    CHECK(bars[0].open == 994.769);
+    CHECK(bars[0].close == 982.794);
+    CHECK(bars[0].volume == 741286894);
+    CHECK(bars[0].turnover == 4431977418.0);
+    for (const auto& bar : bars) {
+      CHECK(bar.factor == 1.0);
+    }
+    const auto sse = store.cli({"import", vendor("tushare_index_daily_000001.SH_2018.csv").string()});
+    CHECK(sse.status == 0);
+    const auto sse_bars = raw_bars("000001.SH");
+    REQUIRE(sse_bars.size() == 243);
+    CHECK(sse_bars[0].close == 3348.3259);
+    CHECK(sse_bars[0].volume == 20227886000);
+    CHECK(sse_bars[0].turnover == 227788461100.0);
+  }
+  SUBCASE("a REIT's row is refused naming D20; a REIT's .day file is refused whole") {
+    const auto path = store.dir() / "fund_daily.csv";
+    write_text(path, "ts_code,trade_date,open,high,low,close,pre_close,vol,amount\n"
+                     "510300.SH,20240102,3.4,3.5,3.3,3.45,3.4,100,345\n"
+                     "508000.SH,20240102,3.4,3.5,3.3,3.45,3.4,100,345\n");
+    const auto refused = store.cli({"import", path.string()});
+    CHECK(refused.status == 1);
+    CHECK(refused.err
+          == path.string() + ":3: symbol: 508000.SH is a REIT: ashare keeps it out (D20)\n"
+               + "ashare: error: " + path.string()
+               + ": nothing imported (use --skip-invalid to load the valid rows)\n");
+    CHECK(store.cli({"symbols", "--names"}).out.empty());
+    const auto reit_day = store.dir() / "sh508000.day";
+    write_text(reit_day, read_text(vendor("sh600000.day")));
+    const auto whole = store.cli({"import", reit_day.string()});
+    CHECK(whole.status == 1);
+    CHECK(whole.err
+          == "ashare: error: " + reit_day.string()
+               + ": 508000.SH is a REIT: ashare keeps it out (D20)\n");
   }
 }
 

@@ -595,15 +595,15 @@ TEST_CASE("D13 tdx and talib: five bars worked by hand, RSV 50 where HHV = LLV")
   //   2024-01-05   10   10    9    9
   //   2024-01-08    9   11    9   11
   TestStore store;
-  const auto csv = store.dir() / "hand_900002.SH.csv";
+  const auto csv = store.dir() / "hand_609002.SH.csv";
   {
     std::ofstream out(csv);
     out << "symbol,trade_date,open,high,low,close,volume,turnover,change_pct,factor\n"
-           "900002.SH,2024-01-02,10,10,10,10,100,1000,0,1\n"
-           "900002.SH,2024-01-03,10,11,10,11,100,1100,10,1\n"
-           "900002.SH,2024-01-04,11,12,10,10,100,1000,-9.0909,1\n"
-           "900002.SH,2024-01-05,10,10,9,9,100,900,-10,1\n"
-           "900002.SH,2024-01-08,9,11,9,11,100,1100,22.2222,1\n";
+           "609002.SH,2024-01-02,10,10,10,10,100,1000,0,1\n"
+           "609002.SH,2024-01-03,10,11,10,11,100,1100,10,1\n"
+           "609002.SH,2024-01-04,11,12,10,10,100,1000,-9.0909,1\n"
+           "609002.SH,2024-01-05,10,10,9,9,100,900,-10,1\n"
+           "609002.SH,2024-01-08,9,11,9,11,100,1100,22.2222,1\n";
   }
   store.import({csv}, {"--source", "hand"});
   const auto key = store.create_key("pro").plaintext;
@@ -613,7 +613,7 @@ TEST_CASE("D13 tdx and talib: five bars worked by hand, RSV 50 where HHV = LLV")
   const auto values = [&](const std::string& indicator, const std::string& query) {
     return single_items(indicator,
                         request(server.port(),
-                                target(indicator, "symbol=900002.SH&order=asc&limit=10&" + query),
+                                target(indicator, "symbol=609002.SH&order=asc&limit=10&" + query),
                                 key));
   };
   const double sqrt2 = std::sqrt(2.0);
@@ -664,11 +664,11 @@ TEST_CASE("D13 tdx and talib: five bars worked by hand, RSV 50 where HHV = LLV")
   }
 }
 
-TEST_CASE("D13 tdx and talib on the shared store's constant 900001.SH, worked by hand") {
+TEST_CASE("D13 tdx and talib on the shared store's constant 609001.SH, worked by hand") {
   // Every calendar day from 2023-10-23: high 12, low 9, close 11. RSV = (11-9)/(12-9)*100.
   const double rsv = 200.0 / 3;
   const auto first_two = [](const std::string& indicator, const std::string& query) {
-    return single_items(indicator, ind(indicator, "symbol=900001.SH&order=asc&limit=2&" + query));
+    return single_items(indicator, ind(indicator, "symbol=609001.SH&order=asc&limit=2&" + query));
   };
   const auto day = [](int i) { return t_ms(plus_days("2023-10-23", i)); };
   // tdx KDJ and MACD from the first bar; talib from their lookbacks (2+2+8 and 25+8).

@@ -59,7 +59,7 @@ std::vector<Point> moutai_series(bool adjusted, double CsvBar::*field) {
 // `count` distinct well-formed symbols: the known ones first, then unknown ones (300xxx.SZ).
 std::string symbol_list(std::size_t count) {
   const std::vector<std::string> known{"600519.SH", "600036.SH", "002594.SZ",
-                                       "000001.SZ", "600276.SH", "900001.SH"};
+                                       "000001.SZ", "600276.SH", "609001.SH"};
   std::string out;
   for (std::size_t i = 0; i < count; ++i) {
     const std::string number = std::to_string(i % 1000);
@@ -456,7 +456,7 @@ TEST_CASE(
                   first(reference("000001.SZ", false, "sma").column("close_5"), 3));
   }
   SUBCASE("multi: the default limit 10 applies per symbol") {
-    const auto body = ok_body(ind("ema", "symbol=600519.SH,002594.SZ,900001.SH"));
+    const auto body = ok_body(ind("ema", "symbol=600519.SH,002594.SZ,609001.SH"));
     CHECK(body["status"] == "OK");
     for (const auto& item : body["results"]) {
       CHECK(item["resultsCount"] == 10);

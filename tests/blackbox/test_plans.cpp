@@ -58,8 +58,8 @@ TEST_CASE("D6 / D4: limit above the plan maximum is PLAN_LIMIT, above 5000 INVAL
 }
 
 TEST_CASE("D4 / D6: the default limit is the plan maximum") {
-  // 900001.SH has a bar on every calendar day from 2023-10-23 to 2025-10-23: 732 bars.
-  const auto target = bars_target("2023-10-23", "2025-10-23", "symbol=900001.SH");
+  // 609001.SH has a bar on every calendar day from 2023-10-23 to 2025-10-23: 732 bars.
+  const auto target = bars_target("2023-10-23", "2025-10-23", "symbol=609001.SH");
   const auto free = get(target, shared().free.plaintext);
   REQUIRE(free.status == 200);
   const auto body = free.json();
@@ -67,7 +67,7 @@ TEST_CASE("D4 / D6: the default limit is the plan maximum") {
   CHECK(body["ohlc"].back()["trade_date"] == plus_days("2023-10-23", 499));
   REQUIRE(body.contains("next_url"));
   CHECK(body["next_url"]
-        == bars_target(plus_days("2023-10-23", 500), "2025-10-23", "symbol=900001.SH"));
+        == bars_target(plus_days("2023-10-23", 500), "2025-10-23", "symbol=609001.SH"));
   const auto rest = get(body["next_url"].get<std::string>(), shared().free.plaintext);
   REQUIRE(rest.status == 200);
   CHECK(rest.json()["resultsCount"] == 232);

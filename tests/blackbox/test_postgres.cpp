@@ -8,6 +8,7 @@
 // ASHARE_TEST_POSTGRES; without it they fail, never pass unseen.
 #include "burst.hpp"
 #include "fixtures.hpp"
+#include "support/test_data.hpp"
 
 #include <csignal>
 #include <cstdlib>
@@ -467,6 +468,65 @@ TEST_CASE("postgres: copy moves a whole store to PostgreSQL and back exactly, an
     CHECK(run.status == 1);
     CHECK(run.err == "ashare: error: no store at " + missing.string() + "\n");
     CHECK_FALSE(std::filesystem::exists(local.dir() / "other.db"));
+  }
+}
+
+TEST_CASE("postgres: copy carries D20's kinds, membership snapshots and spans, both ways") {
+  PostgresDatabase database;
+  TestStore local(TestStore::Backend::sqlite);
+  const auto vendor = ashare::test::data_dir() / "vendor";
+  local.import({fixture("bancob_600519.SH.csv"), fixture("jenny_000001.SZ.csv"),
+                vendor / "tushare_index_daily_000300.SH.csv"});
+  const auto fund = local.dir() / "SH#510300.txt";
+  write_text(fund, read_text(vendor / "tdx_text_510300.SH_raw.txt"));
+  REQUIRE(local.cli({"import", fund.string()}).status == 0);
+  const auto members = ashare::test::data_dir() / "members" / "csi300_history_unliftedq.csv";
+  REQUIRE(local.cli({"import", "--format", "members", "--index", "000300.SH", members.string()}).status == 0);
+  const std::vector<std::vector<std::string>> queries{
+    {"symbols", "--format", "csv"},
+    {"symbols", "--kind", "index,fund", "--format", "csv"},
+    {"bars", "000300.SH,510300.SH", "2022-01-01", "2022-12-31", "--raw", "--format", "csv"},
+    {"members", "000300.SH", "--history", "--format", "csv"},
+    {"members", "000300.SH", "--on", "2023-06-30", "--format", "csv"},
+  };
+  REQUIRE(local.cli({"copy", "--to", uri_of(database)}).status == 0);
+  TestStore moved(TestStore::OnServer{uri_of(database)});
+  for (const auto& query : queries) {
+    CAPTURE(query);
+    const auto want = local.cli(query);
+    REQUIRE(want.status == 0);
+    CHECK(moved.cli(query).out == want.out);
+  }
+
+  // Listings of index_basic and fund_basic, snapshots as `fetch tushare --members` leaves them,
+  // and the spans derived from them.
+  database.sql("INSERT INTO listings(symbol, name, list_date, status, kind) VALUES"
+               " ('000300.SH', '沪深300', 20050408, 'L', 'index'),"
+               " ('510300.SH', '沪深300ETF', 20120528, 'L', 'fund');"
+               "INSERT INTO member_snapshots VALUES ('000300.SH', 20230630, '600519.SH', 5.9876),"
+               " ('000300.SH', 20230630, '000001.SZ', 0.4321), ('000300.SH', 20230731, '600519.SH', 6.01);"
+               "INSERT INTO member_spans VALUES ('000300.SH', 'tushare', '600519.SH', 20230630, NULL),"
+               " ('000300.SH', 'tushare', '000001.SZ', 20230630, 20230728);");
+  const std::vector<std::vector<std::string>> snapshots{
+    {"members", "000300.SH", "--source", "tushare", "--history", "--format", "csv"},
+    {"members", "000300.SH", "--source", "tushare", "--on", "2023-06-30", "--format", "csv"},
+    {"members", "000300.SH", "--source", "tushare", "--on", "2023-07-31", "--format", "csv"},
+  };
+  CHECK(moved.cli(snapshots[1]).out.find(",5.9876,tushare\n") != std::string::npos);
+  CHECK(moved.cli(queries[1]).out.find("510300.SH,") != std::string::npos);
+  CHECK(moved.cli(queries[1]).out.find(",fund,沪深300ETF\n") != std::string::npos);
+  TempDir back;
+  const auto file = (back.path() / "back.db").string();
+  REQUIRE(moved.cli({"copy", "--to", file}).status == 0);
+  auto every_query = queries;
+  every_query.insert(every_query.end(), snapshots.begin(), snapshots.end());
+  for (const auto& query : every_query) {
+    CAPTURE(query);
+    auto argv = std::vector<std::string>{ashare_bin(), "--db", file};
+    argv.insert(argv.end(), query.begin(), query.end());
+    const auto want = moved.cli(query);
+    REQUIRE(want.status == 0);
+    CHECK(run_process(argv).out == want.out);
   }
 }
 

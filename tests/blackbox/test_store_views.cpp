@@ -206,5 +206,12 @@ TEST_CASE("store views: symbols, calendar, listings, suspensions and the ledger"
     CHECK(query("SELECT provider, trade_date, coalesce(symbol, 'market'), rows FROM ledger_v "
                 "ORDER BY provider")
           == "tdx,2024-01-05,600519.SH,1\ntushare-pro,2024-01-05,market,5301\n");
+    // D20: rows written without a kind are the stocks' (as every row before D20).
+    CHECK(query("SELECT kind FROM listings_v") == "stock\n");
+    CHECK(query("SELECT kind FROM ledger_v") == "stock\nstock\n");
+    write("INSERT INTO fetch_ledger(provider, trade_date, symbol, rows, kind) VALUES "
+          "('tushare-pro', 20240105, '', 900, 'fund')");
+    CHECK(query("SELECT kind, rows FROM ledger_v WHERE symbol IS NULL ORDER BY kind")
+          == "fund,900\nstock,5301\n");
   }
 }

@@ -1,5 +1,5 @@
 // What a hostile or broken TDX server could send `fetch tdx` (D18): the reply head, the bars
-// body, the ex-rights body and record, the pre_close that ex-rights events give, and the security
+// body (a stock's and an index's, D20), the ex-rights body and record, the pre_close that ex-rights events give, and the security
 // list and count. The first byte picks the reader; the rest is its input. Beyond "no crash, no
 // read past the end" (ASan): a bars body that reads holds exactly the bars its count says, each on
 // a real date (the range is D16's, later); a refused input is refused as INVALID_INPUT.
@@ -20,12 +20,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::span<const std::uint8_t> input(data + 1, size - 1);
   switch (data[0] % 6) {
   case 0: {
-    const auto bars = parse_security_bars(input);
-    check_read(bars);
-    if (bars) {
-      FUZZ_CHECK(input.size() >= 2 && bars->size() == std::size_t{input[0]} + 256u * input[1]);
-      for (const auto& bar : *bars) {
-        FUZZ_CHECK(domain::Date::from_yyyymmdd(bar.day.yyyymmdd()) == bar.day); // a real date
+    for (const auto layout : {BarLayout::security, BarLayout::index}) { // D20: an index's 4 more bytes
+      const auto bars = parse_security_bars(input, layout);
+      check_read(bars);
+      if (bars) {
+        FUZZ_CHECK(input.size() >= 2 && bars->size() == std::size_t{input[0]} + 256u * input[1]);
+        for (const auto& bar : *bars) {
+          FUZZ_CHECK(domain::Date::from_yyyymmdd(bar.day.yyyymmdd()) == bar.day); // a real date
+        }
       }
     }
     break;
@@ -45,7 +47,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (events && events->size() <= k_max_events_between_bars) {
       // Whatever numbers the events carry, the pre_close they give is a value or a refusal
       // (UBSan watches its 128-bit arithmetic).
-      check_read(ex_rights_pre_close_cents(static_cast<std::int64_t>(input.size()) * 12'345, *events));
+      check_read(ex_rights_pre_close(static_cast<std::int64_t>(input.size()) * 12'345, *events,
+                                     input.size() % 2 == 0 ? Tick::cent : Tick::mil));
     }
     break;
   }

@@ -34,6 +34,7 @@ const MACD = "/v1/indicators/macd";
 const BBANDS = "/v1/indicators/bbands";
 const ATR = "/v1/indicators/atr";
 const KDJ = "/v1/indicators/kdj";
+const MEMBERS = "/v1/indices/{symbol}/members";
 const HEALTH = "/healthz";
 const OPENAPI = "/v1/openapi.json";
 const COMMAND_TIMEOUT_MS = 60_000;
@@ -328,6 +329,7 @@ async function validateDocument(text) {
     const expected = {
       [BARS]: ["get", "head"],
       ...Object.fromEntries(INDICATOR_PATHS.map((p) => [p, ["get", "head"]])),
+      [MEMBERS]: ["get", "head"],
       [HEALTH]: ["get", "head"],
       [OPENAPI]: ["get", "head"],
     };
@@ -582,7 +584,9 @@ function makeTester(document, { ajv, compile }) {
         const needsKey = !(Array.isArray(operation.security) && operation.security.length === 0);
         // A 500 of a key route comes after authentication here (every key the tests send to one is
         // valid); a 503 (D15) has no balance to report, as the key store cannot be reached.
-        const authenticated = c.key && needsKey && ![401, 404, 405, 503].includes(status);
+        // D20: the members route's 404 of an index without spans comes after every check (`spans`).
+        const authenticated = c.key && needsKey && ![401, 405, 503].includes(status)
+          && (status !== 404 || c.spans404 === true);
         if (authenticated && c.key.metered) {
           const cost = status === 200 ? (c.cost ?? 0) : 0;
           const expected = balances.get(c.key.name) - cost;
@@ -699,6 +703,9 @@ const stamps = (values) => values.map((v) => v.timestamp);
 // 10 of maxLength characters.
 function schemaValues(document, name, schema) {
   const node = deref(document, schema, "").node;
+  if (node.format === "date") { // D20's `date`: a day
+    return [...(node.examples ?? [])];
+  }
   if (node.type === "string" && node.pattern) {
     const values = [...new Set([node.default, ...(node.examples ?? []),
       `0.${"0".repeat(node.maxLength - 3)}1`, `9.${"9".repeat(node.maxLength - 2)}`])];
@@ -735,11 +742,12 @@ function schemaValues(document, name, schema) {
 // value of every query parameter of the bars and indicator operations, built from the document's
 // schemas, each answered 200 and validated against the documented response. A rule across
 // parameters has a companion make the request otherwise valid: MACD's fast < slow.
-const COMPANIONS = { [MACD]: { fast: "slow=5000", slow: "fast=2" } };
+const COMPANIONS = { [MACD]: { fast: "slow=5000", slow: "fast=2" }, [MEMBERS]: { offset: "history=true" } };
 
 async function schemaTable(req, document, { base, open }) {
   const operations = [
     [BARS, "/v1/ohlc/range/1/day/2024-01-02/2025-10-23", "symbol=600519.SH"],
+    [MEMBERS, "/v1/indices/000300.SH/members", "source=import"],
     ...INDICATOR_PATHS.map((p) => [p, p, "symbol=600519.SH"]),
   ];
   let requests = 0;
@@ -798,6 +806,51 @@ async function generatedClient(document, { base, open }) {
     const out = await node(path.join(dir, "calls.js"), [base, open.value]);
     assert(out.includes("every operation answered as documented"), `the client said: ${out}`);
   });
+}
+
+// D20: GET and HEAD /v1/indices/{symbol}/members, every status but those of the shared loops (429,
+// 500, 503 and the 304 of D17 are sent with the other operations').
+async function membersChecks(req, { base, pro, basic, free, broke }) {
+  const m = (index, query) => `/v1/indices/${index}/members${query ? `?${query}` : ""}`;
+  await req({ base, name: "200 members on a day", key: pro, cost: 1, status: 200,
+    path: m("000300.SH", "date=2023-06-30"),
+    expect: (b) => assert(b.resultsCount === 300 && b.date === "2023-06-30" && !("next_url" in b),
+      "300 members on 2023-06-30") });
+  await req({ base, name: "200 members on as_of, a closed day's", key: basic, status: 200,
+    path: m("000300.sh", "date=2025-10-25"),
+    expect: (b) => assert(b.date === "2025-10-24" || b.date === "2025-10-23", `date ${b.date}`) });
+  await req({ base, name: "200 members history", key: pro, cost: 1, status: 200,
+    path: m("000300.SH", "history=true&source=import"),
+    expect: (b) => assert(b.date === null && b.resultsCount === b.results.length, "history") });
+  await req({ base, name: "HEAD 200 members", method: "HEAD", key: pro, cost: 1, status: 200,
+    path: m("000300.SH") });
+  for (const [code, q] of [["INVALID_SYMBOL", m("000300", "")], ["INVALID_PARAMETER", m("000300.SH", "date=2023-02-30")],
+    ["INVALID_PARAMETER", m("000300.SH", "date=2023-06-30&history=true")],
+    ["INVALID_PARAMETER", m("000300.SH", "source=csi")], ["INVALID_PARAMETER", m("000300.SH", "offset=5")]]) {
+    await req({ base, name: `400 ${code} ${q}`, key: pro, status: 400, code, path: q });
+  }
+  await req({ base, name: "HEAD 400 members", method: "HEAD", key: pro, status: 400, path: m("000300", "") });
+  await req({ base, name: "401 members", status: 401, code: "UNAUTHORIZED", path: m("000300.SH") });
+  await req({ base, name: "HEAD 401 members", method: "HEAD", status: 401, path: m("000300.SH") });
+  await req({ base, name: "402 members", key: broke, status: 402, code: "INSUFFICIENT_CREDITS",
+    path: m("000300.SH") });
+  await req({ base, name: "HEAD 402 members", method: "HEAD", key: broke, status: 402, path: m("000300.SH") });
+  await req({ base, name: "403 members before the plan's history", key: free, status: 403, code: "PLAN_LIMIT",
+    path: m("000300.SH", "date=2020-01-02") });
+  await req({ base, name: "HEAD 403 members", method: "HEAD", key: free, status: 403,
+    path: m("000905.SH", "date=2020-01-02") });
+  for (const index of ["000905.SH", "600519.SH"]) {
+    await req({ base, name: `404 members of ${index}, free`, key: pro, status: 404, code: "NOT_FOUND",
+      spans404: true, path: m(index) });
+  }
+  await req({ base, name: "404 members from a source without spans", key: broke, status: 404,
+    code: "NOT_FOUND", spans404: true, path: m("000300.SH", "source=tushare") });
+  await req({ base, name: "HEAD 404 members", method: "HEAD", key: pro, status: 404, spans404: true,
+    path: m("000905.SH") });
+  await req({ base, name: "404 members trailing slash", status: 404, code: "NOT_FOUND", docPath: MEMBERS,
+    path: `${m("000300.SH")}/` });
+  await req({ base, name: "405 POST members", method: "POST", key: pro, status: 405,
+    code: "METHOD_NOT_ALLOWED", path: m("000300.SH") });
 }
 
 async function indicatorChecks(req, { base, pro, basic, free, broke, revoked }) {
@@ -1110,6 +1163,9 @@ async function main() {
     path.join(REPO, "tests/data/bancob_600036.SH.csv"),
     // 600276.SH ends on 2024-12-31: a known symbol with no indicator value in 2025.
     path.join(REPO, "tests/data/jenny_600276.SH.csv")]);
+  // D20: the CSI 300's membership, for the members route.
+  await run(bin, ["--db", db, "import", "--format", "members", "--index", "000300.SH",
+    path.join(REPO, "tests/data/members/csi300_history_unliftedq.csv")]);
   const key = async (name, plan, credits) => ({
     name,
     value: await createKey(bin, db, plan, credits),
@@ -1274,6 +1330,7 @@ async function main() {
   await req({ base, name: "HEAD 200 /v1/openapi.json", method: "HEAD", status: 200, path: "/v1/openapi.json" });
 
   await indicatorChecks(req, { base, pro, basic, free, broke, revoked });
+  await membersChecks(req, { base, pro, basic, free, broke });
 
   // D14: a server with --rate-limit (Free 1 a second, a bucket of 2): each data operation's 429,
   // GET and HEAD, after a burst that used the bucket up; a metered key's 429 costs nothing.
@@ -1297,7 +1354,8 @@ async function main() {
     throw new Error(`${p}: no 429 after 10 requests`);
   };
   const limitedPaths = [p1, ...["ema", "rsi", "sma", "macd", "bbands", "atr", "kdj"].map(
-    (name) => `/v1/indicators/${name}?symbol=600519.SH&timestamp.gte=2025-10-01`)];
+    (name) => `/v1/indicators/${name}?symbol=600519.SH&timestamp.gte=2025-10-01`),
+    "/v1/indices/000300.SH/members"];
   for (const p of limitedPaths) {
     await exhaust(slow, p);
     await req({ base: limitedBase, name: `429 ${p}`, key: slow, status: 429, code: "RATE_LIMITED", path: p });
@@ -1348,6 +1406,12 @@ async function main() {
       code: "INTERNAL_ERROR", path: `${p}?symbol=600519.SH,600036.SH` });
     await req({ base: brokenBase, name: `500 HEAD ${name}, metered key`, method: "HEAD", key: brokenMetered,
       status: 500, path: `${p}?symbol=600519.SH` });
+  }
+  for (const [name, k] of [["500 members", brokenKey], ["500 members, metered key", brokenMetered]]) {
+    await req({ base: brokenBase, name, key: k, status: 500, code: "INTERNAL_ERROR",
+      path: "/v1/indices/000300.SH/members?date=2025-10-23" });
+    await req({ base: brokenBase, name: `HEAD ${name}`, method: "HEAD", key: k, status: 500,
+      path: "/v1/indices/000300.SH/members?date=2025-10-23" });
   }
   await req({ base: brokenBase, name: "500 bars, metered key", key: brokenMetered, status: 500,
     code: "INTERNAL_ERROR", path: p1 });

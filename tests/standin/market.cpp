@@ -1,5 +1,7 @@
 #include "market.hpp"
 
+#include "index_weight.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -26,6 +28,12 @@ const std::vector<Column> k_suspend_d_columns{
     {"ts_code", true}, {"trade_date", true}, {"suspend_timing", true}, {"suspend_type", true}};
 const std::vector<Column> k_bse_mapping_columns{
     {"name", true}, {"o_code", true}, {"n_code", true}, {"list_date", true}};
+const std::vector<Column> k_fund_basic_columns{
+    {"ts_code", true},   {"name", true},        {"management", true}, {"fund_type", true}, {"found_date", true},
+    {"list_date", true}, {"delist_date", true}, {"status", true},     {"market", true}};
+const std::vector<Column> k_index_basic_columns{
+    {"ts_code", true},   {"name", true},       {"market", true},    {"publisher", true}, {"category", true},
+    {"base_date", true}, {"base_point", false}, {"list_date", true}, {"exp_date", true}};
 
 namespace {
 
@@ -149,10 +157,23 @@ std::string generated_code(int index) {
   return buffer;
 }
 
-// One synthetic symbol's bars (prices in cents) and factors over `days`, appended to `market`.
-void generate_symbol(Market& market, const std::string& code, const std::vector<std::string>& days,
-                     Random& random) {
-  std::int64_t close = random.between(300, 20000);
+// Where a synthetic symbol's rows go and how its prices are written: a stock's in `daily` and
+// `adj_factor` in cents, a fund's in `fund_daily` and `fund_adj` in tenths of a cent, an index's in
+// `index_daily` (no factors) in cents.
+struct SymbolTables {
+  RowsByDay* bars = nullptr;
+  RowsByDay* factors = nullptr; // none for an index
+  int places = 2;               // of a price
+  std::int64_t first_close_low = 300;
+  std::int64_t first_close_high = 20000;
+};
+
+// One synthetic symbol's bars (prices in units of 10^-places CNY) and factors over `days`,
+// appended to `tables`.
+void generate_symbol(const SymbolTables& tables, const std::string& code,
+                     const std::vector<std::string>& days, Random& random) {
+  const int places = tables.places;
+  std::int64_t close = random.between(tables.first_close_low, tables.first_close_high);
   double factor = 1.0;
   for (std::size_t i = 0; i < days.size(); ++i) {
     const bool ex_date = i > 0 && random.between(0, 299) == 0;
@@ -170,16 +191,21 @@ void generate_symbol(Market& market, const std::string& code, const std::vector<
         1, std::min(open, next_close) - divide_rounded(pre_close * random.between(0, 150), 10000));
     const std::int64_t vol_centilots = random.between(100000, 50000000);
     const std::int64_t vwap = (open + high + low + next_close) / 4;
-    const std::int64_t amount_cny = divide_rounded(vol_centilots * vwap, 100);
+    // lots x 100 shares x price: centilots x price(10^-places) x 10^(places - 2)... in mills of
+    // CNY, so that amount (thousand CNY) keeps 3 decimals.
+    const std::int64_t amount_cny = places == 2 ? divide_rounded(vol_centilots * vwap, 100)
+                                                : divide_rounded(vol_centilots * vwap, 1000);
     const std::int64_t change = next_close - pre_close;
     close = next_close;
-    market.daily[days[i]].push_back(
-        {code, days[i], format_fixed(open, 2), format_fixed(high, 2), format_fixed(low, 2),
-         format_fixed(close, 2), format_fixed(pre_close, 2), format_fixed(change, 2),
-         format_fixed(divide_rounded(change * 1000000, pre_close), 4),
+    (*tables.bars)[days[i]].push_back(
+        {code, days[i], format_fixed(open, places), format_fixed(high, places),
+         format_fixed(low, places), format_fixed(close, places), format_fixed(pre_close, places),
+         format_fixed(change, places), format_fixed(divide_rounded(change * 1000000, pre_close), 4),
          format_fixed(vol_centilots, 2), format_fixed(amount_cny, 3)});
-    market.adj_factor[days[i]].push_back(
-        {code, days[i], format_fixed(std::llround(factor * 1000.0), 3)});
+    if (tables.factors != nullptr) {
+      (*tables.factors)[days[i]].push_back(
+          {code, days[i], format_fixed(std::llround(factor * 1000.0), 3)});
+    }
   }
 }
 
@@ -224,11 +250,67 @@ Market load_market(const std::filesystem::path& dir) {
       suspended.emplace(row[0], row[1]);
     }
   }
+  // D20's funds and indices, when the data has them.
+  if (std::filesystem::exists(dir / "fund_daily.csv")) {
+    market.fund_daily = by_day(load_csv(dir / "fund_daily.csv", k_daily_columns));
+    market.fund_adj = by_day(load_csv(dir / "fund_adj.csv", k_adj_factor_columns));
+    market.fund_basic = load_csv(dir / "fund_basic.csv", k_fund_basic_columns);
+  }
+  if (std::filesystem::exists(dir / "index_daily.csv")) {
+    market.index_daily = by_day(load_csv(dir / "index_daily.csv", k_daily_columns));
+    market.index_basic = load_csv(dir / "index_basic.csv", k_index_basic_columns);
+  }
+  if (std::filesystem::is_directory(dir / "index_weight")) {
+    for (const auto& entry : std::filesystem::directory_iterator(dir / "index_weight")) {
+      const auto code = entry.path().stem().string();
+      market.index_weight[code] = monthly_snapshots(entry.path(), code, market.trade_cal);
+    }
+  }
   auto daily = load_daily(dir);
   std::erase_if(daily, [&](const Row& row) { return suspended.count({row[0], row[1]}) > 0; });
   market.daily = by_day(std::move(daily));
   return market;
 }
+
+namespace {
+
+// D20's eight default indices, which `fetch tushare` asks when none are named.
+const std::vector<std::string> k_generated_indices{"000001.SH", "000016.SH", "000300.SH",
+                                                   "000688.SH", "000852.SH", "000905.SH",
+                                                   "399001.SZ", "399006.SZ"};
+
+// Replace `market`'s funds (`spec.funds` ETFs, 510000.SH, 159000.SZ, 510001.SH, ...: fund_daily,
+// fund_adj and fund_basic) and, when `spec.indices`, its indices (the eight above: index_daily
+// and index_basic) with synthetic ones on `days`, as generate_market makes its stocks.
+void generate_funds_and_indices(Market& market, const GenerateSpec& spec,
+                                const std::vector<std::string>& days) {
+  market.fund_daily.clear();
+  market.fund_adj.clear();
+  market.fund_basic.clear();
+  market.index_daily.clear();
+  market.index_basic.clear();
+  for (int i = 0; i < spec.funds; ++i) {
+    char code[16];
+    std::snprintf(code, sizeof code, i % 2 == 0 ? "%06d.SH" : "%06d.SZ",
+                  (i % 2 == 0 ? 510000 : 159000) + i / 2);
+    Random random(spec.seed * 0x9e3779b97f4a7c15ULL + static_cast<std::uint64_t>(i));
+    generate_symbol({&market.fund_daily, &market.fund_adj, 3, 500, 5000}, code, days, random);
+    market.fund_basic.push_back({code, std::string("合成") + code, "合成基金", "股票型",
+                                 "20000104", "20000104", "", "L", "E"});
+  }
+  if (spec.indices) {
+    for (std::size_t i = 0; i < k_generated_indices.size(); ++i) {
+      const auto& code = k_generated_indices[i];
+      Random random(spec.seed * 0xbf58476d1ce4e5b9ULL + i);
+      generate_symbol({&market.index_daily, nullptr, 2, 100000, 500000}, code, days, random);
+      market.index_basic.push_back({code, "合成" + code, "SSE", "合成", "规模指数", "20041231",
+                                    "1000.0", "20050408", ""});
+    }
+  }
+  std::sort(market.fund_basic.begin(), market.fund_basic.end());
+}
+
+} // namespace
 
 void generate_market(Market& market, const GenerateSpec& spec) {
   std::vector<std::string> days;
@@ -244,12 +326,16 @@ void generate_market(Market& market, const GenerateSpec& spec) {
   for (int i = 0; i < spec.symbols; ++i) {
     const auto code = generated_code(i);
     Random random(spec.seed * 0x100000001b3ULL + static_cast<std::uint64_t>(i));
-    generate_symbol(market, code, days, random);
+    generate_symbol({&market.daily, &market.adj_factor}, code, days, random);
     market.stock_basic.push_back({code, code.substr(0, 6), "合成" + code.substr(0, 6), "L",
                                   "20000104", ""});
   }
+  if (spec.funds > 0 || spec.indices) {
+    generate_funds_and_indices(market, spec, days);
+  }
   std::sort(market.stock_basic.begin(), market.stock_basic.end());
-  for (auto* table : {&market.daily, &market.adj_factor}) {
+  for (auto* table : {&market.daily, &market.adj_factor, &market.fund_daily, &market.fund_adj,
+                      &market.index_daily}) {
     for (auto& [day, rows] : *table) {
       std::sort(rows.begin(), rows.end(),
                 [](const Row& a, const Row& b) { return a[0] < b[0]; });

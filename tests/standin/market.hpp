@@ -29,6 +29,8 @@ extern const std::vector<Column> k_trade_cal_columns;   // exchange, cal_date, i
 extern const std::vector<Column> k_stock_basic_columns; // ts_code .. delist_date
 extern const std::vector<Column> k_suspend_d_columns;   // ts_code, trade_date, suspend_timing, suspend_type
 extern const std::vector<Column> k_bse_mapping_columns; // name, o_code, n_code, list_date
+extern const std::vector<Column> k_fund_basic_columns;  // ts_code, name, .., list_date, delist_date, status, market
+extern const std::vector<Column> k_index_basic_columns; // ts_code, name, .., list_date, exp_date
 
 // Rows grouped by trade_date (YYYYMMDD), each day's rows sorted by ts_code (column 0).
 using RowsByDay = std::map<std::string, std::vector<Row>>;
@@ -40,17 +42,31 @@ struct Market {
   std::vector<Row> stock_basic; // sorted by ts_code
   std::vector<Row> suspend_d;   // sorted by trade_date, then ts_code
   std::vector<Row> bse_mapping; // as the file lists them
+  // D20, each when its file is there: fund_daily and index_daily in `daily`'s columns, fund_adj in
+  // adj_factor's, fund_basic and index_basic sorted by ts_code.
+  RowsByDay fund_daily;
+  RowsByDay fund_adj;
+  RowsByDay index_daily;
+  std::vector<Row> fund_basic;
+  std::vector<Row> index_basic;
+  // D20: index_weight's snapshots by index_code (index_weight.hpp), from index_weight/CODE.csv.
+  std::map<std::string, RowsByDay> index_weight;
 };
 
 // Load the market from `dir`: daily/*.csv and daily_synthetic.csv (Tushare `daily` columns),
 // adj_factor.csv, trade_cal.csv, stock_basic.csv and suspend_d.csv. Columns are found by their
-// header names; extra columns (a `note`) are ignored. A symbol's daily row on a day suspend_d
+// header names; extra columns (a `note`) are ignored. D20's fund_daily.csv, fund_adj.csv,
+// index_daily.csv, fund_basic.csv and index_basic.csv are read when present, and index_weight/CODE.csv
+// (announcement spans: index_weight.hpp) as CODE's monthly snapshots. A symbol's daily row on a day suspend_d
 // marks `S` is left out. Throws std::runtime_error naming the file on a missing file or column.
 Market load_market(const std::filesystem::path& dir);
 
-// What --generate asks for: `symbols` synthetic symbols on every open day of [from, to].
+// What --generate asks for: `symbols` synthetic stocks on every open day of [from, to], and
+// (--generate-funds, --generate-indices) `funds` synthetic ETFs and D20's eight default indices.
 struct GenerateSpec {
   int symbols = 0;
+  int funds = 0;
+  bool indices = false;
   std::string from = "20240101"; // YYYYMMDD
   std::string to = "20241231";
   std::uint64_t seed = 1;

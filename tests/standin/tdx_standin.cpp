@@ -2,10 +2,16 @@
 // ashare's tests of `fetch tdx` (issue 33). It serves the real daily rows of tests/data/tdx_standin
 // (Tushare's, encoded as a TDX server encodes them: prices as varints in 1/1000 CNY, category 4's
 // volume in shares and 9's in lots, the amount in CNY, both float32), 600519.SH's real ex-rights
-// events, and a security list of those codes with an index among them. Bodies over --zlib-over
-// bytes go zlib-compressed (flag 0x1c), as real servers send large ones. It misbehaves on request
-// (--fault). It links no project library: it stands for the outside world, so its encoding is its
-// own (checked against the recorded replies by tests/blackbox/test_tdx_standin.cpp).
+// events, and a security list of those codes with an index among them. Since D20 (issue 44) also
+// an index, 000300.SH (Tushare's real index_daily rows; volume in lots and each bar followed by
+// u16 up_count, u16 down_count as pytdx's get_index_bars reads an index reply: not a recording,
+// and the counts are made up), a fund, 510300.SH (decimal point 3; the bars of TDX's real raw
+// export, its real dividends as category-1 events), and a made-up fund, 169999.SZ, whose units
+// split 1:3 (a category-11 event as pytdx reads one: not a recording either). Bodies over
+// --zlib-over bytes go zlib-compressed (flag 0x1c), as real servers send large ones. It
+// misbehaves on request (--fault). It links no project library: it stands for the outside world,
+// so its encoding is its own (checked against the recorded replies by
+// tests/unit/test_cli_fetch_tdx_standin.cpp). tests/data/tdx_standin/README.md says what is real.
 // Usage: tdx_standin [--port N] [--data DIR] [--zlib-over N] [--fault KIND[:CODE]]...
 //   KIND: truncate (half a bars body, then close), lie (a bars count past the bars sent),
 //   garbage (the newest bar's volume 5.9e-39), hang (no answer; prints "hanging CODE" on stdout
@@ -32,6 +38,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -56,6 +63,8 @@ struct Security {
   std::string code;
   std::vector<Bar> bars; // oldest first
   std::vector<Event> events;
+  bool index = false;             // its bars carry 4 more bytes, its volume goes in lots
+  std::uint8_t decimal_point = 2; // in the security list: 3 for a fund
 };
 
 struct Options {
@@ -96,6 +105,68 @@ std::vector<Bar> read_bars(const std::string& path) {
   return bars;
 }
 
+// Read Tushare index_daily rows (ts_code,trade_date,close,open,high,low,pre_close,change,pct_chg,
+// vol,amount: trade_date YYYY-MM-DD, prices to 4 decimals, vol in lots, amount in thousands of
+// CNY), ascending. Prices go to the nearest 1/1000 CNY, as a TDX server has them; the volume is
+// kept in shares here (lots x 100) and sent in lots.
+std::vector<Bar> read_index_bars(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  std::vector<Bar> bars;
+  while (std::getline(in, line)) {
+    const auto cells = split(line);
+    if (cells.size() < 11) {
+      continue;
+    }
+    auto day = cells[1];
+    day.erase(std::remove(day.begin(), day.end(), '-'), day.end());
+    bars.push_back({static_cast<std::uint32_t>(std::stoul(day)), mils(cells[3]), mils(cells[4]), mils(cells[5]),
+                    mils(cells[2]), std::stod(cells[9]) * 100, std::stod(cells[10]) * 1000});
+  }
+  return bars;
+}
+
+// Read a TDX desktop export (通达信 数据导出: a title line, a header line, rows
+// YYYY/MM/DD,open,high,low,close,volume,amount with volume in shares and amount in CNY, a last
+// line 数据来源:通达信; GBK, CRLF): the rows only, which are ASCII.
+std::vector<Bar> read_tdx_export(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::vector<Bar> bars;
+  for (std::string line; std::getline(in, line);) {
+    auto cells = split(line);
+    if (cells.size() != 7 || cells[0].size() != 10 || cells[0][4] != '/') {
+      continue; // the title, the header and the source line
+    }
+    cells[0].erase(std::remove(cells[0].begin(), cells[0].end(), '/'), cells[0].end());
+    bars.push_back({static_cast<std::uint32_t>(std::stoul(cells[0])), mils(cells[1]), mils(cells[2]),
+                    mils(cells[3]), mils(cells[4]), std::stod(cells[5]), std::stod(cells[6])});
+  }
+  return bars;
+}
+
+// Return the made-up fund 169999.SZ: 510300.SH's bars of 2023-01-17 .. 2023-12-29 (between two of
+// its dividends), with three times the price and a third of the units (rounded) before
+// 2023-06-15, when a category-11 event splits each unit into 3.
+Security made_up_split_fund(const std::vector<Bar>& source) {
+  constexpr std::uint32_t k_split_day = 20230615;
+  Security fund{0, "169999", {}, {{k_split_day, 11, 0.0f, 0.0f, 3.0f, 0.0f}}, false, 3};
+  for (auto bar : source) {
+    if (bar.date < 20230117 || bar.date > 20231229) {
+      continue;
+    }
+    if (bar.date < k_split_day) {
+      bar.open *= 3;
+      bar.high *= 3;
+      bar.low *= 3;
+      bar.close *= 3;
+      bar.shares = std::round(bar.shares / 3);
+    }
+    fund.bars.push_back(bar);
+  }
+  return fund;
+}
+
 std::vector<Event> read_events(const std::string& path) {
   std::ifstream in(path);
   std::string line;
@@ -121,9 +192,19 @@ std::vector<Security> load_market(const std::string& dir) {
     security.events = read_events(dir + "/xdxr_" + security.code + ".csv"); // none: no file
     out.push_back(std::move(security));
   }
-  // An index and a B share the universe must leave out (D18: A-shares only).
+  // D20: an index and funds. The universe takes the funds and the indices named (000300.SH is
+  // among D20's default ones, 000010.SH is not).
+  out.push_back({1, "000300", read_index_bars(dir + "/index_000300.SH_2019-2022.csv"), {}, true, 2});
+  Security etf{1, "510300", read_tdx_export(dir + "/tdx_export_510300.SH_raw_zsh-a.txt"), {}, false, 3};
+  etf.events = read_events(dir + "/xdxr_510300.csv");
+  out.push_back(made_up_split_fund(etf.bars));
+  out.push_back(std::move(etf));
+  out.push_back({1, "000010", {}, {}, true, 2});
+  // Codes the universe must leave out: TDX's sector index and a B share (D18: A-shares only), a
+  // REIT (D20).
   out.push_back({1, "880023", {}, {}});
   out.push_back({0, "200002", {}, {}});
+  out.push_back({1, "508000", {}, {}, false, 3});
   return out;
 }
 
@@ -155,7 +236,13 @@ void put_price(Bytes& out, std::int64_t value) {
   }
 }
 
-Bytes bars_body(const std::vector<Bar>& bars, std::uint16_t category, std::size_t claimed) {
+// Return the made-up up and down counts of an index's bar: the reply's 4 more bytes (D20).
+std::pair<std::uint16_t, std::uint16_t> up_and_down(const Bar& bar) {
+  const auto up = static_cast<std::uint16_t>(bar.date % 301);
+  return {up, static_cast<std::uint16_t>(300 - up)};
+}
+
+Bytes bars_body(const std::vector<Bar>& bars, std::uint16_t category, std::size_t claimed, bool index) {
   Bytes out;
   put_u16(out, static_cast<std::uint16_t>(claimed));
   std::int64_t base = 0;
@@ -165,8 +252,15 @@ Bytes bars_body(const std::vector<Bar>& bars, std::uint16_t category, std::size_
     put_price(out, bar.close - bar.open);
     put_price(out, bar.high - bar.open);
     put_price(out, bar.low - bar.open);
-    put_f32(out, category == 9 ? std::floor(bar.shares / 100) : bar.shares);
+    // An index's volume in lots whatever the category (as its .day file; D20), a stock's in lots
+    // in category 9 only.
+    put_f32(out, index ? bar.shares / 100 : category == 9 ? std::floor(bar.shares / 100) : bar.shares);
     put_f32(out, bar.cny);
+    if (index) {
+      const auto [up, down] = up_and_down(bar);
+      put_u16(out, up);
+      put_u16(out, down);
+    }
     base = bar.close;
   }
   return out;
@@ -270,7 +364,7 @@ private:
         put_u16(entries, 100);
         entries.insert(entries.end(), 8, ' ');
         entries.insert(entries.end(), 4, 0);
-        entries.push_back(2);
+        entries.push_back(security.decimal_point);
         put_f32(entries, security.bars.empty() ? 0.0 : security.bars.back().close / 1000.0);
         entries.insert(entries.end(), 4, 0);
         ++count;
@@ -305,7 +399,8 @@ private:
         bars.back().shares = 5.9e-39; // hikyuu #297
       }
       const auto claimed = fault == "lie" ? bars.size() + 5 : bars.size();
-      return send_reply(connection, head, bars_body(bars, category, claimed), fault == "truncate");
+      return send_reply(connection, head, bars_body(bars, category, claimed, security != nullptr && security->index),
+                        fault == "truncate");
     }
     case 0x000f: { // ex-rights events
       const std::uint8_t market = body[2];

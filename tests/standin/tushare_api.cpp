@@ -1,5 +1,7 @@
 #include "tushare_api.hpp"
 
+#include "index_weight.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <memory>
@@ -11,6 +13,12 @@ namespace {
 using nlohmann::json;
 
 const std::string k_no_such_day = "99999999";
+
+// The APIs the stand-in answers (D20 added fund_daily, fund_adj, fund_basic, index_daily,
+// index_basic and index_weight).
+const std::set<std::string> k_apis{"daily",      "adj_factor", "trade_cal",   "stock_basic", "suspend_d",
+                                   "bse_mapping", "fund_daily", "fund_adj",    "fund_basic",  "index_daily",
+                                   "index_basic", "index_weight"};
 
 std::vector<std::string> split_list(const std::string& text) {
   std::vector<std::string> out;
@@ -170,10 +178,7 @@ TushareApi::Answer TushareApi::dispatch(const Query& query) {
   if (query.token != m_options.token) {
     answer.code = 40101;
     answer.msg = "您的token不对，请确认。";
-  } else if ((query.api_name != "daily" && query.api_name != "adj_factor"
-              && query.api_name != "trade_cal" && query.api_name != "stock_basic"
-              && query.api_name != "suspend_d" && query.api_name != "bse_mapping")
-             || m_faults.is_unknown(query.api_name)) {
+  } else if (k_apis.count(query.api_name) == 0 || m_faults.is_unknown(query.api_name)) {
     answer.code = 40101;
     answer.msg = "请指定正确的接口名";
   } else if (m_faults.is_forbidden(query.api_name)) {
@@ -182,7 +187,25 @@ TushareApi::Answer TushareApi::dispatch(const Query& query) {
   } else {
     try {
       if (query.api_name == "daily" || query.api_name == "adj_factor") {
-        return answer_bars(query, query.api_name == "daily");
+        const bool daily = query.api_name == "daily";
+        return answer_bars(query, daily ? m_market.daily : m_market.adj_factor,
+                           daily ? k_daily_columns : k_adj_factor_columns, daily);
+      }
+      // D20: a fund's day as a stock's, an index's by its ts_code.
+      if (query.api_name == "fund_daily" || query.api_name == "index_daily") {
+        return answer_bars(query, query.api_name == "fund_daily" ? m_market.fund_daily : m_market.index_daily,
+                           k_daily_columns, false);
+      }
+      if (query.api_name == "fund_adj") {
+        return answer_bars(query, m_market.fund_adj, k_adj_factor_columns, false);
+      }
+      if (query.api_name == "fund_basic" || query.api_name == "index_basic") {
+        const bool funds = query.api_name == "fund_basic";
+        return answer_basic(query, funds ? m_market.fund_basic : m_market.index_basic,
+                            funds ? k_fund_basic_columns : k_index_basic_columns);
+      }
+      if (query.api_name == "index_weight") {
+        return answer_index_weight(query);
       }
       if (query.api_name == "trade_cal") {
         return answer_trade_cal(query);
@@ -213,10 +236,12 @@ TushareApi::Answer TushareApi::dispatch(const Query& query) {
 
 // daily (with the day faults) and adj_factor: one day's rows by ts_code, or the days of a range,
 // latest first, then paged by offset/limit under the cap.
-TushareApi::Answer TushareApi::answer_bars(const Query& query, bool is_daily) {
-  const auto& table = is_daily ? m_market.daily : m_market.adj_factor;
+TushareApi::Answer TushareApi::answer_bars(const Query& query,
+                                           const RowsByDay& table,
+                                           const std::vector<Column>& columns,
+                                           bool is_daily) {
   Answer answer;
-  answer.columns = is_daily ? &k_daily_columns : &k_adj_factor_columns;
+  answer.columns = &columns;
   const auto code_list = split_list(query.param("ts_code").value_or(""));
   const std::set<std::string> codes(code_list.begin(), code_list.end());
   const auto wanted = [&](const Row& row) { return codes.empty() || codes.count(row[0]) > 0; };
@@ -297,6 +322,30 @@ TushareApi::Answer TushareApi::answer_bars(const Query& query, bool is_daily) {
   return answer;
 }
 
+// index_weight (D20): one index_code's snapshots by trade_date or over start_date..end_date, latest
+// first, paged under the cap. A code without snapshots (000300.SH: Tushare files CSI 300 under
+// 399300.SZ) answers no rows, as the real service did.
+TushareApi::Answer TushareApi::answer_index_weight(const Query& query) {
+  Answer answer;
+  answer.columns = &k_index_weight_columns;
+  const auto found = m_market.index_weight.find(query.param("index_code").value_or(""));
+  if (found != m_market.index_weight.end()) {
+    const auto trade_date = query.param("trade_date");
+    const auto from = trade_date.value_or(query.param("start_date").value_or(""));
+    const auto to = trade_date.value_or(query.param("end_date").value_or(k_no_such_day));
+    for (auto it = found->second.rbegin(); it != found->second.rend(); ++it) {
+      if (it->first >= from && it->first <= to) {
+        for (const auto& row : it->second) {
+          answer.rows.push_back(&row);
+        }
+      }
+    }
+  }
+  const long long cap = m_faults.daily_cap().value_or(m_options.daily_cap);
+  answer.page(query.int_param("offset").value_or(0), std::min(query.int_param("limit").value_or(cap), cap));
+  return answer;
+}
+
 // trade_cal: SSE's calendar (the A-share exchanges share it), latest first as Tushare answers.
 TushareApi::Answer TushareApi::answer_trade_cal(const Query& query) {
   Answer answer;
@@ -330,6 +379,23 @@ TushareApi::Answer TushareApi::answer_stock_basic(const Query& query) {
   const auto code = query.param("ts_code");
   for (const auto& row : m_market.stock_basic) {
     if (row[3] == status && (!code || row[0] == *code)) {
+      answer.rows.push_back(&row);
+    }
+  }
+  answer.page(query.int_param("offset").value_or(0), query.int_param("limit"));
+  return answer;
+}
+
+// fund_basic and index_basic (D20): by ts_code, and fund_basic by market (E, the exchanges).
+TushareApi::Answer TushareApi::answer_basic(const Query& query, const std::vector<Row>& rows,
+                                            const std::vector<Column>& columns) {
+  Answer answer;
+  answer.columns = &columns;
+  const auto code = query.param("ts_code");
+  const auto market = query.param("market");
+  const bool funds = &columns == &k_fund_basic_columns;
+  for (const auto& row : rows) {
+    if ((!code || row[0] == *code) && (!market || !funds || row[8] == *market)) {
       answer.rows.push_back(&row);
     }
   }

@@ -50,7 +50,9 @@ private:
   struct Answer;
 
   Answer dispatch(const Query& query);
-  Answer answer_bars(const Query& query, bool with_faults);
+  Answer answer_bars(const Query& query, const RowsByDay& table, const std::vector<Column>& columns, bool with_faults);
+  Answer answer_basic(const Query& query, const std::vector<Row>& rows, const std::vector<Column>& columns);
+  Answer answer_index_weight(const Query& query);
   Answer answer_trade_cal(const Query& query);
   Answer answer_stock_basic(const Query& query);
   Answer answer_suspend_d(const Query& query);

@@ -27,7 +27,8 @@ namespace {
 const char* const k_usage =
     "usage: tushare_standin [--port N] [--data DIR] [--token TOKEN] [--daily-cap N]\n"
     "                       [--generate N [--generate-from YYYYMMDD] [--generate-to YYYYMMDD]\n"
-    "                        [--seed N]] [--control JSON]...\n";
+    "                        [--generate-funds N] [--generate-indices 0|1] [--seed N]]\n"
+    "                       [--control JSON]...\n";
 
 struct Options {
   int port = 0;
@@ -65,6 +66,10 @@ std::optional<Options> parse_options(int argc, char** argv) {
       options.generate.from = date_arg(value);
     } else if (flag == "--generate-to") {
       options.generate.to = date_arg(value);
+    } else if (flag == "--generate-funds") {
+      options.generate.funds = std::stoi(value);
+    } else if (flag == "--generate-indices") {
+      options.generate.indices = value == "1";
     } else if (flag == "--seed") {
       options.generate.seed = std::stoull(value);
     } else if (flag == "--control") {

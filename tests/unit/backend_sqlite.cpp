@@ -1,7 +1,10 @@
 // The SQLite store backend of the unit tests (store_backend.hpp): two files in a TempDir.
 #include "store_backend.hpp"
 
+#include "core/store/schema.hpp"
 #include "support/temp_dir.hpp"
+
+#include <SQLiteCpp/Database.h>
 
 namespace ashare::test {
 
@@ -19,6 +22,16 @@ std::string StoreBackend::data_locator() const { return (m_state->dir / "ashare.
 
 std::string StoreBackend::keys_locator() const {
   return (m_state->dir / "ashare-keys.db").string();
+}
+
+void StoreBackend::make_data_store_at(int version) const {
+  SQLite::Database db(data_locator(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+  store::migrate_to(db, store::StoreKind::data, version);
+}
+
+void StoreBackend::exec_data_sql(const std::string& sql) const {
+  SQLite::Database db(data_locator(), SQLite::OPEN_READWRITE);
+  db.exec(sql);
 }
 
 } // namespace ashare::test

@@ -35,10 +35,12 @@ public:
   std::vector<std::thread::id> asked_on;      // the thread each was asked on
   int calendars_asked = 0;
   int references_asked = 0;
+  std::vector<domain::Kind> taken_kinds{domain::Kind::stock}; // what kinds() says
 
   std::string name() const override { return "fake"; }
   std::string display_name() const override { return "Fake"; }
   fetch::UnitShape market_shape() const override { return m_shape; }
+  std::vector<domain::Kind> kinds() const override { return taken_kinds; }
 
   fetch::References calendar(domain::Date, std::optional<domain::Date>, const fetch::Waiting&) override {
     ++calendars_asked;
@@ -47,16 +49,17 @@ public:
     out.warnings = calendar_warnings;
     return out;
   }
-  fetch::References references(const fetch::Waiting&) override {
+  fetch::References references(const fetch::UniverseAsk&, const fetch::Waiting&) override {
     ++references_asked;
     return {};
   }
-  std::int64_t estimate(std::size_t days, std::size_t symbols, bool named) const override {
-    return static_cast<std::int64_t>(days * 100 + symbols) * (named ? -1 : 1);
+  std::int64_t estimate(const fetch::PlanSize& size) const override {
+    const auto symbols = size.stocks + size.funds + size.indices;
+    return static_cast<std::int64_t>(size.stock_days * 100 + symbols) * (size.named ? -1 : 1);
   }
-  std::variant<std::vector<std::string>, fetch::Stop> universe(const std::vector<std::string>& named) override {
-    if (!named.empty()) {
-      return named;
+  std::variant<std::vector<std::string>, fetch::Stop> universe(const fetch::UniverseAsk& ask) override {
+    if (!ask.named.empty()) {
+      return ask.named;
     }
     std::vector<std::string> all;
     for (const auto& [symbol, days] : closes) {

@@ -40,8 +40,10 @@ inline void put_u32(std::vector<std::uint8_t>& out, std::uint32_t value) {
   }
 }
 
-// Return the get_security_bars body of `bars` (oldest first), as a server writes it.
-inline std::vector<std::uint8_t> encode_bars(const std::vector<fetch::tdx::RawBar>& bars) {
+// Return the get_security_bars body of `bars` (oldest first), as a server writes it: an index's
+// bars each followed by their up and down counts (D20, pytdx get_index_bars).
+inline std::vector<std::uint8_t> encode_bars(const std::vector<fetch::tdx::RawBar>& bars,
+                                             fetch::tdx::BarLayout layout = fetch::tdx::BarLayout::security) {
   std::vector<std::uint8_t> out{static_cast<std::uint8_t>(bars.size() & 0xff),
                                 static_cast<std::uint8_t>(bars.size() >> 8)};
   std::int64_t base = 0;
@@ -53,6 +55,9 @@ inline std::vector<std::uint8_t> encode_bars(const std::vector<fetch::tdx::RawBa
     put_price(out, bar.low_mils - bar.open_mils);
     put_u32(out, std::bit_cast<std::uint32_t>(bar.volume));
     put_u32(out, std::bit_cast<std::uint32_t>(bar.amount));
+    if (layout == fetch::tdx::BarLayout::index) {
+      put_u32(out, static_cast<std::uint32_t>(bar.up_count) | (static_cast<std::uint32_t>(bar.down_count) << 16));
+    }
     base = bar.close_mils;
   }
   return out;
@@ -104,6 +109,7 @@ public:
   std::vector<std::pair<std::string, std::uint16_t>> asked;    // (host, start) of each bars call
   std::vector<std::string> asked_codes;                        // the code of each first bars page
   std::set<std::string> failing_codes; // every host times out on these codes' bars
+  std::set<std::string> index_codes;   // their bars come in an index's layout (D20)
 
   Result<std::unique_ptr<fetch::tdx::Channel>> connect(const std::string& host) override {
     connects.push_back(host);
@@ -168,7 +174,9 @@ private:
       const auto end = all.size() > start ? all.size() - start : 0;
       const auto begin = end > count ? end - count : 0;
       reply.body = encode_bars({all.begin() + static_cast<std::ptrdiff_t>(begin),
-                                all.begin() + static_cast<std::ptrdiff_t>(end)});
+                                all.begin() + static_cast<std::ptrdiff_t>(end)},
+                               m_tdx.index_codes.count(code) != 0 ? fetch::tdx::BarLayout::index
+                                                                  : fetch::tdx::BarLayout::security);
       return sized(reply, fault);
     }
 

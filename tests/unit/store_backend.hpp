@@ -50,6 +50,13 @@ public:
     return std::make_unique<api::Services>(data_locator(), keys_locator());
   }
 
+  // Make the data store as an ashare of schema `version` made it (an upgrade test's older store):
+  // its migrations up to `version` only.
+  void make_data_store_at(int version) const;
+
+  // Run `sql` on the data store's database as it is (no migration): rows an older ashare wrote.
+  void exec_data_sql(const std::string& sql) const;
+
   // Import the committed fixture `name` of tests/data (e.g. "bancob_600519.SH.csv") into the data
   // store; fails the test unless it is committed.
   import::ImportReport import_fixture(std::string_view name) const {

@@ -334,7 +334,7 @@ TEST_CASE("cli::parse_config_file") {
         {"# colour\ndb = \"x\"\ncolour = \"red\"\n",
          "/c/config.toml:3: unknown key \"colour\" (known: db, keys_db, cache_db, base_url, "
          "api_key, format, convention, plan, listen, threads, max_connections, header_timeout, "
-         "idle_timeout, write_timeout, drain_timeout, cache_budget, rate_limit, tushare_token, tushare_url, tdx_hosts, szse_url)"},
+         "idle_timeout, write_timeout, drain_timeout, cache_budget, rate_limit, tushare_token, tushare_url, tdx_hosts, szse_url, indices, members)"},
         {"db = /a/b.db\n", "/c/config.toml:1: the value of \"db\" must be a quoted string"},
         {"\nplan = pro\n", "/c/config.toml:2: the value of \"plan\" must be a quoted string"},
         {"db = \"unterminated\n", "/c/config.toml:1: the value of \"db\" must be a quoted string"},
@@ -454,7 +454,7 @@ TEST_CASE("cli::load_config_file: an absent file is empty, a malformed one names
         == path.string()
                + ":2: unknown key \"bogus\" (known: db, keys_db, cache_db, base_url, api_key, "
                  "format, convention, plan, listen, threads, max_connections, header_timeout, "
-                 "idle_timeout, write_timeout, drain_timeout, cache_budget, rate_limit, tushare_token, tushare_url, tdx_hosts, szse_url)");
+                 "idle_timeout, write_timeout, drain_timeout, cache_budget, rate_limit, tushare_token, tushare_url, tdx_hosts, szse_url, indices, members)");
 }
 
 TEST_CASE("cli::resolve_config: convention, flag > environment > file, checked once (D13)") {

@@ -132,11 +132,11 @@ TEST_CASE("tdx standin: the real rows through the client, zipped pages, events a
       a_shares.push_back(code.code);
     }
   }
-  CHECK(listed->size() == 3);
+  CHECK(listed->size() == 7); // and an index asked for, one not, a fund, a sector index, a REIT
   CHECK(a_shares == std::vector<std::string>{"600000", "600519"});
   // Every day's pre_close from TDX's bars and events is the exchange's own (Tushare's column),
   // the ex-dates 2020-06-24 .. 2024-12-20 included.
-  const auto file = rows_of_bars("600519.SH", *bars, *events, std::nullopt, *domain::Date::from_yyyymmdd(20261126));
+  const auto file = rows_of_bars("600519.SH", domain::Kind::stock, *bars, *events, std::nullopt, *domain::Date::from_yyyymmdd(20261126));
   CHECK(file.problems.empty());
   REQUIRE(file.rows.size() == rows.size());
   int ex_dates = 0;
@@ -147,6 +147,40 @@ TEST_CASE("tdx standin: the real rows through the client, zipped pages, events a
     ex_dates += *file.rows[i].pre_close != file.rows[i - 1].bar.close ? 1 : 0;
   }
   CHECK(ex_dates == 8); // 600519.SH paid a dividend twice a year from 2022, yearly before
+}
+
+TEST_CASE("tdx standin: an index's bars in their layout, a fund's events, through the client (D20)") {
+  StandIn standin;
+  cli::TdxConnector connector(2s);
+  Client client(connector, {{standin.host()}, 1});
+  // 000300.SH: Tushare's rows of 2019-2022, two pages, each bar with its 4 more bytes.
+  const auto bars = client.daily_bars(Market::sh, "000300", std::nullopt, BarLayout::index);
+  REQUIRE(bars);
+  REQUIRE(bars->size() == 972);
+  CHECK(client.requests() == 2);
+  CHECK(bars->front().day.yyyymmdd() == 20190102);
+  CHECK(bars->front().close_mils == 2'969'535); // 2969.5353 to 1/1000
+  CHECK(bars->front().volume == 68'663'021.0f);   // lots, as float32
+  CHECK(bars->back().day.yyyymmdd() == 20221230);
+  CHECK(bars->back().up_count + bars->back().down_count == 300);
+  // A stock's reader cannot read them: the only host fails.
+  CHECK_FALSE(client.daily_bars(Market::sh, "000300", std::nullopt));
+  // 510300.SH: the export's 3003 bars and its 12 dividends; 169999.SZ's made-up split.
+  const auto etf = client.daily_bars(Market::sh, "510300", std::nullopt);
+  REQUIRE(etf);
+  CHECK(etf->size() == 3003);
+  CHECK(etf->front().close_mils == 2'604);
+  CHECK(etf->front().volume == 1'277'518'769.0f); // shares
+  const auto dividends = client.ex_rights(Market::sh, "510300");
+  REQUIRE(dividends);
+  REQUIRE(dividends->size() == 12);
+  CHECK(dividends->at(8).day.yyyymmdd() == 20210118);
+  CHECK(dividends->at(8).cash == 0.72f);
+  const auto split = client.ex_rights(Market::sz, "169999");
+  REQUIRE(split);
+  REQUIRE(split->size() == 1);
+  CHECK(split->front().category == k_unit_split);
+  CHECK(split->front().split_ratio() == 3.0f);
 }
 
 TEST_CASE("tdx standin: each fault it stages sends the client to the next host") {
@@ -167,7 +201,7 @@ TEST_CASE("tdx standin: each fault it stages sends the client to the next host")
   Client client(connector, {{garbage.host()}, 1});
   const auto bars = client.daily_bars(Market::sh, "600519", std::nullopt);
   REQUIRE(bars);
-  const auto file = rows_of_bars("600519.SH", *bars, {}, std::nullopt, *domain::Date::from_yyyymmdd(20261126));
+  const auto file = rows_of_bars("600519.SH", domain::Kind::stock, *bars, {}, std::nullopt, *domain::Date::from_yyyymmdd(20261126));
   // The stand-in spoils the newest bar of each reply: of both pages.
   REQUIRE(file.problems.size() == 2);
   CHECK(file.problems[1].message.find("2024-12-31: volume") == 0);

@@ -96,3 +96,24 @@ TEST_CASE("fetch plan: the days a fetch asks for") {
     CHECK(beyond.error().code == ErrorCode::invalid_input);
   }
 }
+
+TEST_CASE("D20: a fetch of the stocks plans from the stocks' ledger rows") {
+  test::TempDir dir;
+  store::SqliteBarStore store(dir / "plan.db");
+  const auto last = date("2024-03-01");
+  ledger(store, "2024-02-26");
+  {
+    store::WriteTransaction transaction(store);
+    // A whole day of funds and an index's day: neither holds the stocks of that day.
+    store.market().save_ledger_day({"tushare-pro", date("2024-02-27"), "", 900, domain::Kind::fund});
+    store.market().save_ledger_day(
+        {"tushare-pro", date("2024-02-23"), "000300.SH", 1, domain::Kind::index});
+    transaction.commit();
+  }
+  const auto plan = plan_fetch(store, {"tushare-pro", {}, std::nullopt, std::nullopt, false}, last);
+  REQUIRE(plan);
+  CHECK(plan->start == date("2024-02-26")); // the stocks' first ledger day, not the index's
+  CHECK(plan->days
+        == std::vector<domain::Date>{date("2024-02-27"), date("2024-02-28"), date("2024-02-29"),
+                                     date("2024-03-01")});
+}

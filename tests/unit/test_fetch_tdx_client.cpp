@@ -148,3 +148,25 @@ TEST_CASE("tdx client: a host that is no TDX server is asked no more, and said o
     CHECK(tdx.connects.size() == 2);
   }
 }
+
+TEST_CASE("tdx client: an index's reply spanning two pages of 800 reads every bar (D20)") {
+  FakeTdx tdx;
+  auto bars = history(1000);
+  for (std::size_t i = 0; i < bars.size(); ++i) {
+    bars[i].volume = 182'116'772.0f + static_cast<float>(i); // lots, as float32
+    bars[i].up_count = static_cast<std::uint16_t>(i % 301);
+    bars[i].down_count = static_cast<std::uint16_t>(300 - i % 301);
+  }
+  tdx.bars["000300"] = bars;
+  tdx.index_codes.insert("000300");
+  Client client(tdx, {{"a:7709"}, 1});
+  const auto index = client.daily_bars(Market::sh, "000300", std::nullopt, BarLayout::index);
+  REQUIRE(index);
+  CHECK(*index == bars); // all 1000, each with its counts: no bar misaligned by the 4 bytes
+  REQUIRE(tdx.asked.size() == 2); // 800, then a short page of 200
+  CHECK(tdx.asked[1].second == 800);
+  // Read as a stock's, the same reply is refused (the client tries the host again, then fails).
+  const auto misread = client.daily_bars(Market::sh, "000300", std::nullopt);
+  REQUIRE_FALSE(misread);
+  CHECK(misread.error().code == ErrorCode::service_unavailable);
+}

@@ -1,5 +1,6 @@
 // D18's pre_close on an ex-date from TDX's category-1 events, against the exchange's own (Tushare's
-// `pre_close`) on real ex-dates of 600519.SH.
+// `pre_close`) on real ex-dates of 600519.SH; D20's for a fund, to 0.001 CNY, and its category-11
+// splits.
 #include "testutil.hpp"
 
 #include "core/fetch/tdx/ex_rights.hpp"
@@ -24,11 +25,13 @@ XdxrEvent cash_event(const std::string& day, float cash_per_10) {
   return event;
 }
 
+// A stock's pre_close, in cents.
 std::int64_t pre_close(std::int64_t previous_close_mils, std::vector<XdxrEvent> events) {
-  const auto cents = ex_rights_pre_close_cents(previous_close_mils, events);
-  REQUIRE(cents);
-  REQUIRE(cents->has_value());
-  return **cents;
+  const auto mils = ex_rights_pre_close(previous_close_mils, events, Tick::cent);
+  REQUIRE(mils);
+  REQUIRE(mils->has_value());
+  CHECK(**mils % 10 == 0);
+  return **mils / 10;
 }
 
 } // namespace
@@ -66,13 +69,13 @@ TEST_CASE("tdx ex-rights: bonus shares, a rights issue, ties and events in turn"
 }
 
 TEST_CASE("tdx ex-rights: no event, or events no share carries") {
-  const auto none = ex_rights_pre_close_cents(91'410, {});
+  const auto none = ex_rights_pre_close(91'410, {}, Tick::cent);
   REQUIRE(none);
   CHECK_FALSE(none->has_value());
   for (const float bad : {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
                           -1.0f, 3e38f}) {
     auto event = cash_event("2024-12-20", bad);
-    CHECK_FALSE(ex_rights_pre_close_cents(1'551'010, std::vector{event}));
+    CHECK_FALSE(ex_rights_pre_close(1'551'010, std::vector{event}, Tick::cent));
   }
   // Many events in a long suspension stay exact enough and within 128 bits.
   std::vector<XdxrEvent> many;
@@ -83,7 +86,60 @@ TEST_CASE("tdx ex-rights: no event, or events no share carries") {
     event.rights_price = 999'999.0f;
     many.push_back(event);
   }
-  CHECK(ex_rights_pre_close_cents(999'999'999, many));
+  CHECK(ex_rights_pre_close(999'999'999, many, Tick::cent));
   many.push_back(many.back());
-  CHECK_FALSE(ex_rights_pre_close_cents(999'999'999, many));
+  CHECK_FALSE(ex_rights_pre_close(999'999'999, many, Tick::cent));
+}
+
+namespace {
+
+XdxrEvent split_event(const std::string& day, float units_per_unit) {
+  XdxrEvent event;
+  event.market = Market::sz;
+  event.code = "169999";
+  event.day = date(day);
+  event.category = k_unit_split;
+  event.bonus = units_per_unit; // the third number: pytdx's `suogu`
+  return event;
+}
+
+std::int64_t fund_pre_close(std::int64_t previous_close_mils, std::vector<XdxrEvent> events) {
+  const auto mils = ex_rights_pre_close(previous_close_mils, events, Tick::mil);
+  REQUIRE(mils);
+  REQUIRE(mils->has_value());
+  return **mils;
+}
+
+} // namespace
+
+TEST_CASE("tdx ex-rights: a fund's dividend gives its pre_close to 0.001 CNY (D20)") {
+  // 510300.SH, 2021-01-18: 5.526 the day before, 0.072 a unit (0.72 per 10): 5.454, where a
+  // stock's tick would give 5.45.
+  auto dividend = cash_event("2021-01-18", 0.72f);
+  dividend.code = "510300";
+  CHECK(fund_pre_close(5'526, {dividend}) == 5'454);
+  CHECK(pre_close(5'526, {dividend}) == 545);
+  // A tie at the fund's tick is rounded up: (10.001 x 10 - 0.005) / 10 = 10.0005, 10.001.
+  CHECK(fund_pre_close(10'001, {cash_event("2020-01-02", 0.005f)}) == 10'001);
+  CHECK(fund_pre_close(10'001, {cash_event("2020-01-02", 0.015f)}) == 10'000); // 9.9995, up
+}
+
+TEST_CASE("tdx ex-rights: a fund's category-11 split divides the close by its ratio (D20)") {
+  CHECK(fund_pre_close(3'000, {split_event("2023-06-15", 3.0f)}) == 1'000);
+  CHECK(fund_pre_close(1'234, {split_event("2023-06-15", 6.0f)}) == 206);   // 0.20566..., 0.206
+  CHECK(fund_pre_close(1'001, {split_event("2023-06-15", 2.0f)}) == 501);   // 0.5005, half up
+  CHECK(fund_pre_close(2'345, {split_event("2023-06-15", 0.5f)}) == 4'690); // units merged 2 into 1
+  // A dividend, then a split, between the same two bars: in date order, one rounding.
+  CHECK(fund_pre_close(3'000, {cash_event("2023-06-14", 0.3f), split_event("2023-06-15", 3.0f)}) == 990);
+  // Other categories (share counts, warrants) change no price.
+  auto shares = split_event("2023-06-15", 3.0f);
+  shares.category = 5;
+  CHECK(fund_pre_close(3'000, {shares}) == 3'000);
+  // A split into no units, or merges that would take the price past any share's, are refused.
+  CHECK_FALSE(ex_rights_pre_close(3'000, std::vector{split_event("2023-06-15", 0.0f)}, Tick::mil));
+  CHECK_FALSE(ex_rights_pre_close(3'000, std::vector{split_event("2023-06-15", 0.00001f)}, Tick::mil));
+  const std::vector merges(8, split_event("2023-06-15", 0.0001f));
+  const auto refused = ex_rights_pre_close(999'999'999, merges, Tick::mil);
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().message.find("a price of over") != std::string::npos);
 }

@@ -9,6 +9,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <functional>
@@ -96,7 +97,8 @@ struct TdxRunRig {
     tdx.events["600276"] = heng.events;
     tdx.bars["000001"] = ping.bars;
     tdx.events["000001"] = ping.events;
-    tdx.listed[0] = {"000001", "399001", "159915"}; // an index and a fund are skipped
+    // D20: the funds are taken (these have no bars here), the indices only when named (none is).
+    tdx.listed[0] = {"000001", "399001", "159915"};
     tdx.listed[1] = {"600276", "000001", "510300"}; // 000001.SH is an index
   }
 
@@ -141,6 +143,12 @@ std::size_t symbol_rows(const std::vector<store::LedgerDay>& ledger) {
       std::count_if(ledger.begin(), ledger.end(), [](const auto& row) { return !row.symbol.empty(); }));
 }
 
+// D20: the ledger's rows of `kind` (a day is whole per kind).
+std::vector<store::LedgerDay> rows_of(std::vector<store::LedgerDay> ledger, domain::Kind kind) {
+  std::erase_if(ledger, [kind](const store::LedgerDay& row) { return row.kind != kind; });
+  return ledger;
+}
+
 } // namespace
 
 TEST_CASE("fetch tdx: a first run stores the A-shares listed, prices and factors as import's pre_close chain") {
@@ -149,13 +157,18 @@ TEST_CASE("fetch tdx: a first run stores the A-shares listed, prices and factors
   INFO(report.message);
   REQUIRE(report.end == FetchEnd::done);
   CHECK(report.days_stored == 40);
-  CHECK(report.symbols_stored == 2);
+  CHECK(report.symbols_stored == 4); // the two stocks, and the two funds (D20) without bars
+  auto asked = rig.tdx.asked_codes;
+  std::sort(asked.begin(), asked.end());
+  CHECK(asked == std::vector<std::string>{"000001", "159915", "510300", "600276"}); // not 399001, nor 000001.SH
   CHECK(report.rows == 80);
   CHECK(report.ledger_end == date("2021-07-01"));
-  const auto ledger = rig.store.market().load_ledger(k_provider);
+  const auto all = rig.store.market().load_ledger(k_provider);
+  const auto ledger = rows_of(all, domain::Kind::stock);
   CHECK(ledger.size() == 40); // whole-market rows only: the staged ones are gone
-  CHECK(symbol_rows(ledger) == 0);
+  CHECK(symbol_rows(all) == 0);
   CHECK(ledger.back().rows == 2);
+  CHECK(rows_of(all, domain::Kind::fund).size() == 40); // D20: the funds' days, whole too
   CHECK(rig.store.load_symbols().size() == 2); // no index, fund or 000001.SH
   CHECK(rig.store.find_symbol("600276.SH")->source == "tdx");
   CHECK(rig.store.load_dataset_info().as_of == date("2021-07-01"));
@@ -224,12 +237,12 @@ TEST_CASE("fetch tdx: cut short, it keeps whole symbols and resumes with the nex
   CHECK(cut.end == FetchEnd::source_failing);
   CHECK(exit_status(cut.end) == 3);
   CHECK(cut.message.find("600276.SH") != std::string::npos);
-  CHECK(cut.symbols_stored == 1);
+  CHECK(cut.symbols_stored == 3); // 000001.SZ, then the funds 159915.SZ and 510300.SH (D20)
   CHECK(bars_of(rig.store, "000001.SZ").size() == 22);
   CHECK(bars_of(rig.store, "600276.SH").empty());
   auto ledger = rig.store.market().load_ledger(k_provider);
-  CHECK(ledger.size() == 22); // 000001.SZ's staged days, no whole-market day
-  CHECK(symbol_rows(ledger) == 22);
+  CHECK(ledger.size() == 3 * 22); // the three symbols' staged days, no whole-market day
+  CHECK(symbol_rows(ledger) == 3 * 22);
   CHECK_FALSE(cut.ledger_end.has_value());
 
   rig.tdx.failing_codes.clear();
@@ -239,10 +252,46 @@ TEST_CASE("fetch tdx: cut short, it keeps whole symbols and resumes with the nex
   CHECK(resumed.symbols_stored == 1);
   CHECK(rig.tdx.asked_codes == std::vector<std::string>{"600276"}); // 000001 is not asked again
   CHECK(resumed.days_stored == 22);
-  ledger = rig.store.market().load_ledger(k_provider);
+  ledger = rows_of(rig.store.market().load_ledger(k_provider), domain::Kind::stock);
   CHECK(ledger.size() == 22);
   CHECK(symbol_rows(ledger) == 0);
   CHECK(ledger.back().rows == 2);
+}
+
+TEST_CASE("fetch tdx: the indices asked, in an index's layout and units; a run of one kind leaves no day whole (D20)") {
+  TdxRunRig rig;
+  // 399001.SZ served as an index is: 000001.SZ's rows, each bar 4 bytes longer, volume in lots.
+  auto index = rig.tdx.bars["000001"];
+  for (auto& bar : index) {
+    bar.volume = bar.volume / 100 + 0.4f; // lots, not all whole
+    bar.up_count = 1;
+    bar.down_count = 2;
+  }
+  rig.tdx.bars["399001"] = index;
+  rig.tdx.index_codes.insert("399001");
+  auto options = window("2021-06-01", test::at("2021-07-01", 16));
+  options.indices = {"399001.SZ", "000300.SH"};
+  options.kinds = {domain::Kind::index};
+  const auto report = rig.fetch(options);
+  INFO(report.message);
+  REQUIRE(report.end == FetchEnd::done);
+  CHECK(report.symbols_stored == 2);
+  CHECK(rig.tdx.asked_codes == std::vector<std::string>{"000300", "399001"}); // no stock, no fund
+  const auto stored = bars_of(rig.store, "399001.SZ");
+  REQUIRE(stored.size() == 22);
+  for (const auto& bar : stored) {
+    const auto it = std::find_if(index.begin(), index.end(), [&](const RawBar& raw) { return raw.day == bar.trade_date; });
+    REQUIRE(it != index.end());
+    CHECK(bar.volume == std::llround(static_cast<double>(it->volume)) * 100);
+    CHECK(bar.factor == 1.0);
+  }
+  // Only indices were asked: the indices' days are whole (each index keeps its own rows, so that
+  // one added later is planned from them), none of the stocks' (D20's ledger per kind).
+  const auto ledger = rig.store.market().load_ledger(k_provider);
+  CHECK(rows_of(ledger, domain::Kind::stock).empty());
+  CHECK(rows_of(ledger, domain::Kind::index).size() == 22 + 2 * 22);
+  CHECK(symbol_rows(ledger) == 2 * 22);
+  CHECK_FALSE(report.ledger_end.has_value());
 }
 
 TEST_CASE("fetch tdx: a host that times out is left for the next") {

@@ -112,6 +112,52 @@ TEST_CASE("tdx wire: the atst captures: category 4 gives shares, 9 lots, the sam
   CHECK(other->front().volume == 118357824.0f);
 }
 
+TEST_CASE("tdx wire: an index's bars carry 4 more bytes each, which a stock's reader misreads (D20)") {
+  // No index reply was recorded: pytdx's get_index_bars reads u16 up_count and u16 down_count
+  // after each bar's amount. The recorded capture's bars, laid out so, byte by byte by hand.
+  const auto stock_body = bytes_of_file("atst_600000_cat4_20260902-113206.payload.bin");
+  auto bars = parse_security_bars(stock_body);
+  REQUIRE(bars);
+  REQUIRE(bars->size() == 10);
+  std::vector<std::uint8_t> index_body(stock_body.begin(), stock_body.begin() + 2);
+  std::size_t at = 2;
+  for (std::size_t i = 0; i < bars->size(); ++i) {
+    // A bar: its date, four price varints (the last byte of each without 0x80), volume, amount.
+    std::size_t end = at + 4;
+    for (int price = 0; price < 4; ++price) {
+      while ((stock_body[end] & 0x80) != 0) {
+        ++end;
+      }
+      ++end;
+    }
+    end += 8; // volume and amount
+    index_body.insert(index_body.end(), stock_body.begin() + static_cast<std::ptrdiff_t>(at),
+                      stock_body.begin() + static_cast<std::ptrdiff_t>(end));
+    (*bars)[i].up_count = static_cast<std::uint16_t>(1000 + i);
+    (*bars)[i].down_count = static_cast<std::uint16_t>(2000 + i);
+    index_body.insert(index_body.end(), {static_cast<std::uint8_t>((1000 + i) & 0xff), static_cast<std::uint8_t>((1000 + i) >> 8),
+                                         static_cast<std::uint8_t>((2000 + i) & 0xff), static_cast<std::uint8_t>((2000 + i) >> 8)});
+    at = end;
+  }
+  REQUIRE(at == stock_body.size());
+  REQUIRE(index_body.size() == stock_body.size() + 4 * 10);
+  const auto index = parse_security_bars(index_body, BarLayout::index);
+  REQUIRE(index);
+  CHECK(*index == *bars); // every bar, the last one's counts included
+  CHECK(index->back().up_count == 1009);
+  CHECK(index->back().down_count == 2009);
+  // A stock's reader takes the first bar's counts for the second bar's date, and fails.
+  const auto misread = parse_security_bars(index_body, BarLayout::security);
+  CHECK((!misread || *misread != *bars));
+  // And an index's reader refuses a stock's body.
+  CHECK_FALSE(parse_security_bars(stock_body, BarLayout::index));
+  // Every cut of the index body is refused, never read past.
+  for (std::size_t size = 0; size < index_body.size(); ++size) {
+    CAPTURE(size);
+    CHECK_FALSE(parse_security_bars(std::span(index_body).first(size), BarLayout::index));
+  }
+}
+
 TEST_CASE("tdx wire: pytdx's whole frame: the head, then 10 bars of 000001.SZ") {
   const auto frame = hex_after("pytdx_get_security_bars_docstring_L14-16.txt", "recv: ");
   REQUIRE(frame.size() == 186);

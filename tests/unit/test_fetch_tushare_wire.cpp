@@ -1,3 +1,5 @@
+#include "testutil.hpp"
+
 #include "core/fetch/tushare/tables.hpp"
 #include "core/fetch/tushare/wire.hpp"
 
@@ -205,4 +207,29 @@ TEST_CASE("tushare tables: listings, suspensions, factors and the calendar") {
   CHECK(calendar->open_days.size() == 1);
   CHECK(calendar->span->first.iso() == "2024-02-08");
   CHECK(calendar->span->second.iso() == "2024-02-10");
+}
+
+TEST_CASE("tushare tables: index_weight's snapshots by day, members by symbol (D20)") {
+  Table weights;
+  weights.fields = {"index_code", "con_code", "trade_date", "weight"};
+  weights.items.push_back({"399300.SZ", "600519.SH", "20240131", "5.8125"});
+  weights.items.push_back({"399300.SZ", "000001.SZ", "20240131", "0.9031"});
+  weights.items.push_back({"399300.SZ", "000001.SZ", "20231229", "0.8872"});
+  weights.items.push_back({"399300.SZ", "200002.SZ", "20240131", "0.1"});     // a B share: kept out
+  weights.items.push_back({"399300.SZ", "600000.SH", "2024-13-01", "0.5"});   // no date
+  weights.items.push_back({"399300.SZ", "600036.SH", "20240131", std::nullopt}); // no weight
+  const auto snapshots = read_index_weight(weights);
+  REQUIRE(snapshots);
+  REQUIRE(snapshots->size() == 2);
+  const auto& january = snapshots->at(test::date("2024-01-31"));
+  REQUIRE(january.size() == 2);
+  CHECK(january[0].symbol == "000001.SZ");
+  CHECK(january[0].weight == 0.9031);
+  CHECK(january[1].symbol == "600519.SH");
+  CHECK(snapshots->at(test::date("2023-12-29")).size() == 1);
+  Table without;
+  without.fields = {"index_code", "con_code", "trade_date"};
+  const auto refused = read_index_weight(without);
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().message == "Tushare `index_weight` answered without a `weight` column");
 }

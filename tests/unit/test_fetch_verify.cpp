@@ -239,3 +239,66 @@ TEST_CASE("fetch::ask_provider: the window's bars with their steps, the day befo
     CHECK(asked.requests == 1);
   }
 }
+
+TEST_CASE("fetch::ask_provider: of a provider that answers whole days, an index is asked a span of its own (D20)") {
+  VerifyRig rig;
+  {
+    store::WriteTransaction transaction(rig.store);
+    rig.store.upsert_bar("000300.SH", make_bar("2024-06-18", 3500, 3510, 3490, 3500, 1.0, 100000), false);
+    rig.store.refresh_symbol("000300.SH");
+    rig.store.finish_change("tushare");
+    transaction.commit();
+  }
+  const auto shapes = [](const test::FakeProvider& provider) {
+    std::vector<std::pair<UnitShape, std::vector<std::string>>> out;
+    for (const auto& unit : provider.asked) {
+      out.emplace_back(unit.shape, unit.symbols);
+      if (unit.shape == UnitShape::symbol_span) {
+        CHECK(unit.days.back() == date("2024-06-20")); // a span: every day of the window
+      }
+    }
+    return out;
+  };
+  using UnitsAsked = std::vector<std::pair<UnitShape, std::vector<std::string>>>;
+  const auto day = UnitShape::market_day;
+  const auto span = UnitShape::symbol_span;
+  SUBCASE("the whole store: each day's market, then the stored index over every day") {
+    test::FakeProvider provider(day);
+    REQUIRE(ask_provider(provider, rig.store, {}, date("2024-06-18"), date("2024-06-20"), date("2024-06-20")).end
+            == FetchEnd::done);
+    // 06-17 (the day before), 06-18, 06-19, 06-20.
+    CHECK(shapes(provider) == UnitsAsked{{day, {}}, {day, {}}, {day, {}}, {day, {}}, {span, {"000300.SH"}}});
+    CHECK(provider.asked.back().days.front() == date("2024-06-17"));
+  }
+  SUBCASE("a store holding a fund: a fund day too, from a provider that takes funds") {
+    {
+      store::WriteTransaction transaction(rig.store);
+      rig.store.upsert_bar("510300.SH", make_bar("2024-06-18", 3.5, 3.6, 3.4, 3.5, 1.0, 100000), false);
+      rig.store.refresh_symbol("510300.SH");
+      rig.store.finish_change("tushare");
+      transaction.commit();
+    }
+    test::FakeProvider stocks_only(day);
+    ask_provider(stocks_only, rig.store, {}, date("2024-06-20"), date("2024-06-20"), date("2024-06-20"));
+    CHECK(shapes(stocks_only) == UnitsAsked{{day, {}}, {day, {}}, {span, {"000300.SH"}}});
+    test::FakeProvider provider(day);
+    provider.taken_kinds = {domain::Kind::stock, domain::Kind::index, domain::Kind::fund};
+    ask_provider(provider, rig.store, {}, date("2024-06-20"), date("2024-06-20"), date("2024-06-20"));
+    CHECK(shapes(provider) == UnitsAsked{{day, {}}, {day, {}}, {day, {}}, {day, {}}, {span, {"000300.SH"}}});
+    std::vector<domain::Kind> kinds;
+    for (const auto& unit : provider.asked) {
+      kinds.push_back(unit.kind);
+    }
+    CHECK(kinds == std::vector<domain::Kind>{domain::Kind::stock, domain::Kind::stock, domain::Kind::fund,
+                                             domain::Kind::fund, domain::Kind::index});
+  }
+  SUBCASE("named: an index alone asks no market day; a fund goes with the stocks") {
+    test::FakeProvider provider(day);
+    ask_provider(provider, rig.store, {"000300.SH"}, date("2024-06-20"), date("2024-06-20"), date("2024-06-20"));
+    CHECK(shapes(provider) == UnitsAsked{{span, {"000300.SH"}}});
+    test::FakeProvider both(day);
+    ask_provider(both, rig.store, {"510300.SH", "000300.SH"}, date("2024-06-20"), date("2024-06-20"),
+                 date("2024-06-20"));
+    CHECK(shapes(both) == UnitsAsked{{day, {"510300.SH"}}, {day, {"510300.SH"}}, {span, {"000300.SH"}}});
+  }
+}

@@ -18,12 +18,12 @@ using test::date;
 
 namespace {
 
-std::filesystem::path vendor(const std::string& name) {
+std::filesystem::path factors_vendor(const std::string& name) {
   return test::data_dir() / "vendor" / name;
 }
 
 import::ParsedFile tushare_file(const std::string& name) {
-  std::ifstream in(vendor(name), std::ios::binary);
+  std::ifstream in(factors_vendor(name), std::ios::binary);
   auto file = import::parse_tushare_daily(in);
   REQUIRE(file.ok());
   import::sort_by_symbol_and_date(*file);
@@ -31,7 +31,7 @@ import::ParsedFile tushare_file(const std::string& name) {
 }
 
 import::AdjFactorTable adj_factors(const std::string& name) {
-  std::ifstream in(vendor(name), std::ios::binary);
+  std::ifstream in(factors_vendor(name), std::ios::binary);
   auto table = import::parse_adj_factor_csv(in);
   REQUIRE(table.ok());
   return std::move(*table);
@@ -149,7 +149,7 @@ TEST_CASE("import::import_file --adj-factor: Tushare's factors are stored as giv
   const auto table = adj_factors("adj_factor_600519.SH.csv");
   import::ImportOptions options;
   options.adj_factors = &table;
-  const auto report = import::import_file(store, vendor("stk_daily_600519.SH.csv"), options);
+  const auto report = import::import_file(store, factors_vendor("stk_daily_600519.SH.csv"), options);
   REQUIRE(report.ok());
   CHECK(report->committed);
   CHECK(report->factor_origin == import::FactorOrigin::adj_factor);
@@ -162,7 +162,7 @@ TEST_CASE("import::import_file --adj-factor: Tushare's factors are stored as giv
 
   SUBCASE("a later chain-derived import of the same symbol would mix scales and is refused") {
     const auto before = test::dump_store(dir / "ashare.db");
-    const auto mixed = import::import_file(store, vendor("tushare_daily_600519.SH.csv"), {});
+    const auto mixed = import::import_file(store, factors_vendor("tushare_daily_600519.SH.csv"), {});
     REQUIRE(mixed.ok());
     CHECK_FALSE(mixed->committed);
     REQUIRE(mixed->refusal.has_value());

@@ -43,7 +43,7 @@ TEST_CASE("import::detect_source_format") {
     REQUIRE_FALSE(unknown.ok());
     CHECK(unknown.error().message
           == "x.csv:1: header: cannot tell the format from \"a,b,c\": pass --format canonical, "
-             "tushare, akshare, baostock or tdx");
+             "tushare, akshare, baostock, tdx or tdx-text");
     CHECK(import::detect_source_format("e.csv", "").error().message
           == "e.csv:1: header: the file is empty: expected a header row naming the columns");
   }

@@ -247,7 +247,7 @@ TEST_CASE("import::parse_tdx_day on a real TDX .day extract") {
 TEST_CASE("import::tdx_vendor_row: a fractional float amount keeps its shortest decimal") {
   import::TdxRecord record;
   record.date = 20240102;
-  record.open_cents = record.high_cents = record.low_cents = record.close_cents = 1234;
+  record.open = record.high = record.low = record.close = 1234;
   record.amount = 12345.67f; // stored as 12345.669921875
   record.volume = 1000;
   const auto row = import::tdx_vendor_row(record, "600000.SH", 1);
@@ -264,7 +264,7 @@ TEST_CASE("import::tdx_vendor_row: a fractional float amount keeps its shortest 
 TEST_CASE("import::tdx_vendor_row: a NaN or infinite amount is a problem, never 0 (D16)") {
   import::TdxRecord record;
   record.date = 20240102;
-  record.open_cents = record.high_cents = record.low_cents = record.close_cents = 1234;
+  record.open = record.high = record.low = record.close = 1234;
   record.volume = 1000;
   for (const float amount : {std::numeric_limits<float>::quiet_NaN(),
                              std::numeric_limits<float>::infinity(),

@@ -38,6 +38,9 @@ http::Reply reply_of(const api::Answer& answered) {
       [](const api::IndicatorResponse& values) {
         return http::Reply{200, api::indicators_to_json(values)};
       },
+      [](const api::MembersResponse& members) {
+        return http::Reply{200, api::members_to_json(members)};
+      },
       [](const api::Unanswered&) {
         FAIL("remote mode resolves every answer");
         return http::Reply{};

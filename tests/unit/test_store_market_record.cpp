@@ -254,3 +254,209 @@ TEST_CASE("D19: copy_bars carries the calendar, listings, suspensions, absences,
   REQUIRE(copy.load_ledger("").size() == 1);
   CHECK(to->load_dataset_info().as_of == date("2024-01-02")); // the ledger's, not the last bar's
 }
+
+namespace {
+
+using domain::Kind;
+
+// The kinds load_symbols() gives, by symbol.
+std::vector<std::pair<std::string, std::optional<Kind>>> symbol_kinds(store::BarStore& store) {
+  std::vector<std::pair<std::string, std::optional<Kind>>> out;
+  for (const auto& info : store.load_symbols()) {
+    out.emplace_back(info.symbol, info.kind);
+  }
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("D20: listings and ledger rows keep their kind; a day's ledger is per kind") {
+  test::StoreBackend backend;
+  const auto owned = backend.open_bars();
+  auto& store = *owned;
+  auto& market = store.market();
+  {
+    store::WriteTransaction transaction(store);
+    market.save_listing({"000300.SH", "沪深300", date("2005-04-08"), std::nullopt, 'L', Kind::index});
+    market.save_listing({"510300.SH", "沪深300ETF", date("2012-05-28"), std::nullopt, 'L', Kind::fund});
+    market.save_listing({"600519.SH", "贵州茅台", date("2001-08-27"), std::nullopt, 'L'});
+    market.save_ledger_day({"tushare-pro", date("2024-01-02"), "", 5000});
+    market.save_ledger_day({"tushare-pro", date("2024-01-02"), "", 900, Kind::fund});
+    market.save_ledger_day({"tushare-pro", date("2024-01-02"), "000300.SH", 1, Kind::index});
+    market.save_ledger_day({"tushare-pro", date("2024-01-02"), "", 901, Kind::fund}); // replaces
+    transaction.commit();
+  }
+  const auto listings = market.load_listings();
+  REQUIRE(listings.size() == 3);
+  CHECK(listings[0].kind == Kind::index);
+  CHECK(listings[1].kind == Kind::fund);
+  CHECK(listings[2].kind == Kind::stock);
+  const auto ledger = market.load_ledger("tushare-pro");
+  REQUIRE(ledger.size() == 3);
+  // By date, symbol, then kind: the two whole-market rows first (fund before stock), each kept.
+  CHECK(ledger[0].symbol.empty());
+  CHECK(ledger[0].kind == Kind::fund);
+  CHECK(ledger[0].rows == 901);
+  CHECK(ledger[1].symbol.empty());
+  CHECK(ledger[1].kind == Kind::stock);
+  CHECK(ledger[1].rows == 5000);
+  CHECK(ledger[2].symbol == "000300.SH");
+  CHECK(ledger[2].kind == Kind::index);
+}
+
+TEST_CASE("D20: load_kind is the listing's kind, else the code's, nullopt for a code kept out") {
+  test::StoreBackend backend;
+  const auto owned = backend.open_bars();
+  auto& store = *owned;
+  auto& market = store.market();
+  {
+    store::WriteTransaction transaction(store);
+    // A list's word beats the code's (made up: no list calls a 60xxxx code a fund).
+    market.save_listing({"600000.SH", "浦发银行", std::nullopt, std::nullopt, 'L', Kind::fund});
+    transaction.commit();
+  }
+  CHECK(market.load_kind("600000.SH") == Kind::fund);
+  CHECK(market.load_kind("000300.SH") == Kind::index);
+  CHECK(market.load_kind("000001.SH") == Kind::index);
+  CHECK(market.load_kind("000001.SZ") == Kind::stock); // the same digits on another exchange
+  CHECK(market.load_kind("510300.SH") == Kind::fund);
+  CHECK(market.load_kind("159915.SZ") == Kind::fund);
+  CHECK(market.load_kind("600519.SH") == Kind::stock);
+  CHECK_FALSE(market.load_kind("508000.SH").has_value()); // a REIT
+  CHECK_FALSE(market.load_kind("900901.SH").has_value()); // a B share
+}
+
+TEST_CASE("D20: a symbol's kind is its listing's, else its code's, whenever its summary is written") {
+  test::StoreBackend backend;
+  const auto owned = backend.open_bars();
+  auto& store = *owned;
+  auto& market = store.market();
+  {
+    store::WriteTransaction transaction(store);
+    market.save_listing({"600000.SH", "made up", std::nullopt, std::nullopt, 'L', Kind::index});
+    transaction.commit();
+  }
+  for (const char* symbol : {"000300.SH", "510300.SH", "600000.SH", "600519.SH", "900901.SH"}) {
+    store_change(store, symbol, {make_bar("2024-01-02", 10, 11, 9, 10.5)});
+  }
+  using Row = std::pair<std::string, std::optional<Kind>>;
+  CHECK(symbol_kinds(store)
+        == std::vector<Row>{{"000300.SH", Kind::index},
+                            {"510300.SH", Kind::fund},
+                            {"600000.SH", Kind::index}, // the listing saved before its bars
+                            {"600519.SH", Kind::stock},
+                            {"900901.SH", std::nullopt}}); // kept out: stored before D20
+  SUBCASE("a listing saved with another kind changes it; later summaries keep the listing's") {
+    {
+      store::WriteTransaction transaction(store);
+      market.save_listing({"600519.SH", "made up", std::nullopt, std::nullopt, 'L', Kind::fund});
+      transaction.commit();
+    }
+    CHECK(store.find_symbol("600519.SH")->kind == Kind::fund);
+    store_change(store, "600519.SH", {make_bar("2024-01-03", 10, 11, 9, 10.5)}); // refresh_symbol
+    CHECK(store.find_symbol("600519.SH")->kind == Kind::fund);
+    {
+      store::WriteTransaction transaction(store);
+      store.save_symbol_summary("600519.SH", date("2024-01-02"), date("2024-01-03"), 2, 1.0);
+      store.save_symbol_summary("510300.SH", date("2024-01-02"), date("2024-01-02"), 1, 1.0);
+      transaction.commit();
+    }
+    CHECK(store.find_symbol("600519.SH")->kind == Kind::fund);
+    CHECK(store.find_symbol("510300.SH")->kind == Kind::fund);
+  }
+  SUBCASE("it is what load_kind says") {
+    for (const auto& [symbol, kind] : symbol_kinds(store)) {
+      CAPTURE(symbol);
+      CHECK(kind == market.load_kind(symbol));
+    }
+  }
+}
+
+TEST_CASE("D20: as_of reads the stocks' whole-market ledger rows") {
+  test::StoreBackend backend;
+  const auto owned = backend.open_bars();
+  auto& store = *owned;
+  store_change(store, "600519.SH",
+               {make_bar("2024-01-02", 10, 11, 9, 10.5), make_bar("2024-01-05", 10, 11, 9, 10.5)},
+               {{"tushare-pro", date("2024-01-02"), "", 5000}});
+  store_change(store, "510300.SH", {make_bar("2024-01-05", 3, 3, 3, 3)},
+               {{"tushare-pro", date("2024-01-05"), "", 900, Kind::fund},
+                {"tushare-pro", date("2024-01-05"), "", 8, Kind::index}});
+  CHECK(store.load_dataset_info().as_of == date("2024-01-02"));
+  store_change(store, "600519.SH", {}, {{"tushare-pro", date("2024-01-04"), "", 5000}});
+  CHECK(store.load_dataset_info().as_of == date("2024-01-04"));
+}
+
+TEST_CASE("D20: copy_bars carries the kinds of listings, ledger rows and symbols") {
+  test::StoreBackend from_backend;
+  test::StoreBackend to_backend;
+  const auto from = from_backend.open_bars();
+  const auto to = to_backend.open_bars();
+  {
+    store::WriteTransaction transaction(*from);
+    // Made up: a listing whose kind is not its code's shows that the copy keeps the listing's.
+    from->market().save_listing({"600000.SH", "made up", std::nullopt, std::nullopt, 'L', Kind::fund});
+    from->market().save_listing({"000300.SH", "沪深300", std::nullopt, std::nullopt, 'L', Kind::index});
+    transaction.commit();
+  }
+  for (const char* symbol : {"000300.SH", "510300.SH", "600000.SH", "600519.SH"}) {
+    store_change(*from, symbol, {make_bar("2024-01-02", 10, 11, 9, 10.5)});
+  }
+  store_change(*from, "510300.SH", {},
+               {{"tushare-pro", date("2024-01-02"), "", 5000},
+                {"tushare-pro", date("2024-01-02"), "", 900, Kind::fund},
+                {"tdx", date("2024-01-02"), "000300.SH", 1, Kind::index}});
+  REQUIRE(store::copy_bars(*from, *to));
+  CHECK(symbol_kinds(*to) == symbol_kinds(*from));
+  CHECK(to->find_symbol("600000.SH")->kind == Kind::fund);
+  const auto listings = to->market().load_listings();
+  REQUIRE(listings.size() == 2);
+  CHECK(listings[0].kind == Kind::index);
+  CHECK(listings[1].kind == Kind::fund);
+  const auto ledger = to->market().load_ledger("");
+  REQUIRE(ledger.size() == 3);
+  CHECK(ledger[0].kind == Kind::fund);
+  CHECK(ledger[1].kind == Kind::stock);
+  CHECK(ledger[2].kind == Kind::index);
+}
+
+TEST_CASE("D20: a store made before D20 is upgraded: listings and ledger are stocks', symbols get kinds") {
+  test::StoreBackend backend;
+  const bool sqlite = std::string(test::StoreBackend::name()) == "sqlite";
+  backend.make_data_store_at(sqlite ? 7 : 5); // the last schema before D20
+  const std::string summaries = sqlite ? "symbols" : "bar_symbols";
+  backend.exec_data_sql(
+    "INSERT INTO listings(symbol, name, list_date, delist_date, status) VALUES "
+    "('600519.SH', '贵州茅台', 20010827, NULL, 'L');"
+    "INSERT INTO fetch_ledger(provider, trade_date, symbol, rows) VALUES "
+    "('tushare-pro', 20240102, '', 5000), ('tdx', 20240103, '600519.SH', 1);"
+    "INSERT INTO " + summaries + "(symbol, first_date, last_date, bar_count, latest_factor) VALUES "
+    "('000300.SH', 20240102, 20240102, 1, 1), ('510300.SH', 20240102, 20240102, 1, 1), "
+    "('600519.SH', 20240102, 20240102, 1, 1), ('900901.SH', 20240102, 20240102, 1, 1);");
+  const auto owned = backend.open_bars(); // migrates
+  auto& store = *owned;
+  auto& market = store.market();
+  const auto listings = market.load_listings();
+  REQUIRE(listings.size() == 1);
+  CHECK(listings[0].kind == Kind::stock);
+  const auto ledger = market.load_ledger("");
+  REQUIRE(ledger.size() == 2);
+  CHECK(ledger[0].kind == Kind::stock);
+  CHECK(ledger[1].kind == Kind::stock);
+  using Row = std::pair<std::string, std::optional<Kind>>;
+  CHECK(symbol_kinds(store)
+        == std::vector<Row>{{"000300.SH", Kind::index},
+                            {"510300.SH", Kind::fund},
+                            {"600519.SH", Kind::stock},
+                            {"900901.SH", std::nullopt}});
+  // The ledger's key has the kind: a whole day of funds beside the stocks', as_of the stocks'.
+  {
+    store::WriteTransaction transaction(store);
+    market.save_ledger_day({"tushare-pro", date("2024-01-03"), "", 900, Kind::fund});
+    market.save_ledger_day({"tushare-pro", date("2024-01-02"), "", 901, Kind::fund});
+    store.finish_change("");
+    transaction.commit();
+  }
+  CHECK(market.load_ledger("tushare-pro").size() == 3);
+  CHECK(store.load_dataset_info().as_of == date("2024-01-02"));
+}

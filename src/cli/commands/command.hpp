@@ -45,6 +45,7 @@ Action setup_gaps(CLI::App& command, GlobalFlags& flags);
 Action setup_verify(CLI::App& command, GlobalFlags& flags);
 Action setup_import(CLI::App& command, GlobalFlags& flags);
 Action setup_info(CLI::App& command, GlobalFlags& flags);
+Action setup_members(CLI::App& command, GlobalFlags& flags);
 Action setup_remove(CLI::App& command, GlobalFlags& flags);
 Action setup_symbols(CLI::App& command, GlobalFlags& flags);
 Action setup_sync(CLI::App& command, GlobalFlags& flags);

@@ -77,6 +77,9 @@ void print_report(const qlib::ExportReport& report, const std::string& dir) {
             << ") to " << dir << " in qlib's format: " << report.written.size() << " written, "
             << report.appended.size() << " appended, " << report.rewritten.size() << " rewritten, "
             << report.removed.size() << " removed\n";
+  for (const auto& file : report.index_files) {
+    std::cout << "index members: instruments/" << file << "\n"; // D20
+  }
 }
 
 int run_export(const ExportArgs& args, const Config& config) {

@@ -33,7 +33,12 @@ int run_fetch_from(const ProviderSpec& spec, const FetchArgs& args, const Config
   if (config.base_url) {
     return fail("fetch writes the local store; run it without --base-url (remote mode)", k_exit_usage);
   }
-  auto options = fetch_options(args);
+  if (args.members && !spec.members) {
+    return fail("--members: " + std::string(spec.display)
+                    + " has no index membership (D20: it comes from Tushare's `index_weight`)",
+                k_exit_usage);
+  }
+  auto options = fetch_options(args, config);
   if (!options) {
     return fail(options.error().message, k_exit_usage);
   }

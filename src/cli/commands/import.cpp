@@ -7,6 +7,7 @@
 #include "core/domain/text.hpp"
 #include "core/import/importer.hpp"
 #include "core/import/non_bar_files.hpp"
+#include "core/members/import_members.hpp"
 #include "core/query/series.hpp"
 #include "core/store/bar_store.hpp"
 
@@ -28,6 +29,7 @@ struct ImportArgs {
   bool adjusted_input = false;
   bool skip_invalid = false;
   std::string source;
+  std::optional<std::string> index; // D20: --format members
 };
 
 std::string plural(std::int64_t count, const char* one, const char* many) {
@@ -134,7 +136,28 @@ bool import_one(store::BarStore& store,
   return true;
 }
 
+// D20: a membership file of `index`; return whether it was committed.
+bool import_members_file(store::BarStore& store, const std::string& file, const std::string& index) {
+  const auto report = members::import_members(store, index, file);
+  if (!report) {
+    fail(domain::printable(report.error().message));
+    return false;
+  }
+  for (const auto& warning : report->warnings) {
+    warn(domain::printable(warning));
+  }
+  std::cout << file << ": members of " << report->index_symbol << ", "
+            << plural(static_cast<std::int64_t>(report->spans), "span", "spans") << " of "
+            << plural(static_cast<std::int64_t>(report->symbols), "symbol", "symbols") << " from "
+            << plural(static_cast<std::int64_t>(report->rows), "row", "rows")
+            << " (replacing the index's imported spans)\n";
+  return true;
+}
+
 int run_import(const ImportArgs& args, const Config& config) {
+  if ((args.format == "members") != args.index.has_value()) {
+    return fail("--format members and --index CODE go together (D20)", k_exit_usage);
+  }
   import::ImportOptions options;
   options.skip_invalid = args.skip_invalid;
   options.source = args.source;
@@ -159,6 +182,10 @@ int run_import(const ImportArgs& args, const Config& config) {
         args.files.size() > 1
             ? "[" + std::to_string(i + 1) + "/" + std::to_string(args.files.size()) + "] "
             : "";
+    if (args.index) {
+      status = import_members_file(*store, args.files[i], *args.index) ? status : k_exit_error;
+      continue;
+    }
     const auto* non_bar = args.format == "auto" ? import::detect_non_bar_kind(args.files[i])
                                                 : import::find_non_bar_kind(args.format);
     if (non_bar != nullptr) {
@@ -179,10 +206,12 @@ Action setup_import(CLI::App& command, GlobalFlags&) {
       .add_option(
           "--format", args->format,
           "File format: auto (detected from the header or file signature), canonical, "
-          "tushare (daily), akshare (stock_zh_a_hist), baostock (query_history_k_data_plus), "
-          "tdx (.day); or a file without bars: trade_cal (Tushare's calendar, D19)")
-      ->check(CLI::IsMember(
-          {"auto", "canonical", "tushare", "akshare", "baostock", "tdx", "trade_cal"}))
+          "tushare (daily, index_daily, fund_daily), akshare (stock_zh_a_hist), baostock "
+          "(query_history_k_data_plus), tdx (.day), tdx-text (TDX's text export, 不复权); or a "
+          "file without bars: trade_cal (Tushare's calendar, D19), members (an index's "
+          "membership, symbol,name,opt-in,opt-out, with --index; D20)")
+      ->check(CLI::IsMember({"auto", "canonical", "tushare", "akshare", "baostock", "tdx",
+                             "tdx-text", "trade_cal", "members"}))
       ->default_str("auto")
       ->type_name("FORMAT");
   command
@@ -196,10 +225,15 @@ Action setup_import(CLI::App& command, GlobalFlags&) {
                    "(or --adj-factor's)");
   command
       .add_option("--symbol", args->symbol,
-                  "Symbol of akshare/tdx files whose name does not carry it (e.g. 600519.SH)")
+                  "Symbol of akshare/tdx/tdx-text files whose name does not carry it (e.g. 600519.SH)")
       ->type_name("SYMBOL");
   command.add_flag("--skip-invalid", args->skip_invalid,
                    "Report invalid rows and load the rest instead of refusing the file");
+  command
+      .add_option("--index", args->index,
+                  "--format members: the index whose membership the file holds, e.g. 000300.SH; "
+                  "replaces its imported spans")
+      ->type_name("CODE");
   command.add_option("--source", args->source, "Source name recorded (default: the format's name)")
       ->type_name("NAME");
   return [args](const Config& config) { return run_import(*args, config); };

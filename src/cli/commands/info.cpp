@@ -2,6 +2,7 @@
 #include "cli/commands/query_run.hpp"
 #include "cli/remote/remote_gateway.hpp"
 #include "core/domain/clock.hpp"
+#include "core/domain/kind.hpp"
 #include "core/fetch/ledger_status.hpp"
 #include "core/api/answer.hpp"
 #include "core/remote/coverage.hpp"
@@ -13,6 +14,9 @@
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <iostream>
+#include <map>
+#include <optional>
+#include <string_view>
 
 namespace ashare::cli {
 namespace {
@@ -115,6 +119,9 @@ void print_ledger(store::BarStore& store) {
                                             + std::to_string(provider.days_behind)
                                             + (provider.days_behind == 1 ? " open day behind" : " open days behind")
                                       : std::string("no whole-market day"));
+    for (const auto& [kind, day] : provider.last_whole_of_kind) {
+      std::cout << "; " << domain::kind_name(kind) << " days through " << day.iso();
+    }
     if (provider.symbol_rows > 0) {
       std::cout << "; " << provider.symbol_rows
                 << " (day, symbol) rows of fetches naming symbols or of symbols staged by a run cut short";
@@ -139,6 +146,29 @@ void print_ledger(store::BarStore& store) {
   }
 }
 
+// D20: "stock 1 (484 bars), index 1 (972 bars), fund 0 (0 bars)", and the symbols of codes D20
+// keeps out (stored before it) when there are any.
+std::string kinds_text(const std::vector<store::SymbolInfo>& symbols) {
+  std::map<std::optional<domain::Kind>, std::pair<std::int64_t, std::int64_t>> counts;
+  for (const auto& info : symbols) {
+    auto& [count, bars] = counts[info.kind];
+    ++count;
+    bars += info.bar_count;
+  }
+  std::string out;
+  const auto add = [&out](std::string_view name, std::pair<std::int64_t, std::int64_t> count) {
+    out += (out.empty() ? "" : ", ") + std::string(name) + " " + std::to_string(count.first) + " ("
+           + with_thousands(std::to_string(count.second)) + " bars)";
+  };
+  for (const auto kind : domain::k_kinds) {
+    add(domain::kind_name(kind), counts[kind]);
+  }
+  if (const auto kept_out = counts.find(std::nullopt); kept_out != counts.end()) {
+    add("kept out (D20)", kept_out->second);
+  }
+  return out;
+}
+
 int run_info(const Config& config) {
   if (config.base_url) {
     return run_remote_info(config);
@@ -154,6 +184,7 @@ int run_info(const Config& config) {
             << "store: " << store_text(config.db.string()) << "\n"
             << "keys: " << store::redacted_locator(config.keys_db.string()) << "\n"
             << "symbols: " << symbols.size() << "\n"
+            << "kinds: " << kinds_text(symbols) << "\n"
             << "bars: " << bars << "\n"
             << "as_of: " << (dataset.as_of ? dataset.as_of->iso() : "none") << "\n"
             << "source: " << (dataset.source.empty() ? "none" : dataset.source) << "\n";

@@ -3,6 +3,7 @@
 #include "cli/output/report.hpp"
 #include "cli/output/table.hpp"
 #include "core/domain/clock.hpp"
+#include "core/domain/kind.hpp"
 #include "core/domain/symbol.hpp"
 #include "core/domain/text.hpp"
 
@@ -64,6 +65,77 @@ std::string summary_line(const FetchReport& report) {
   return line.str();
 }
 
+// Return `text` (a comma-separated list from `where`) as canonical index symbols, or a usage error
+// naming the first that is no symbol or no index (D20).
+Result<std::vector<std::string>> parse_indices(std::string_view text, std::string_view where) {
+  std::vector<std::string> indices;
+  for (const auto& item : split_comma_list(text)) {
+    auto symbol = domain::parse_symbol(item);
+    if (!symbol) {
+      return make_error(ErrorCode::invalid_parameter, std::string(where) + ": " + symbol.error().message);
+    }
+    const auto kind = domain::kind_of_code(symbol->str());
+    if (!kind || *kind != domain::Kind::index) {
+      return make_error(ErrorCode::invalid_parameter,
+                        std::string(where) + ": " + symbol->str() + " is not an index (D20: SH 000xxx, SZ 399xxx, BJ 899xxx)");
+    }
+    indices.push_back(symbol->str());
+  }
+  return indices;
+}
+
+// Set the indices whose membership `options` takes (D20): those of --members, else ASHARE_MEMBERS
+// or `members`, else D20's three.
+Status choose_members(const FetchArgs& args, const Config& config, fetch::FetchOptions& options) {
+  if (!args.members && !config.sources.members) {
+    options.members.assign(fetch::k_default_members.begin(), fetch::k_default_members.end());
+    return Ok{};
+  }
+  auto members = args.members ? parse_indices(*args.members, "--members")
+                              : parse_indices(*config.sources.members, "ASHARE_MEMBERS or members");
+  if (!members) {
+    return members.error();
+  }
+  options.members = std::move(*members);
+  return Ok{};
+}
+
+// Set the universe `options` takes when it names no symbol (D20): the indices of --indices, else
+// ASHARE_INDICES or `indices`, else D20's default list; the kinds of --kind; the membership of
+// choose_members. With symbols named, each is taken whatever its kind: --indices, --kind and
+// --members are then usage errors, not ignored.
+Status choose_universe(const FetchArgs& args, const Config& config, fetch::FetchOptions& options) {
+  if (!options.symbols.empty()) {
+    if (args.indices || args.kinds || args.members) {
+      const char* option = args.indices ? "--indices" : args.kinds ? "--kind" : "--members";
+      return make_error(ErrorCode::invalid_parameter, std::string(option)
+                                                          + " chooses the market's symbols: a fetch naming symbols takes them whatever their kind");
+    }
+    return Ok{};
+  }
+  if (auto members = choose_members(args, config, options); !members) {
+    return members.error();
+  }
+  if (args.kinds) {
+    auto kinds = domain::parse_kind_list(*args.kinds);
+    if (!kinds) {
+      return make_error(ErrorCode::invalid_parameter, "--kind: " + kinds.error().message);
+    }
+    options.kinds = std::move(*kinds);
+  }
+  if (!args.indices && !config.sources.indices) {
+    options.indices.assign(fetch::k_default_indices.begin(), fetch::k_default_indices.end());
+    return Ok{};
+  }
+  auto indices = args.indices ? parse_indices(*args.indices, "--indices")
+                              : parse_indices(*config.sources.indices, "ASHARE_INDICES or indices");
+  if (!indices) {
+    return indices.error();
+  }
+  options.indices = std::move(*indices);
+  return Ok{};
+}
+
 } // namespace
 
 void add_common_fetch_options(CLI::App& command, FetchArgs& args, int pace, std::string_view pace_help) {
@@ -80,18 +152,33 @@ void add_common_fetch_options(CLI::App& command, FetchArgs& args, int pace, std:
   command.add_flag("--quiet", args.quiet, "Print nothing on success (for cron)");
   command.add_option("--max-lag", args.max_lag, "Exit 1 when the store is more than N open days behind")
       ->type_name("N")->check(CLI::NonNegativeNumber);
+  command.add_option("--indices", args.indices,
+                     "Indices to take besides the market, SYMBOL,... (default ASHARE_INDICES, indices, D20's eight)")
+      ->type_name("LIST");
+  command.add_option("--members", args.members,
+                     "Indices whose membership to take, SYMBOL,... (Tushare only; default ASHARE_MEMBERS, members, "
+                     "000300.SH,000905.SH,000852.SH)")
+      ->type_name("LIST");
+  command.add_option("--kind", args.kinds, "Kinds of symbol to take: stock, index, fund, comma-separated (default: every kind)")
+      ->type_name("LIST");
   command.add_option("--pace", args.provider.pace, std::string(pace_help))
       ->type_name("N")->check(CLI::Range(0, 100000))->default_val(pace);
 }
 
-Result<fetch::FetchOptions> fetch_options(const FetchArgs& args) {
+Result<fetch::FetchOptions> fetch_options(const FetchArgs& args, const Config& config) {
   fetch::FetchOptions options;
   for (const auto& text : args.symbols) {
     auto symbol = domain::parse_symbol(text);
     if (!symbol) {
       return symbol.error();
     }
+    if (auto kind = domain::kind_of_code(symbol->str()); !kind) {
+      return kind.error(); // D20: a code kept out is never fetched
+    }
     options.symbols.push_back(symbol->str());
+  }
+  if (auto chosen = choose_universe(args, config, options); !chosen) {
+    return chosen.error();
   }
   for (const auto& [text, slot, name] :
        {std::tuple{&args.from, &options.from, "--from"}, std::tuple{&args.to, &options.to, "--to"}}) {

@@ -27,16 +27,23 @@ struct FetchArgs {
   bool repair = false;
   bool quiet = false;
   std::optional<int> max_lag;
+  std::optional<std::string> indices; // --indices LIST (D20)
+  std::optional<std::string> kinds;   // --kind LIST (D20)
+  std::optional<std::string> members; // --members LIST (D20)
   ProviderArgs provider; // its own options, the pace, and --dry-run
 };
 
 // Declare on `command` the options every provider takes (symbols, --from, --to, --refetch,
-// --skip-invalid, --dry-run, --repair, --quiet, --max-lag, --pace from `pace`), writing into `args`.
+// --skip-invalid, --dry-run, --repair, --quiet, --max-lag, --indices, --kind, --members, --pace from `pace`),
+// writing into `args`.
 void add_common_fetch_options(CLI::App& command, FetchArgs& args, int pace, std::string_view pace_help);
 
-// Return the core's options of `args` (symbols canonical, dates checked, the current instant from
-// ASHARE_NOW or the clock), or a usage error.
-Result<fetch::FetchOptions> fetch_options(const FetchArgs& args);
+// Return the core's options of `args` under `config` (symbols canonical, none D20 keeps out; dates
+// checked; with no symbol named, the indices of --indices, ASHARE_INDICES or `indices`, else D20's
+// default list, the kinds of --kind, and the indices of --members, ASHARE_MEMBERS or `members`, else
+// D20's three; the current instant from ASHARE_NOW or the clock), or a
+// usage error.
+Result<fetch::FetchOptions> fetch_options(const FetchArgs& args, const Config& config);
 
 // Print `report` of a fetch from `source` (its name in messages, "Tushare" or "TDX") and return
 // the exit status.

@@ -130,7 +130,7 @@ constexpr ProviderSpec k_providers[] = {
      "Keep a store current every weekday evening (crontab):\n"
      "  CRON_TZ=Asia/Shanghai\n"
      "  30 17 * * 1-5  ASHARE_TUSHARE_TOKEN=... ashare fetch tushare --quiet --max-lag 2",
-     open_tushare},
+     open_tushare, true},
     {"tdx", "TDX", "Fetch from the TDX quote servers (no key; A-shares of SZ, SH and BJ)", k_tdx_pace,
      "Calls a minute at most (0: no pace, for a stand-in)", k_tdx_options,
      "TDX answers per symbol: a run cut short keeps whole symbols and resumes with the next, and\n"

@@ -51,6 +51,9 @@ struct ProviderSpec {
   // Open the provider for `args` under `config`; a usage error when a setting is missing (no
   // token, no host).
   Result<std::unique_ptr<OpenProvider>> (*open)(const ProviderArgs& args, const Config& config);
+  // Whether it answers index membership (D20: Tushare's `index_weight`); else --members is a usage
+  // error.
+  bool members = false;
 };
 
 // Return every provider's row, in the order help lists them.

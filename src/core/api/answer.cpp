@@ -2,6 +2,7 @@
 
 #include "core/api/bars_endpoint.hpp"
 #include "core/api/indicator_endpoint.hpp"
+#include "core/api/members_endpoint.hpp"
 #include "core/api/request_checks.hpp"
 #include "core/overloaded.hpp"
 
@@ -15,7 +16,8 @@ Status apply_plan(TypedRequest& request, const Caller& caller, std::optional<dom
   return std::visit(
     Overloaded{[](HealthRequest&) -> Status { return Ok{}; },
                [&](BarsRequest& bars) { return apply_bars_plan(bars, caller, as_of); },
-               [&](IndicatorRequest& values) { return apply_indicator_plan(values, caller, as_of); }},
+               [&](IndicatorRequest& values) { return apply_indicator_plan(values, caller, as_of); },
+               [&](MembersRequest& members) { return apply_members_plan(members, caller, as_of); }},
     request);
 }
 
@@ -66,6 +68,10 @@ Answer answer_admitted(const Admitted& admitted, DataView& view, const std::stri
       },
       [&](const IndicatorRequest& values) {
         return answer_of(answer_indicator(values, catalog, view, request_id));
+      },
+      [&](const MembersRequest& members) -> Answer {
+        auto answered = answer_members(members, view, request_id);
+        return std::visit([](auto& value) -> Answer { return std::move(value); }, answered);
       }},
     admitted.request);
 }
@@ -85,6 +91,9 @@ Answer answer(Result<TypedRequest> parsed,
 }
 
 std::int64_t credit_cost(const Admitted& admitted) {
+  if (std::holds_alternative<MembersRequest>(admitted.request)) {
+    return 1; // D20
+  }
   return credit_cost(symbols_of(admitted.request), *admitted.catalog);
 }
 

@@ -9,6 +9,7 @@
 #include "core/api/caller.hpp"
 #include "core/api/json.hpp"
 #include "core/api/data_view.hpp"
+#include "core/api/members_json.hpp"
 #include "core/error.hpp"
 #include "core/query/catalog.hpp"
 #include "core/store/bar_store.hpp"
@@ -27,7 +28,8 @@ struct HealthResponse {
 
 // What a request is answered with: its typed response, the API's error, or why it cannot be
 // answered here (Unanswered: wait on the store, or forward to the remote).
-using Answer = std::variant<HealthResponse, BarsResponse, IndicatorResponse, Error, Unanswered>;
+using Answer =
+  std::variant<HealthResponse, BarsResponse, IndicatorResponse, MembersResponse, Error, Unanswered>;
 
 // A request that passed the checks after authentication: what answer_admitted() reads.
 struct Admitted {
@@ -55,7 +57,8 @@ Answer answer(Result<TypedRequest> parsed,
               DataView& view,
               const std::string& request_id);
 
-// D7: what `admitted` costs: one credit per symbol its catalog knows (an unknown item is free).
+// D7: what `admitted` costs: one credit per symbol its catalog knows (an unknown item is free);
+// D20: one for the members of an index (its 404 is free, as every error).
 std::int64_t credit_cost(const Admitted& admitted);
 
 } // namespace ashare::api

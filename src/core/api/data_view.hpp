@@ -8,6 +8,7 @@
 #include "core/api/bars_item.hpp"
 #include "core/api/typed_request.hpp"
 #include "core/error.hpp"
+#include "core/members/load_members.hpp"
 #include "core/query/bar_query.hpp"
 #include "core/query/catalog.hpp"
 #include "core/query/indicator_query.hpp"
@@ -32,6 +33,13 @@ template <class T> using Read = std::variant<T, Unanswered>;
 // The catalog an answer is checked against: the dataset and the request's known symbols.
 using CatalogRead = std::variant<std::shared_ptr<const query::Catalog>, Error, Unanswered>;
 
+// What the members route reads (D20): the open day answered (nullopt for every span) and the
+// members of the index on it, or every span.
+struct IndexMembers {
+  std::optional<domain::Date> day;
+  members::MemberRead read;
+};
+
 class DataView {
 public:
   virtual ~DataView() = default;
@@ -51,6 +59,10 @@ public:
   // whole history (D9) and only then filtered, ordered and limited (query::select_values).
   virtual Read<query::SymbolValues> values(const store::SymbolInfo& info,
                                            const query::IndicatorQuery& query) = 0;
+
+  // Return the members of `request`'s index (its date set: D20's default applied) on the open day
+  // its date answers, or every span when it asks for history.
+  virtual Read<IndexMembers> members(const MembersRequest& request) = 0;
 };
 
 } // namespace ashare::api

@@ -62,6 +62,11 @@ Result<TypedRequest> parse_indicator_route(std::span<const std::string>, const Q
   return typed(parse_indicator_request(indicator, params));
 }
 
+Result<TypedRequest> parse_members_route(std::span<const std::string> captures,
+                                        const QueryParams& params) {
+  return typed(parse_members_request(captures[0], params));
+}
+
 Result<TypedRequest> parse_health_route(std::span<const std::string>, const QueryParams&) {
   return TypedRequest(HealthRequest{});
 }
@@ -107,6 +112,7 @@ constexpr std::array k_routes{
   Route{"/v1/indicators/bbands", nullptr, parse_indicator_route<query::Indicator::bbands>},
   Route{"/v1/indicators/atr", nullptr, parse_indicator_route<query::Indicator::atr>},
   Route{"/v1/indicators/kdj", nullptr, parse_indicator_route<query::Indicator::kdj>},
+  Route{"/v1/indices/*/members", nullptr, parse_members_route}, // D20
 };
 
 std::vector<std::string_view> split_path(std::string_view path) {
@@ -298,6 +304,11 @@ Result<Render> render_of(Answer answered) {
           return Body(indicators_to_json(values));
         });
       },
+      [](MembersResponse& members) -> Result<Render> {
+        return Render([members = std::move(members)](std::optional<std::int64_t>) {
+          return Body(members_to_json(members));
+        });
+      },
       [](auto&) -> Result<Render> {
         return make_error(ErrorCode::internal, "a data route answered without data");
       }},
@@ -407,8 +418,10 @@ StepResult answer_step(RequestProgress& progress, Pass& pass) {
   if (std::holds_alternative<Unanswered>(answered)) {
     return Deferred{};
   }
-  return charge_and_answer(*progress.caller, render_of(std::move(answered)), credit_cost(admitted),
-                           std::move(progress.etag), pass.services, pass.waiting);
+  auto rendered = render_of(std::move(answered));
+  const auto cost = rendered ? credit_cost(admitted) : 0; // an error costs nothing (D20's 404)
+  return charge_and_answer(*progress.caller, std::move(rendered), cost, std::move(progress.etag),
+                           pass.services, pass.waiting);
 }
 
 // The 500 of an unexpected failure after authentication, where the balance can be read (D7).

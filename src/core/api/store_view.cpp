@@ -128,6 +128,21 @@ Read<query::SymbolValues> StoreView::values(const store::SymbolInfo& info,
   return query::values_from_series(info.symbol, series, query, info.latest_factor);
 }
 
+Read<IndexMembers> StoreView::members(const MembersRequest& request) {
+  assert(m_catalog);
+  if (!may_wait()) {
+    return Unanswered::wait; // to a worker thread, which may read the store
+  }
+  auto& market = connection().market();
+  const auto& index = request.index.str();
+  if (request.history) {
+    return IndexMembers{std::nullopt, members::load_member_history(market, index, request.source)};
+  }
+  assert(request.date); // api::admit set the default
+  const auto day = members::answered_day(market, *request.date);
+  return IndexMembers{day, members::load_members_on(market, index, day, request.source)};
+}
+
 store::BarStore& StoreView::connection() {
   if (!m_store) {
     throw store::StoreUnavailable("the data store cannot be reached");

@@ -66,6 +66,9 @@ public:
   Read<query::SymbolValues> values(const store::SymbolInfo& info,
                                    const query::IndicatorQuery& query) override;
 
+  // DataView: the store's membership spans (D20), read when waiting is allowed.
+  Read<IndexMembers> members(const MembersRequest& request) override;
+
   // Return whether catalog() found the store out of reach and answered from memory (D15).
   bool store_unreachable() const { return m_unreachable; }
 

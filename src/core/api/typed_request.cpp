@@ -26,6 +26,7 @@ const std::vector<domain::Symbol>& symbols_of(const TypedRequest& request) {
   static const std::vector<domain::Symbol> k_none;
   return std::visit(
     Overloaded{[](const HealthRequest&) -> const std::vector<domain::Symbol>& { return k_none; },
+               [](const MembersRequest&) -> const std::vector<domain::Symbol>& { return k_none; },
                [](const auto& data) -> const std::vector<domain::Symbol>& {
                  return data.query.symbols;
                }},

@@ -6,6 +6,7 @@
 
 #include "core/api/bars_request.hpp"
 #include "core/api/indicator_request.hpp"
+#include "core/api/members_request.hpp"
 #include "core/domain/date.hpp"
 
 #include <cstdint>
@@ -22,12 +23,13 @@ struct HealthRequest {};
 inline constexpr std::string_view k_health_path = "/healthz";
 
 // A request of the API as a typed value.
-using TypedRequest = std::variant<HealthRequest, BarsRequest, IndicatorRequest>;
+using TypedRequest = std::variant<HealthRequest, BarsRequest, IndicatorRequest, MembersRequest>;
 
 // Return the path and query of `request`, as a server parses it back into `request`.
 std::string to_target(const TypedRequest& request);
 
-// Return the symbols `request` names, in order (none for a health check).
+// Return the symbols `request` names, in order (none for a health check, nor for a members
+// request, whose index is no symbol of bars: D20).
 const std::vector<domain::Symbol>& symbols_of(const TypedRequest& request);
 
 // Return the request of the next page of item `symbol` (one of the request's) when the last bar

@@ -1,5 +1,6 @@
 #include "core/fetch/factor_chain.hpp"
 
+#include "core/domain/kind.hpp"
 #include "core/import/factors.hpp"
 
 #include <algorithm>
@@ -16,6 +17,11 @@ double adj_step(double previous_factor, double previous_adj, double adj) {
     return adj;
   }
   return previous_factor * (adj / previous_adj);
+}
+
+// Whether `symbol` is an index by its code (D20; the codes of indices no list calls otherwise).
+bool is_index(const std::string& symbol) {
+  return domain::classify_code(symbol).kind == domain::Kind::index;
 }
 
 } // namespace
@@ -98,7 +104,14 @@ std::pair<double, bool> FactorChain::settle_row(const import::ParsedRow& row,
     if (!stored.empty()) {
       return {stored.front().factor, adj.count(row.symbol) != 0};
     }
-    return factor_of(row, m_store.find_bar_before(row.symbol, day), adj);
+    // A day inside the stored history (a repair): the bar before it is the stored one, or the
+    // one this fetch wrote last when later (two missing days in a row: the first is not yet stored).
+    auto before = m_store.find_bar_before(row.symbol, day);
+    if (known.last_written && known.last_written->trade_date < day
+        && (!before || before->trade_date < known.last_written->trade_date)) {
+      before = known.last_written;
+    }
+    return factor_of(row, before, adj);
   }
   // Past the stored history the latest bar before the day is the one this fetch wrote last (a
   // whole market a day, without a query per bar), or the stored last one.
@@ -121,7 +134,9 @@ FactorChain::settle(std::span<import::ParsedRow> rows, const AdjFactors& adj) {
   for (auto& row : rows) {
     auto& known = m_known[row.symbol];
     const auto [factor, from_adj] = settle_row(row, known, adj);
-    row.bar.factor = factor;
+    // D20: an index's factor is 1 on every bar (adjusted = raw), whatever its pre_close says (a
+    // source's index pre_close may differ from the close before: a rebased index).
+    row.bar.factor = is_index(row.symbol) ? 1.0 : factor;
     known.last_written = row.bar;
     // A day's rows usually come in symbol order: then each insertion is at the end.
     origins.insert_or_assign(origins.end(), row.symbol, origin_of(known, from_adj));

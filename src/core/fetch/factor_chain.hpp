@@ -3,7 +3,7 @@
 // whose stored history starts after the day), factor[t-1] = factor[t] / step[t]; where step[t] is
 // adj_factor[t] / adj_factor[t-1] when the source gives cumulative factors, else
 // close[t-1] / pre_close[t], computed as the importer's pre_close chain computes it, so that a
-// fetched history is bit for bit an imported one.
+// fetched history is bit for bit an imported one. An index's factor is 1 on every bar (D20).
 #pragma once
 
 #include "core/domain/date.hpp"
@@ -49,7 +49,7 @@ public:
   // symbol's factors come from: its stored origin when it has one, else adj_factor or
   // pre_close_chain. A row whose day already has a stored bar keeps that bar's factor. A row with
   // no stored bar before it and none set backwards starts a chain: at its adj_factor (the
-  // importer's join) or at 1 (the importer's pre_close chain).
+  // importer's join) or at 1 (the importer's pre_close chain). An index's row gets 1 (D20).
   std::map<std::string, import::FactorOrigin>
   settle(std::span<import::ParsedRow> rows, const AdjFactors& adj);
 

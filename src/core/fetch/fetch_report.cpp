@@ -31,7 +31,7 @@ void finish_report(store::BarStore& store,
                    const FetchOptions& options,
                    FetchReport& report) {
   for (const auto& row : store.market().load_ledger(provider)) {
-    if (row.symbol.empty()) {
+    if (row.symbol.empty() && row.kind == domain::Kind::stock) { // D20: the stocks' rows
       report.ledger_end = row.trade_date; // ascending: the last one
     }
   }

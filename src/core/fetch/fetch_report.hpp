@@ -3,20 +3,38 @@
 #pragma once
 
 #include "core/domain/date.hpp"
+#include "core/domain/kind.hpp"
 #include "core/error.hpp"
 #include "core/fetch/plan.hpp"
 #include "core/store/bar_store.hpp"
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ashare::fetch {
 
+// D20's indices, taken besides the market when no symbol is named and no list is set.
+inline constexpr std::array<std::string_view, 8> k_default_indices = {
+    "000001.SH", "000016.SH", "000300.SH", "000688.SH", "000852.SH", "000905.SH", "399001.SZ", "399006.SZ"};
+
+// D20's indices whose membership a Tushare fetch takes when no list is set.
+inline constexpr std::array<std::string_view, 3> k_default_members = {"000300.SH", "000905.SH", "000852.SH"};
+
 struct FetchOptions {
   std::vector<std::string> symbols; // empty: the whole market
+  // D20, when no symbol is named: the indices taken besides the market's codes (canonical; the
+  // command line resolves --indices, ASHARE_INDICES, `indices`, k_default_indices), and the kinds
+  // taken (empty: every kind).
+  std::vector<std::string> indices;
+  std::vector<domain::Kind> kinds;
+  // D20, when no symbol is named: the indices whose membership snapshots are taken (--members,
+  // ASHARE_MEMBERS, `members`, k_default_members), by a provider that answers membership.
+  std::vector<std::string> members;
   std::optional<domain::Date> from;
   std::optional<domain::Date> to;
   bool refetch = false;

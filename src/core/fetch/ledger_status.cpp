@@ -17,7 +17,13 @@ std::vector<ProviderLedger> providers_of(const std::vector<store::LedgerDay>& le
       provider.first = row.trade_date;
     }
     if (!row.symbol.empty()) {
-      ++provider.symbol_rows;
+      // D20: an index's own rows are the ledger's, kept; the others are staged or named.
+      provider.symbol_rows += row.kind == domain::Kind::index ? 0 : 1;
+      continue;
+    }
+    if (row.kind != domain::Kind::stock) { // D20: a provider's whole days are its stocks'
+      auto& last = provider.last_whole_of_kind.try_emplace(row.kind, row.trade_date).first->second;
+      last = std::max(last, row.trade_date);
       continue;
     }
     ++provider.whole_days;

@@ -5,10 +5,12 @@
 #pragma once
 
 #include "core/domain/date.hpp"
+#include "core/domain/kind.hpp"
 #include "core/store/bar_store.hpp"
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -23,6 +25,8 @@ struct ProviderLedger {
   std::int64_t whole_days = 0;
   std::int64_t symbol_rows = 0;  // (day, symbol) rows of fetches naming symbols
   std::int64_t days_behind = 0;  // open days after last_whole up to the last completed day
+  // D20: the last day each other kind (fund, index) was whole through the provider.
+  std::map<domain::Kind, domain::Date> last_whole_of_kind;
 };
 
 struct LedgerStatus {

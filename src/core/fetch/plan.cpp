@@ -1,5 +1,7 @@
 #include "core/fetch/plan.hpp"
 
+#include "core/domain/kind.hpp"
+
 #include <algorithm>
 #include <set>
 
@@ -15,7 +17,8 @@ Error past_calendar(domain::Date day, domain::Date calendar_end) {
                           "(`ashare fetch tushare` does, or `ashare import` a trade_cal file)");
 }
 
-// Return the first day the plan considers when no --from is given.
+} // namespace
+
 domain::Date default_start(store::BarStore& store,
                            const std::vector<store::LedgerDay>& ledger,
                            domain::Date end) {
@@ -28,6 +31,23 @@ domain::Date default_start(store::BarStore& store,
     return open.empty() ? end : open.front();
   }
   return open[open.size() - k_first_fetch_days];
+}
+
+namespace {
+
+// Return whether `day` is planned for a kind whose symbols `own_rows` are planned from their own
+// (day, symbol) rows in `ledger`: when one of them lacks its row.
+bool lacks_own_row(const std::vector<store::LedgerDay>& ledger,
+                   domain::Date day,
+                   const std::vector<std::string>& own_rows) {
+  std::set<std::string> held;
+  for (const auto& row : ledger) {
+    if (row.trade_date == day && !row.symbol.empty()) {
+      held.insert(row.symbol);
+    }
+  }
+  return std::any_of(own_rows.begin(), own_rows.end(),
+                     [&held](const std::string& symbol) { return held.count(symbol) == 0; });
 }
 
 } // namespace
@@ -64,21 +84,30 @@ bool ledger_holds(const std::vector<store::LedgerDay>& ledger,
                   domain::Date day,
                   const std::vector<std::string>& symbols) {
   std::set<std::string> held;
+  std::set<domain::Kind> whole; // the kinds whose whole market holds the day
   for (const auto& row : ledger) {
     if (row.trade_date != day) {
       continue;
     }
     if (row.symbol.empty()) {
-      return true; // the whole market holds every symbol
+      if (symbols.empty()) {
+        return true;
+      }
+      whole.insert(row.kind);
+    } else {
+      held.insert(row.symbol);
     }
-    held.insert(row.symbol);
   }
-  return !symbols.empty()
-         && std::all_of(symbols.begin(), symbols.end(),
-                        [&held](const std::string& symbol) { return held.count(symbol) != 0; });
+  // D20: a named symbol is held by its own row, or by the whole market of its code's kind.
+  return !symbols.empty() && std::all_of(symbols.begin(), symbols.end(), [&](const std::string& symbol) {
+    return held.count(symbol) != 0 || whole.count(domain::classify_code(symbol).kind.value_or(domain::Kind::stock)) != 0;
+  });
 }
 
-Result<Plan> plan_fetch(store::BarStore& store, const PlanRequest& request, domain::Date last_completed) {
+Result<Plan> plan_fetch(store::BarStore& store,
+                        const PlanRequest& request,
+                        domain::Date last_completed,
+                        const KindPlan& of) {
   if (request.from && request.to && *request.from > *request.to) {
     return make_error(ErrorCode::invalid_parameter,
                       "--from " + request.from->iso() + " is after --to " + request.to->iso());
@@ -89,12 +118,17 @@ Result<Plan> plan_fetch(store::BarStore& store, const PlanRequest& request, doma
       return past_calendar(*day, span ? span->second : domain::k_first_session);
     }
   }
-  const auto ledger = store.market().load_ledger(request.provider);
+  // D20: each kind plans from its own ledger rows (a whole day of funds holds no stock); a run
+  // naming symbols reads every kind's, each symbol held by its own kind's (ledger_holds).
+  auto ledger = store.market().load_ledger(request.provider);
+  if (request.symbols.empty()) {
+    std::erase_if(ledger, [&of](const store::LedgerDay& row) { return row.kind != of.kind; });
+  }
   Plan plan;
   plan.last_completed = last_completed;
   plan.end = request.to ? std::min(*request.to, last_completed) : last_completed;
   plan.start = request.from ? *request.from : default_start(store, ledger, plan.end);
-  if (!request.from && ledger.empty()) {
+  if (!request.from && ledger.empty() && of.kind == domain::Kind::stock) {
     const auto as_of = store.load_dataset_info().as_of;
     if (as_of && *as_of < plan.start) {
       const auto after = store.market().load_open_days(as_of->plus_days(1), plan.start);
@@ -102,7 +136,9 @@ Result<Plan> plan_fetch(store::BarStore& store, const PlanRequest& request, doma
     }
   }
   for (const auto day : store.market().load_open_days(plan.start, plan.end)) {
-    if (request.refetch || !ledger_holds(ledger, day, request.symbols)) {
+    const bool lacking = of.own_rows.empty() ? !ledger_holds(ledger, day, request.symbols)
+                                             : lacks_own_row(ledger, day, of.own_rows);
+    if (request.refetch || lacking) {
       plan.days.push_back(day);
     }
   }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/domain/date.hpp"
+#include "core/domain/kind.hpp"
 #include "core/error.hpp"
 #include "core/store/bar_store.hpp"
 
@@ -39,6 +40,15 @@ struct PlanRequest {
   bool refetch = false;
 };
 
+// D20: the kind a plan is of, planned from its own ledger rows. A run naming symbols plans them as
+// stocks (its (day, symbol) rows are the stocks').
+struct KindPlan {
+  domain::Kind kind = domain::Kind::stock;
+  // The kind's symbols asked a span each whose own (day, symbol) rows plan them (D20's indices:
+  // one added later is planned from its own rows); empty: the whole-market rows plan the kind.
+  std::vector<std::string> own_rows;
+};
+
 struct Plan {
   std::vector<domain::Date> days; // to fetch, ascending
   domain::Date start;             // the first day considered
@@ -52,13 +62,22 @@ struct Plan {
 // Return the plan of `request` on `store` with `last_completed` the last completed day. An
 // INVALID_PARAMETER error when --from is after --to, an INVALID_INPUT error when a day asked is
 // past the stored calendar's end.
-Result<Plan> plan_fetch(store::BarStore& store, const PlanRequest& request, domain::Date last_completed);
+Result<Plan> plan_fetch(store::BarStore& store,
+                        const PlanRequest& request,
+                        domain::Date last_completed,
+                        const KindPlan& of = {});
+
+// Return the first day a plan considers without --from when `ledger` (one kind's rows) is empty:
+// k_first_fetch_days open days back from `end`; else the ledger's first day.
+domain::Date default_start(store::BarStore& store, const std::vector<store::LedgerDay>& ledger, domain::Date end);
 
 // Return the latest open day before `day` in `store`'s calendar, looking a month back at most
 // (what a chain into `day` steps from: D18), or nullopt.
 std::optional<domain::Date> find_open_day_before(store::BarStore& store, domain::Date day);
 
-// Return whether the ledger rows `ledger` hold `day` for `symbols` (empty: the whole market).
+// Return whether the ledger rows `ledger` hold `day` for `symbols` (empty: the whole market, any
+// whole-market row); a named symbol is held by its own row or a whole-market row of its code's
+// kind (D20).
 bool ledger_holds(const std::vector<store::LedgerDay>& ledger,
                   domain::Date day,
                   const std::vector<std::string>& symbols);

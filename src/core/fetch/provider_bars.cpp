@@ -1,5 +1,6 @@
 #include "core/fetch/provider_bars.hpp"
 
+#include "core/domain/kind.hpp"
 #include "core/domain/number.hpp"
 #include "core/fetch/plan.hpp"
 
@@ -23,22 +24,75 @@ int decimals_of(double value) {
   return dot == std::string::npos ? 0 : static_cast<int>(text.size() - dot - 1);
 }
 
-// Return the units asking `provider` for `symbols` over `days` (the day before the window first),
-// or why it cannot be asked.
+// The kinds of the symbols `store` holds, as a verify of the whole store asks for them: its
+// indices by name (a source's lists name none, D20), and whether it holds any fund.
+struct StoredKinds {
+  std::vector<std::string> indices;
+  bool has_fund = false;
+};
+
+StoredKinds stored_kinds(store::BarStore& store) {
+  StoredKinds out;
+  for (const auto& info : store.load_symbols()) {
+    if (info.kind == domain::Kind::index) {
+      out.indices.push_back(info.symbol);
+    }
+    out.has_fund = out.has_fund || info.kind == domain::Kind::fund;
+  }
+  return out;
+}
+
+// Return the units asking `provider`, whose market shape is a whole day, for `symbols` (none: the
+// whole market of each kind `store` holds and `provider` takes, and the stored indices) over
+// `days`. D20: a market's day holds no index (Tushare's `index_daily` is asked by `ts_code`), so
+// each index is asked a span of its own; funds are a day of their own (`fund_daily`).
+std::vector<Unit> market_day_units(const Provider& provider,
+                                   store::BarStore& store,
+                                   const std::vector<std::string>& symbols,
+                                   const std::vector<domain::Date>& days) {
+  auto stored = symbols.empty() ? stored_kinds(store) : StoredKinds{};
+  std::vector<std::string> others;
+  for (const auto& symbol : symbols) {
+    (store.market().load_kind(symbol) == domain::Kind::index ? stored.indices : others)
+        .push_back(symbol);
+  }
+  std::vector<domain::Kind> day_kinds;
+  if (symbols.empty() || !others.empty()) {
+    day_kinds.push_back(domain::Kind::stock); // named symbols: one day, each asked by its kind
+  }
+  const auto taken = provider.kinds();
+  if (symbols.empty() && stored.has_fund
+      && std::find(taken.begin(), taken.end(), domain::Kind::fund) != taken.end()) {
+    day_kinds.push_back(domain::Kind::fund);
+  }
+  std::vector<Unit> units;
+  for (const auto kind : day_kinds) {
+    for (const auto day : days) {
+      units.push_back({UnitShape::market_day, others, {day}, std::nullopt, false, kind});
+    }
+  }
+  for (auto& index : stored.indices) {
+    units.push_back({UnitShape::symbol_span, {std::move(index)}, days, std::nullopt, false,
+                     domain::Kind::index});
+  }
+  return units;
+}
+
+// Return the units asking `provider` for `symbols` (none: the whole market and the stored indices
+// of `store`) over `days` (the day before the window first), or why it cannot be asked.
 std::variant<std::vector<Unit>, Stop> units_of(Provider& provider,
+                                               store::BarStore& store,
                                                const std::vector<std::string>& symbols,
                                                const std::vector<domain::Date>& days) {
-  std::vector<Unit> units;
   if (provider.market_shape() == UnitShape::market_day) {
-    for (const auto day : days) {
-      units.push_back({UnitShape::market_day, symbols, {day}, std::nullopt, false});
-    }
-    return units;
+    return market_day_units(provider, store, symbols, days);
   }
-  auto universe = provider.universe(symbols);
+  auto universe = provider.universe(
+      {symbols, symbols.empty() ? stored_kinds(store).indices : std::vector<std::string>{}, {}});
   if (auto* why = std::get_if<Stop>(&universe)) {
     return std::move(*why);
   }
+  std::vector<Unit> units;
   for (auto& symbol : std::get<std::vector<std::string>>(universe)) {
     units.push_back({UnitShape::symbol_span, {std::move(symbol)}, days, std::nullopt, false});
   }
@@ -124,7 +178,7 @@ AskedBars ask_provider(Provider& provider,
   out.bars.provider = provider.name();
   auto days = store.market().load_open_days(from, std::min(to, today));
   days.insert(days.begin(), find_open_day_before(store, from).value_or(from.plus_days(-1)));
-  const auto units = units_of(provider, symbols, days);
+  const auto units = units_of(provider, store, symbols, days);
   if (const auto* why = std::get_if<Stop>(&units)) {
     return stopped(std::move(out), *why, provider);
   }

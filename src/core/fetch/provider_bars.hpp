@@ -51,9 +51,10 @@ struct AskedBars {
   std::int64_t requests = 0;
 };
 
-// Ask `provider` for the bars of `symbols` (every one it answers for when empty) on the open days
-// of [`from`, `to`] that are not after `today` (`store`'s calendar says which), and on the open day
-// before `from`, asked for the steps into `from` only.
+// Ask `provider` for the bars of `symbols` (when empty, every one it lists and the indices `store`
+// holds, D20; an index is asked a span of its own of a provider that answers whole days) on the
+// open days of [`from`, `to`] that are not after `today` (`store`'s calendar says which), and on
+// the open day before `from`, asked for the steps into `from` only.
 AskedBars ask_provider(Provider& provider,
                        store::BarStore& store,
                        const std::vector<std::string>& symbols,

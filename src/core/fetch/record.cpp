@@ -27,10 +27,11 @@ std::set<SymbolDay> load_absence_marks(store::BarStore& store) {
 
 std::optional<std::int64_t> whole_market_rows_before(store::BarStore& store,
                                                      const std::string& provider,
-                                                     domain::Date day) {
+                                                     domain::Date day,
+                                                     domain::Kind kind) {
   std::optional<std::int64_t> rows;
   for (const auto& row : store.market().load_ledger(provider)) {
-    if (row.symbol.empty() && row.trade_date < day) {
+    if (row.symbol.empty() && row.kind == kind && row.trade_date < day) {
       rows = row.rows; // ascending: the last one before
     }
   }
@@ -47,23 +48,31 @@ std::set<SymbolDay> load_staged(store::BarStore& store, const std::string& provi
   return staged;
 }
 
-std::map<domain::Date, std::int64_t> staged_bars_by_day(store::BarStore& store, const std::string& provider) {
+std::map<domain::Date, std::int64_t> staged_bars_by_day(store::BarStore& store,
+                                                        const std::string& provider,
+                                                        domain::Kind kind) {
   std::map<domain::Date, std::int64_t> bars;
   for (const auto& row : store.market().load_ledger(provider)) {
-    if (!row.symbol.empty()) {
+    if (!row.symbol.empty() && row.kind == kind) { // D20: what the kind's day adds up
       bars[row.trade_date] += row.rows;
     }
   }
   return bars;
 }
 
-void record_whole_day(store::BarStore& store, const std::string& provider, domain::Date day, std::int64_t bars) {
-  store.market().save_ledger_day({provider, day, "", bars});
-  store.market().forget_symbol_ledger_days(provider, day);
+void record_whole_day(store::BarStore& store,
+                      const std::string& provider,
+                      domain::Date day,
+                      std::int64_t bars,
+                      domain::Kind kind) {
+  store.market().save_ledger_day({provider, day, "", bars, kind});
+  if (kind != domain::Kind::index) {
+    store.market().forget_symbol_ledger_days(provider, day, kind);
+  }
 }
 
-void forget_staged_day(store::BarStore& store, const std::string& provider, domain::Date day) {
-  store.market().forget_symbol_ledger_days(provider, day);
+void forget_staged_day(store::BarStore& store, const std::string& provider, domain::Date day, domain::Kind kind) {
+  store.market().forget_symbol_ledger_days(provider, day, kind);
 }
 
 } // namespace ashare::fetch

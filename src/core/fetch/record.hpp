@@ -34,26 +34,37 @@ void save_record(store::BarStore& store, const UnitRecord& record);
 // Return the absence marks of `store` (every symbol's).
 std::set<SymbolDay> load_absence_marks(store::BarStore& store);
 
-// Return the bars of the last whole-market ledger day of `provider` before `day`, if any: D18's
-// 90% compares a day with it.
+// Return the bars of the last whole-market ledger day of `kind` of `provider` before `day`, if
+// any: D18's 90% compares a day with it (D20: each API with itself).
 std::optional<std::int64_t> whole_market_rows_before(store::BarStore& store,
                                                      const std::string& provider,
-                                                     domain::Date day);
+                                                     domain::Date day,
+                                                     domain::Kind kind = domain::Kind::stock);
 
-// Return the (symbol, day) ledger rows of `provider` (a run naming symbols, or a span-shaped run
-// not yet through its days).
+// Return the (symbol, day) ledger rows of `provider` (a run naming symbols, a span-shaped run not
+// yet through its days, and the indices' own rows, D20).
 std::set<SymbolDay> load_staged(store::BarStore& store, const std::string& provider);
 
-// Return the bars staged per day by `provider`'s span-shaped runs: the sum of its (symbol, day)
-// ledger rows.
-std::map<domain::Date, std::int64_t> staged_bars_by_day(store::BarStore& store, const std::string& provider);
+// Return the bars staged per day by `provider`'s span-shaped runs of `kind`: the sum of its
+// (symbol, day) ledger rows of that kind.
+std::map<domain::Date, std::int64_t> staged_bars_by_day(store::BarStore& store,
+                                                        const std::string& provider,
+                                                        domain::Kind kind = domain::Kind::stock);
 
-// Replace `provider`'s staged rows of `day` by its whole-market row of `bars` (D18: every symbol of
-// the universe is stored through it); in the caller's transaction.
-void record_whole_day(store::BarStore& store, const std::string& provider, domain::Date day, std::int64_t bars);
+// Record `provider`'s whole-market row of `kind` on `day` with `bars` (D18: every symbol of the
+// universe is stored through it), in the caller's transaction. Its staged rows give way to it,
+// but an index's (D20: each index is planned from its own rows, so that one added later is).
+void record_whole_day(store::BarStore& store,
+                      const std::string& provider,
+                      domain::Date day,
+                      std::int64_t bars,
+                      domain::Kind kind = domain::Kind::stock);
 
-// Forget `provider`'s staged rows of `day`, so that every symbol is asked for it again next run; in
-// the caller's transaction.
-void forget_staged_day(store::BarStore& store, const std::string& provider, domain::Date day);
+// Forget `provider`'s staged rows of `kind` on `day`, so that those symbols are asked for it again
+// next run; in the caller's transaction.
+void forget_staged_day(store::BarStore& store,
+                       const std::string& provider,
+                       domain::Date day,
+                       domain::Kind kind = domain::Kind::stock);
 
 } // namespace ashare::fetch

@@ -19,7 +19,7 @@ void save_calendar(store::BarStore& store, const std::vector<CalendarSpan>& span
 
 bool same_listing(const store::Listing& a, const store::Listing& b) {
   return a.name == b.name && a.list_date == b.list_date && a.delist_date == b.delist_date
-         && a.status == b.status;
+         && a.status == b.status && a.kind == b.kind;
 }
 
 void save_listings(store::BarStore& store, const std::vector<store::Listing>& listings) {

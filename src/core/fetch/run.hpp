@@ -1,6 +1,8 @@
-// One fetch run (fetch/run_fetch.hpp), internal to fetch/: the run's state and steps, in three
-// files: run_fetch.cpp (the skeleton: refreshes, plan, dry run, up to date, report), run_units.cpp
-// (a plan's units asked ahead, checked, recorded and committed) and run_repair.cpp (--repair).
+// One fetch run (fetch/run_fetch.hpp), internal to fetch/: the run's state and steps, in five
+// files: run_fetch.cpp (the skeleton: refreshes, plan, dry run, up to date, report), run_kinds.cpp
+// (D20: each kind planned from its own ledger, and recorded whole), run_units.cpp (a plan's units
+// asked ahead, checked, recorded and committed), run_members.cpp (D20: index membership
+// snapshots) and run_repair.cpp (--repair).
 #pragma once
 
 #include "core/fetch/factor_chain.hpp"
@@ -18,6 +20,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ashare::fetch {
@@ -43,11 +46,29 @@ private:
   void show(const Unit* unit); // the unit being fetched (none: the run is through)
   void tell();
 
+  // run_kinds.cpp
+  std::vector<domain::Kind> kinds_taken() const;
+  Result<Plan> plan_kinds(domain::Date last_completed);
+  PlanSize plan_size();
+  UniverseAsk universe_ask() const;
+  bool takes(domain::Kind kind) const;
+  domain::Kind kind_of(const std::string& symbol) const;
+  domain::Kind ledger_kind(const Unit& unit, const std::string& symbol) const;
+  void record_whole_market(domain::Kind kind);
+  std::optional<std::string> indices_unpublished(domain::Date day);
+  std::size_t whole_days_through(const Plan& plan);
+
+  // run_members.cpp
+  bool takes_members() const;
+  std::pair<domain::Date, domain::Date> members_window(const std::string& index, const Plan& plan);
+  bool fetch_members(const Plan& plan);
+
   // run_units.cpp
   bool fetch_plan(const Plan& plan);
-  std::vector<Unit> market_days(const Plan& plan);
-  std::optional<std::vector<Unit>> symbol_spans(const Plan& plan);
-  bool continue_chains_backward(const Plan& plan);
+  bool fetch_market_kind(domain::Kind kind);
+  std::vector<Unit> market_days(const Plan& plan, domain::Kind kind);
+  std::optional<std::vector<Unit>> symbol_spans();
+  bool continue_chains_backward(const Plan& plan, domain::Kind kind);
   bool ask_and_write(const std::vector<Unit>& units, UnitWriter write);
   bool write_market_day(const Unit& unit, Fetched& fetched);
   bool write_symbol_span(const Unit& unit, Fetched& fetched);
@@ -59,7 +80,6 @@ private:
            UnitRecord record,
            std::function<void()> on_commit);
   bool commit();
-  void record_whole_market(const Plan& plan);
 
   // run_repair.cpp
   bool repair();
@@ -77,7 +97,11 @@ private:
   std::set<domain::Date> m_open_days;               // over the units' days
   std::map<std::string, store::SymbolInfo> m_stored; // the stored symbols when the run began
   std::set<SymbolDay> m_absent;                     // absent_at_source marks
-  std::optional<std::int64_t> m_previous_rows;      // the previous open day's, for D18's 90%
+  std::optional<std::int64_t> m_previous_rows;      // the previous open day's of the kind, for D18's 90%
+  std::vector<domain::Kind> m_kinds;                // D20: the kinds this run takes
+  std::map<domain::Kind, Plan> m_plans;             // each one's plan, from its own ledger rows
+  std::set<domain::Kind> m_refused;                 // kinds whose bars API the token may not call
+  std::optional<std::string> m_unpublished;         // a kind's last day not yet published (exit 0)
   domain::Date m_last_completed;
   UnitShape m_writing = UnitShape::market_day;        // the shape of the units being written
   std::vector<std::function<void()>> m_on_commit;     // a unit's, once it commits

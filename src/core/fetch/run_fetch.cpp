@@ -72,14 +72,20 @@ void Run::run_plan(const Plan& plan) {
   if (m_options.repair && !m_options.dry_run) {
     (void)repair();
   } else if (m_options.dry_run) {
-    const auto& named = m_options.symbols;
-    const auto symbols = named.empty() ? m_store.load_symbols().size() : named.size();
-    m_report.estimated_requests = m_provider.estimate(plan.days.size(), symbols, !named.empty());
+    auto size = plan_size();
+    size.members = takes_members() && !plan.days.empty() ? m_options.members.size() : 0;
+    m_report.estimated_requests = m_provider.estimate(size);
     m_report.end = FetchEnd::planned;
   } else if (plan.days.empty()) {
     m_report.end = FetchEnd::up_to_date;
   } else {
-    (void)fetch_plan(plan);
+    const bool fetched = fetch_plan(plan);
+    if (m_options.symbols.empty()) {
+      m_report.days_stored = whole_days_through(plan); // D20: whole for every kind taken
+    }
+    if (fetched || m_report.end == FetchEnd::not_yet_published) {
+      (void)fetch_members(plan); // D20: after the bars, whose days it does not hold up
+    }
   }
 }
 
@@ -94,8 +100,7 @@ FetchReport Run::run() {
     stop(FetchEnd::refused, last.error().message);
     return m_report;
   }
-  const auto plan = plan_fetch(m_store, {m_name, m_options.symbols, m_options.from, m_options.to,
-                                         m_options.refetch}, *last);
+  const auto plan = plan_kinds(*last); // D20: each kind from its own ledger rows
   if (!plan) {
     stop(FetchEnd::refused, plan.error().message);
     return m_report;

@@ -34,53 +34,87 @@ bool Run::fetch_plan(const Plan& plan) {
     m_stored.emplace(std::move(symbol), std::move(info));
   }
   m_absent = load_absence_marks(m_store);
-  if (!refresh(m_provider.references(waiting_here()))) {
+  if (!refresh(m_provider.references(universe_ask(), waiting_here()))) {
     return false;
   }
+  const bool named = !m_options.symbols.empty();
   if (m_provider.market_shape() == UnitShape::market_day) {
-    m_previous_rows = whole_market_rows_before(m_store, m_name, plan.days.front());
-    return continue_chains_backward(plan) && ask_and_write(market_days(plan), &Run::write_market_day);
+    for (const auto kind : {domain::Kind::stock, domain::Kind::fund}) {
+      if (!fetch_market_kind(kind)) {
+        return false;
+      }
+    }
   }
-  const auto spans = symbol_spans(plan);
+  // The spans: TDX's every symbol, Tushare's indices (D20).
+  const auto spans = named && m_provider.market_shape() == UnitShape::market_day ? std::vector<Unit>{} : symbol_spans();
   if (!spans || !ask_and_write(*spans, &Run::write_symbol_span)) {
     return false;
   }
-  if (m_options.symbols.empty()) {
-    record_whole_market(plan);
-  } else {
-    m_report.days_stored = plan.days.size();
+  if (named) {
+    // A run naming symbols leaves them staged: no day whole.
+    m_report.days_stored = m_provider.market_shape() == UnitShape::market_day ? m_report.days_stored : plan.days.size();
+    return m_report.end == FetchEnd::done;
+  }
+  for (const auto kind : m_kinds) {
+    if (m_provider.market_shape() == UnitShape::symbol_span || kind == domain::Kind::index) {
+      record_whole_market(kind);
+    }
+  }
+  if (m_unpublished && m_report.end == FetchEnd::done) {
+    stop(FetchEnd::not_yet_published, *m_unpublished);
   }
   return m_report.end == FetchEnd::done;
 }
 
-std::vector<Unit> Run::market_days(const Plan& plan) {
+bool Run::fetch_market_kind(domain::Kind kind) {
+  const auto found = m_plans.find(kind);
+  if (found == m_plans.end() || found->second.days.empty() || !takes(kind)) {
+    return true;
+  }
+  const auto& plan = found->second;
+  m_previous_rows = whole_market_rows_before(m_store, m_name, plan.days.front(), kind);
+  return continue_chains_backward(plan, kind) && ask_and_write(market_days(plan, kind), &Run::write_market_day);
+}
+
+std::vector<Unit> Run::market_days(const Plan& plan, domain::Kind kind) {
   std::vector<Unit> units;
   for (const auto day : plan.days) {
-    units.push_back({UnitShape::market_day, m_options.symbols, {day}, std::nullopt});
+    Unit unit{UnitShape::market_day, m_options.symbols, {day}, std::nullopt};
+    unit.kind = kind;
+    units.push_back(std::move(unit));
   }
   // The first day's step divides by each symbol's cumulative factor on the open day before it:
-  // asked too when a stored history ends before that day (a chain to continue).
+  // asked too when a stored history of the kind ends before that day (a chain to continue).
   const auto first = plan.days.front();
-  const bool continued = std::any_of(m_stored.begin(), m_stored.end(),
-                                     [&](const auto& stored) { return stored.second.last_date < first; });
+  const bool continued = std::any_of(m_stored.begin(), m_stored.end(), [&](const auto& stored) {
+    return stored.second.last_date < first && kind_of(stored.first) == kind;
+  });
   if (continued) {
     units.front().factors_before = find_open_day_before(m_store, first);
   }
   return units;
 }
 
-std::optional<std::vector<Unit>> Run::symbol_spans(const Plan& plan) {
-  auto universe = m_provider.universe(m_options.symbols);
+std::optional<std::vector<Unit>> Run::symbol_spans() {
+  auto universe = m_provider.universe(universe_ask());
   if (const auto* why = std::get_if<Stop>(&universe)) {
     stop(*why);
     return std::nullopt;
   }
-  // A symbol staged through a day by a run cut short is not asked for it again.
+  // A symbol staged through a day by a run cut short (or an index holding its own row, D20) is
+  // not asked for it again.
   const auto staged = m_options.refetch ? std::set<SymbolDay>{} : load_staged(m_store, m_name);
   std::vector<Unit> units;
   for (auto& symbol : std::get<std::vector<std::string>>(universe)) {
+    const auto kind = kind_of(symbol);
+    const auto plan = m_plans.find(kind);
+    const bool by_day = m_provider.market_shape() == UnitShape::market_day && kind != domain::Kind::index;
+    if (plan == m_plans.end() || !takes(kind) || by_day) {
+      continue;
+    }
     Unit unit{UnitShape::symbol_span, {symbol}, {}, std::nullopt};
-    for (const auto day : plan.days) {
+    unit.kind = kind;
+    for (const auto day : plan->second.days) {
       if (staged.count({symbol, day}) == 0) {
         unit.days.push_back(day);
       }
@@ -90,19 +124,20 @@ std::optional<std::vector<Unit>> Run::symbol_spans(const Plan& plan) {
   return units;
 }
 
-bool Run::continue_chains_backward(const Plan& plan) {
+bool Run::continue_chains_backward(const Plan& plan, domain::Kind kind) {
   // D18: a stored history that starts after the first day asked is continued backwards from its
   // first bar, so that the join has no step: its bars up to that bar, asked as a span.
   const auto first_day = plan.days.front();
   const std::set<std::string> named(m_options.symbols.begin(), m_options.symbols.end());
   for (const auto& [symbol, info] : m_stored) {
-    if ((!named.empty() && named.count(symbol) == 0) || !(first_day < info.first_date)) {
+    if ((!named.empty() && named.count(symbol) == 0) || kind_of(symbol) != kind || !(first_day < info.first_date)) {
       continue;
     }
-    const Unit span{UnitShape::symbol_span,
-                    {symbol},
-                    m_store.market().load_open_days(first_day, info.first_date),
-                    std::nullopt};
+    Unit span{UnitShape::symbol_span,
+              {symbol},
+              m_store.market().load_open_days(first_day, info.first_date),
+              std::nullopt};
+    span.kind = kind;
     m_open_days.insert(span.days.begin(), span.days.end());
     auto asked = m_provider.fetch(span, waiting_here());
     if (const auto* why = std::get_if<Stop>(&asked)) {
@@ -110,6 +145,10 @@ bool Run::continue_chains_backward(const Plan& plan) {
     }
     const auto& fetched = std::get<Fetched>(asked);
     warn_all(fetched.warnings);
+    if (fetched.kind_refused) {
+      m_refused.insert(kind);
+      return true;
+    }
     if (refuse_closed_day_bar(span, fetched)) {
       return false;
     }
@@ -121,8 +160,8 @@ bool Run::continue_chains_backward(const Plan& plan) {
 bool Run::ask_and_write(const std::vector<Unit>& all, UnitWriter write) {
   std::vector<Unit> units;
   std::copy_if(all.begin(), all.end(), std::back_inserter(units), [](const Unit& unit) { return !unit.days.empty(); });
-  m_units_total = all.size();
-  m_units_done = all.size() - units.size(); // staged through every day by a run cut short
+  m_units_total += all.size();
+  m_units_done += all.size() - units.size(); // staged through every day by a run cut short
   m_writing = units.empty() ? m_writing : units.front().shape;
   AskAhead<Unit, Asked, std::chrono::milliseconds> ahead(
       units, k_units_ahead,
@@ -194,10 +233,15 @@ bool Run::write_market_day(const Unit& unit, Fetched& fetched) {
   const auto day = unit.days.front();
   const bool whole = unit.symbols.empty();
   warn_all(fetched.warnings);
+  if (fetched.kind_refused) {
+    m_refused.insert(unit.kind); // D20: the kind is left out, the run goes on
+    return true;
+  }
   const auto answered = static_cast<std::int64_t>(fetched.answered);
   if (whole && day == m_last_completed) {
     if (auto why = not_yet_published(day, answered, m_previous_rows, m_provider.display_name())) {
-      return stop(FetchEnd::not_yet_published, std::move(*why));
+      m_unpublished = std::move(why); // asked again next run; the other kinds go on (D20)
+      return true;
     }
   }
   if (answered == 0) {
@@ -214,15 +258,20 @@ bool Run::write_market_day(const Unit& unit, Fetched& fetched) {
   }
   UnitRecord record{{}, std::move(fetched.suspensions), lifted_marks(fetched.rows), {}};
   for (const auto& symbol : whole ? std::vector<std::string>{""} : unit.symbols) {
-    record.ledger.push_back({m_name, day, symbol, answered});
+    record.ledger.push_back({m_name, day, symbol, answered, ledger_kind(unit, symbol)});
   }
-  add(std::move(fetched.rows), fetched.adj, std::move(record), [this] { ++m_report.days_stored; });
+  // The days a whole-market run stored are counted once every kind is through (fetch_plan).
+  add(std::move(fetched.rows), fetched.adj, std::move(record), [this, whole] { m_report.days_stored += whole ? 0 : 1; });
   return true;
 }
 
 bool Run::write_symbol_span(const Unit& unit, Fetched& fetched) {
   const auto& symbol = unit.symbols.front();
   warn_all(fetched.warnings);
+  if (fetched.kind_refused) {
+    m_refused.insert(unit.kind); // D20: the kind is left out, the run goes on
+    return true;
+  }
   const std::set<domain::Date> wanted(unit.days.begin(), unit.days.end());
   std::vector<BarProblem> problems;
   std::copy_if(fetched.problems.begin(), fetched.problems.end(), std::back_inserter(problems),
@@ -244,7 +293,7 @@ bool Run::write_symbol_span(const Unit& unit, Fetched& fetched) {
   }
   UnitRecord record{{}, std::move(fetched.suspensions), lifted_marks(kept), {}};
   for (const auto day : unit.days) {
-    record.ledger.push_back({m_name, day, symbol, answered.count(day) != 0 ? 1 : 0});
+    record.ledger.push_back({m_name, day, symbol, answered.count(day) != 0 ? 1 : 0, ledger_kind(unit, symbol)});
   }
   add(std::move(kept), fetched.adj, std::move(record), [this] { ++m_report.symbols_stored; });
   return true;
@@ -272,33 +321,6 @@ bool Run::commit() {
     on_commit();
   }
   return true;
-}
-
-void Run::record_whole_market(const Plan& plan) {
-  // D18: a day enters the ledger whole once every symbol of the universe is stored through it.
-  auto bars_on = staged_bars_by_day(m_store, m_name);
-  auto previous = whole_market_rows_before(m_store, m_name, plan.days.front());
-  store::WriteTransaction transaction(m_store);
-  for (const auto day : plan.days) {
-    const auto bars = bars_on[day];
-    const auto why = day == plan.last_completed
-                         ? not_yet_published(day, bars, previous, m_provider.display_name())
-                         : std::nullopt;
-    if (why) {
-      // Its staged rows go, so that every symbol is asked for it again next run (the bars written
-      // stay: a later answer replaces them).
-      forget_staged_day(m_store, m_name, day);
-      stop(FetchEnd::not_yet_published, *why);
-      break;
-    }
-    if (bars == 0) {
-      warn(m_provider.display_name() + " answered no bars for " + day.iso() + ": recorded as an empty day");
-    }
-    record_whole_day(m_store, m_name, day, bars);
-    ++m_report.days_stored;
-    previous = bars;
-  }
-  transaction.commit();
 }
 
 } // namespace ashare::fetch

@@ -193,7 +193,7 @@ VerifyReport compare_with_provider(store::BarStore& store,
 std::optional<std::pair<domain::Date, domain::Date>> default_verify_window(store::BarStore& store) {
   std::set<domain::Date> whole;
   for (const auto& row : store.market().load_ledger("")) {
-    if (row.symbol.empty()) {
+    if (row.symbol.empty() && row.kind == domain::Kind::stock) { // D20: the stocks' days
       whole.insert(row.trade_date);
     }
   }

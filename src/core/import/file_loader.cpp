@@ -1,5 +1,6 @@
 #include "core/import/file_loader.hpp"
 
+#include "core/domain/kind.hpp"
 #include "core/import/factors.hpp"
 
 #include <algorithm>
@@ -53,7 +54,8 @@ FileLoader::SymbolState& FileLoader::state_of(const std::string& symbol, const P
     // A symbol has a row in `symbols` exactly while it has bars (refresh_symbol keeps it so).
     it->second.stored = m_store.find_symbol(symbol);
     it->second.new_to_store = !it->second.stored;
-    if (!file.has_factor && !it->second.new_to_store) {
+    it->second.unit_factor = domain::classify_code(symbol).kind == domain::Kind::index;
+    if ((!file.has_factor || it->second.unit_factor) && !it->second.new_to_store) {
       it->second.stored_non_unit_factor = m_store.has_non_unit_factor(symbol);
     }
   }
@@ -73,6 +75,9 @@ void FileLoader::add(ParsedRow&& row, const ParsedFile& file) {
     m_chaining = false; // not a chain: finish() gives the chained groups their factors back
   }
   auto& state = state_of(row.symbol, file);
+  if (state.unit_factor) {
+    row.bar.factor = 1;
+  }
   const auto date = row.bar.trade_date;
   if (!state.dates.insert(date)) {
     m_duplicates.push_back({row.line, {row.symbol, date.yyyymmdd()}});
@@ -130,10 +135,16 @@ void FileLoader::write_group() {
   std::sort(m_group.begin(), m_group.end(), [](const ParsedRow& a, const ParsedRow& b) {
     return a.bar.trade_date < b.bar.trade_date;
   });
-  // As settle_symbol chains: from the stored bar before the first (not yet this file's).
-  const auto previous = m_store.find_bar_before(m_group.front().symbol, m_group.front().bar.trade_date);
-  // From now on the symbol's steps and latest factor are those of its rows as written, chained.
-  state.factor_steps = chain_factors(m_group, previous ? chain_start(*previous, m_group.front()) : 1.0);
+  if (state.unit_factor) {
+    state.factor_steps = 0; // an index: its rows keep factor 1, no chain
+  } else {
+    // As settle_symbol chains: from the stored bar before the first (not yet this file's).
+    const auto previous =
+      m_store.find_bar_before(m_group.front().symbol, m_group.front().bar.trade_date);
+    // From now on the symbol's steps and latest factor are those of its rows as written, chained.
+    state.factor_steps =
+      chain_factors(m_group, previous ? chain_start(*previous, m_group.front()) : 1.0);
+  }
   state.last_factor = m_group.back().bar.factor;
   state.chained = true;
   for (const auto& row : m_group) {
@@ -152,11 +163,23 @@ void FileLoader::stage_split_symbols(const Reread& reread) {
   });
 }
 
+FactorOrigin FileLoader::origin_of(const std::string& symbol,
+                                   const SymbolState& state,
+                                   const FactorSettlement& settlement) {
+  return state.unit_factor ? FactorOrigin::none : settlement.origin_of(symbol);
+}
+
 std::optional<RowProblem> FileLoader::check_factor_scale(const std::string& symbol,
                                                          const SymbolState& state,
                                                          const FactorSettlement& settlement) {
-  const auto origin = factor_origin_name(settlement.origin_of(symbol));
-  if (settlement.origin_of(symbol) == FactorOrigin::none && state.stored_non_unit_factor) {
+  const auto origin = factor_origin_name(origin_of(symbol, state, settlement));
+  if (state.unit_factor && state.stored_non_unit_factor) {
+    return RowProblem{state.first_line, "factor",
+                      "the store holds factors other than 1 for " + symbol
+                        + ", an index, whose factor is 1 on every bar (D20): run `ashare remove "
+                        + symbol + "` and import it again"};
+  }
+  if (origin_of(symbol, state, settlement) == FactorOrigin::none && state.stored_non_unit_factor) {
     return RowProblem{state.first_line, "factor",
                       "the file has no factors, but the store holds factors other than 1 for "
                           + symbol
@@ -164,8 +187,10 @@ std::optional<RowProblem> FileLoader::check_factor_scale(const std::string& symb
                             "(a factor column, or --adj-factor FILE)"};
   }
   const auto& stored = state.stored;
-  const bool same_scale = !stored || same_factor_scale(stored->factor_origin, settlement.origin_of(symbol));
-  if (!stored || (same_scale && !settlement.chain_from_store)
+  const bool chains = settlement.chain_from_store && !state.unit_factor;
+  const bool same_scale =
+    !stored || same_factor_scale(stored->factor_origin, origin_of(symbol, state, settlement));
+  if (!stored || (same_scale && !chains)
       || !m_store.has_bars_outside(symbol, state.first, state.last)) {
     return std::nullopt; // nothing to mix with, or the file's own rows all lie within [first, last]
   }
@@ -180,7 +205,7 @@ std::optional<RowProblem> FileLoader::check_factor_scale(const std::string& symb
                             "`ashare remove "
                           + symbol + "` first, or import it the same way"};
   }
-  if (settlement.chain_from_store && !m_store.find_bar_before(symbol, state.first)) {
+  if (chains && !m_store.find_bar_before(symbol, state.first)) {
     return RowProblem{state.first_line, "factor",
                       "the store holds later bars of " + symbol
                           + " that a pre_close chain starting at " + state.first.iso()
@@ -205,7 +230,7 @@ std::int64_t FileLoader::settle_symbol(const std::string& symbol,
   }
   // Else chained here, every row, or given back the file's factors (1) when the file turned out
   // not to be a chain.
-  const bool chain = settlement.chain_from_store && !as_written;
+  const bool chain = settlement.chain_from_store && !as_written && !state.unit_factor;
   const bool unchain = !settlement.chain_from_store && state.chained;
   // The file's rows of the symbol, in date order, as stored (bars of other files in between are
   // left out).
@@ -309,7 +334,7 @@ void FileLoader::save_symbol(const std::string& symbol,
   } else {
     m_store.refresh_symbol(symbol);
   }
-  const auto origin = std::string(factor_origin_name(settlement.origin_of(symbol)));
+  const auto origin = std::string(factor_origin_name(origin_of(symbol, state, settlement)));
   if (!state.stored || state.stored->source != source || state.stored->factor_origin != origin
       || state.stored->adjusted != settlement.adjusted_input) {
     m_store.save_symbol_source(symbol, store::SymbolSource{source, origin, settlement.adjusted_input});
@@ -385,6 +410,10 @@ ImportReport FileLoader::finish(const ParsedFile& file,
       report.refusal = std::move(refusal);
       return report;
     }
+  }
+  if (std::all_of(m_symbols.begin(), m_symbols.end(),
+                  [](const auto& entry) { return entry.second.unit_factor; })) {
+    report.factor_origin = FactorOrigin::none; // indices alone: no factors, whatever the file had
   }
   const std::string source =
       m_options.source.empty() ? std::string(source_format_name(report.format)) : m_options.source;

@@ -1,7 +1,8 @@
 // Writing one file's rows into the data store as they are read (issue 11): each row is upserted
 // inside one write transaction as the parser hands it over, so memory does not grow with the
 // file. What needs a symbol's other rows (duplicates, the factor scale, the pre_close chain,
-// factor steps, derived change_pct) is done per symbol once the file ends. Nothing is visible
+// factor steps, derived change_pct) is done per symbol once the file ends. An index's factor is 1
+// on every bar (D20), whatever the file says. Nothing is visible
 // before the commit, and a refusal or a bad row rolls the whole file back.
 #pragma once
 
@@ -95,6 +96,8 @@ private:
     // more than one group, so finish() chains its rows again, every one.
     bool chained = false;
     bool split = false;
+    // An index (by its code): factor 1 on every bar, whatever the file or a chain would give (D20).
+    bool unit_factor = false;
   };
   struct Duplicate {
     std::int64_t line = 0;
@@ -102,6 +105,10 @@ private:
   };
 
   SymbolState& state_of(const std::string& symbol, const ParsedFile& file);
+  // Return where the factors of `symbol` came from: `settlement`'s, none for an index.
+  static FactorOrigin origin_of(const std::string& symbol,
+                                const SymbolState& state,
+                                const FactorSettlement& settlement);
   std::optional<RowProblem> check_factor_scale(const std::string& symbol,
                                                const SymbolState& state,
                                                const FactorSettlement& settlement);

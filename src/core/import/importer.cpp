@@ -1,5 +1,6 @@
 #include "core/import/importer.hpp"
 
+#include "core/domain/kind.hpp"
 #include "core/domain/symbol.hpp"
 #include "core/import/canonical_csv.hpp"
 #include "core/import/file_loader.hpp"
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <span>
 #include <map>
@@ -31,11 +33,11 @@ Result<std::string> file_symbol(const std::filesystem::path& path, const ImportO
 
 // Parse `in` as `format`, handing the rows to `sink` when given; `symbol` names the rows of
 // formats without a symbol column.
-Result<ParsedFile> parse_format(std::istream& in,
-                                SourceFormat format,
-                                const std::string& symbol,
-                                const ImportOptions& options,
-                                RowSink sink = {}) {
+Result<ParsedFile> parse_rows(std::istream& in,
+                              SourceFormat format,
+                              const std::string& symbol,
+                              const ImportOptions& options,
+                              RowSink sink) {
   switch (format) {
   case SourceFormat::canonical:
     return parse_canonical_csv(in, std::move(sink));
@@ -47,8 +49,53 @@ Result<ParsedFile> parse_format(std::istream& in,
     return parse_akshare_hist(in, symbol, std::move(sink));
   case SourceFormat::tdx:
     return parse_tdx_day(in, symbol, std::move(sink));
+  case SourceFormat::tdx_text:
+    return parse_tdx_text(in, symbol, std::move(sink));
   }
   return make_error(ErrorCode::internal, "unknown format");
+}
+
+// Parse `in` as parse_rows does, and refuse each row of a code D20 keeps out as a bad row, as
+// D16 refuses a bad value (a fetch drops such rows before they reach the importer; the formats
+// without a symbol column are refused whole by detect_file).
+Result<ParsedFile> parse_format(std::istream& in,
+                                SourceFormat format,
+                                const std::string& symbol,
+                                const ImportOptions& options,
+                                RowSink sink = {}) {
+  std::vector<ParsedRow> rows; // when no sink is given
+  std::vector<RowProblem> kept_out;
+  std::string admitted; // the last symbol let through: rows usually come grouped by symbol
+  auto check = [&](ParsedRow&& row, const ParsedFile& file) {
+    if (row.symbol != admitted) {
+      if (auto kind = domain::kind_of_code(row.symbol); !kind) {
+        kept_out.push_back({row.line, "symbol", kind.error().message});
+        return;
+      }
+      admitted = row.symbol;
+    }
+    if (sink) {
+      sink(std::move(row), file);
+    } else {
+      rows.push_back(std::move(row));
+    }
+  };
+  auto parsed = parse_rows(in, format, symbol, options, check);
+  if (!parsed) {
+    return parsed;
+  }
+  parsed->sink = sink;
+  parsed->rows = std::move(rows);
+  if (!kept_out.empty()) {
+    std::vector<RowProblem> problems;
+    std::merge(std::make_move_iterator(parsed->problems.begin()),
+               std::make_move_iterator(parsed->problems.end()),
+               std::make_move_iterator(kept_out.begin()), std::make_move_iterator(kept_out.end()),
+               std::back_inserter(problems),
+               [](const RowProblem& a, const RowProblem& b) { return a.line < b.line; });
+    parsed->problems = std::move(problems);
+  }
+  return parsed;
 }
 
 // Join the factors of `options.adj_factors` (given) to the rows of `prepared`.
@@ -131,12 +178,17 @@ Result<FileKind> detect_file(std::istream& in,
     }
     kind.format = *detected;
   }
-  if (kind.format == SourceFormat::akshare || kind.format == SourceFormat::tdx) {
+  if (kind.format == SourceFormat::akshare || kind.format == SourceFormat::tdx
+      || kind.format == SourceFormat::tdx_text) {
     auto named = file_symbol(path, options);
     if (!named) {
       return named.error();
     }
     kind.symbol = std::move(*named);
+    // D20: the file is of one symbol, so a code kept out refuses it whole.
+    if (auto code_kind = domain::kind_of_code(kind.symbol); !code_kind) {
+      return make_error(ErrorCode::invalid_input, path.string() + ": " + code_kind.error().message);
+    }
   }
   return kind;
 }

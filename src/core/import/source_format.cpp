@@ -1,6 +1,7 @@
 #include "core/import/source_format.hpp"
 
 #include "core/domain/symbol.hpp"
+#include "core/import/gbk_text.hpp"
 #include "core/import/vendor_formats.hpp"
 
 #include <array>
@@ -19,6 +20,7 @@ constexpr std::array k_formats{
     FormatName{SourceFormat::akshare, "akshare"},
     FormatName{SourceFormat::baostock, "baostock"},
     FormatName{SourceFormat::tdx, "tdx"},
+    FormatName{SourceFormat::tdx_text, "tdx-text"},
 };
 
 // The header fields that identify a CSV format, all of which must be present.
@@ -67,7 +69,28 @@ bool looks_like_tdx(std::string_view head) {
   }
   const auto record = decode_tdx_record(reinterpret_cast<const unsigned char*>(head.data()));
   return record.date >= 19900101 && record.date <= 21001231
-         && record.low_cents <= record.high_cents;
+         && record.low <= record.high;
+}
+
+// Return whether the second line of `head` is the column header of a TDX text export (D20), in
+// GBK or UTF-8: 日期 开盘 最高 最低 收盘 成交量 成交额, padded with tabs and spaces.
+bool looks_like_tdx_text(std::string_view head) {
+  const auto first_end = head.find('\n');
+  if (first_end == head.npos) {
+    return false;
+  }
+  const auto second = head.substr(first_end + 1, head.find('\n', first_end + 1) - first_end - 1);
+  const auto text = utf8_from_utf8_or_gbk(second);
+  if (!text) {
+    return false;
+  }
+  std::string squeezed; // the names without their padding
+  for (const char c : *text) {
+    if (c != ' ' && c != '\t' && c != '\r') {
+      squeezed += c;
+    }
+  }
+  return squeezed == "日期开盘最高最低收盘成交量成交额";
 }
 
 } // namespace
@@ -95,6 +118,9 @@ Result<SourceFormat> detect_source_format(const std::filesystem::path& path,
   if (path.extension() == ".day" || looks_like_tdx(head)) {
     return SourceFormat::tdx;
   }
+  if (looks_like_tdx_text(head)) {
+    return SourceFormat::tdx_text;
+  }
   const auto line = first_line(head);
   if (line.empty()) {
     return make_error(
@@ -113,7 +139,7 @@ Result<SourceFormat> detect_source_format(const std::filesystem::path& path,
   std::string shown = line.substr(0, 80);
   return make_error(ErrorCode::invalid_input,
                     path.string() + ":1: header: cannot tell the format from \"" + shown
-                        + "\": pass --format canonical, tushare, akshare, baostock or tdx");
+                        + "\": pass --format canonical, tushare, akshare, baostock, tdx or tdx-text");
 }
 
 Result<std::string> symbol_from_file_name(const std::filesystem::path& path) {
@@ -122,6 +148,12 @@ Result<std::string> symbol_from_file_name(const std::filesystem::path& path) {
     // TDX names its files by market and code: sh600000.day, sz000001.day, bj430047.day.
     std::string text = stem.substr(2) + "." + stem.substr(0, 2);
     if (auto symbol = domain::parse_symbol(text)) {
+      return symbol->str();
+    }
+  }
+  if (path.extension() == ".txt" && stem.size() == 9 && stem[2] == '#') {
+    // TDX's exports: SH#510300.txt, SZ#159919.txt.
+    if (auto symbol = domain::parse_symbol(stem.substr(3) + "." + stem.substr(0, 2))) {
       return symbol->str();
     }
   }

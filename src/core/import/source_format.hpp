@@ -10,7 +10,7 @@
 
 namespace ashare::import {
 
-enum class SourceFormat { canonical, tushare, akshare, baostock, tdx };
+enum class SourceFormat { canonical, tushare, akshare, baostock, tdx, tdx_text };
 
 // Return the name of `format` as `--format` spells it ("tushare", ...).
 std::string_view source_format_name(SourceFormat format);
@@ -19,13 +19,14 @@ std::string_view source_format_name(SourceFormat format);
 std::optional<SourceFormat> find_source_format(std::string_view name);
 
 // Tell the format of a file from its name `path` and its first bytes `head` (at least the first
-// line, or 64 bytes of a binary file): a `.day` name or TDX-shaped records are tdx, otherwise the
-// header row decides. Return INVALID_INPUT naming the file when nothing matches.
+// two lines, or 64 bytes of a binary file): a `.day` name or TDX-shaped records are tdx, TDX's
+// column header on the second line (GBK or UTF-8) is tdx-text, otherwise the header row decides.
+// Return INVALID_INPUT naming the file when nothing matches.
 Result<SourceFormat> detect_source_format(const std::filesystem::path& path, std::string_view head);
 
 // Return the symbol that the name of `path` carries for formats without a symbol column:
-// "600519.SH.csv" (any format) or TDX's "sh600000.day". A bare "600519.csv" does not say the
-// exchange: that is an INVALID_INPUT error asking for --symbol.
+// "600519.SH.csv" (any format), TDX's "sh600000.day" or its export's "SH#510300.txt". A bare
+// "600519.csv" does not say the exchange: that is an INVALID_INPUT error asking for --symbol.
 Result<std::string> symbol_from_file_name(const std::filesystem::path& path);
 
 } // namespace ashare::import

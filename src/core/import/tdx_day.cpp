@@ -1,4 +1,6 @@
-// TDX (通达信) `.day` files, as in vipdoc/sh/lday/sh600000.day: fixed 32-byte records.
+// TDX (通达信) `.day` files, as in vipdoc/sh/lday/sh600000.day: fixed 32-byte records whose units
+// depend on the symbol's kind (D20, measured in shared/data/real/indices_etfs_turn4/PROVENANCE.md:
+// sh000001.day's volume equals Tushare's index_daily vol in lots on every day of 2018).
 #include "core/import/vendor_formats.hpp"
 
 #include <bit>
@@ -40,17 +42,31 @@ domain::Decimal float_amount(float amount) {
 TdxRecord decode_tdx_record(const unsigned char* bytes) {
   TdxRecord record;
   record.date = read_u32(bytes);
-  record.open_cents = read_u32(bytes + 4);
-  record.high_cents = read_u32(bytes + 8);
-  record.low_cents = read_u32(bytes + 12);
-  record.close_cents = read_u32(bytes + 16);
+  record.open = read_u32(bytes + 4);
+  record.high = read_u32(bytes + 8);
+  record.low = read_u32(bytes + 12);
+  record.close = read_u32(bytes + 16);
   record.amount = std::bit_cast<float>(read_u32(bytes + 20));
   record.volume = read_u32(bytes + 24);
   return record;
 }
 
-std::variant<VendorRow, RowProblem>
-tdx_vendor_row(const TdxRecord& record, const std::string& symbol, std::int64_t number) {
+TdxDayUnits tdx_day_units(domain::Kind kind) {
+  switch (kind) {
+  case domain::Kind::stock:
+    return {-2, 0};
+  case domain::Kind::index:
+    return {-2, 2};
+  case domain::Kind::fund:
+    return {-3, 0};
+  }
+  return {};
+}
+
+std::variant<VendorRow, RowProblem> tdx_vendor_row(const TdxRecord& record,
+                                                   const std::string& symbol,
+                                                   std::int64_t number,
+                                                   TdxDayUnits units) {
   const auto date = domain::Date::from_yyyymmdd(record.date);
   if (!date) {
     return RowProblem{number, "date", std::to_string(record.date) + " is not a date YYYYMMDD"};
@@ -62,10 +78,10 @@ tdx_vendor_row(const TdxRecord& record, const std::string& symbol, std::int64_t 
   VendorRow row;
   row.symbol = symbol;
   row.trade_date = *date;
-  row.open = whole(record.open_cents, -2);
-  row.high = whole(record.high_cents, -2);
-  row.low = whole(record.low_cents, -2);
-  row.close = whole(record.close_cents, -2);
+  row.open = whole(record.open, units.price_exponent);
+  row.high = whole(record.high, units.price_exponent);
+  row.low = whole(record.low, units.price_exponent);
+  row.close = whole(record.close, units.price_exponent);
   row.volume = whole(record.volume, 0);
   row.turnover = float_amount(record.amount);
   return row;
@@ -78,6 +94,11 @@ Result<ParsedFile> parse_tdx_day(std::istream& in, const std::string& symbol, Ro
                       "size " + std::to_string(bytes.size())
                           + " bytes is not a positive multiple of 32: not a TDX .day file");
   }
+  const auto kind = domain::kind_of_code(symbol);
+  if (!kind) {
+    return file_error(1, "symbol", kind.error().message);
+  }
+  const auto units = tdx_day_units(*kind);
   ParsedFile file;
   file.sink = std::move(sink);
   file.has_factor = false;
@@ -87,13 +108,13 @@ Result<ParsedFile> parse_tdx_day(std::istream& in, const std::string& symbol, Ro
   for (std::size_t i = 0; i * k_record_size < bytes.size(); ++i) {
     const auto number = static_cast<std::int64_t>(i + 1);
     const auto record = decode_tdx_record(data + i * k_record_size);
-    auto row = tdx_vendor_row(record, symbol, number);
+    auto row = tdx_vendor_row(record, symbol, number, units);
     if (auto* problem = std::get_if<RowProblem>(&row)) {
       file.problems.push_back(std::move(*problem));
       continue;
     }
     auto converted =
-      convert_vendor_row(std::get<VendorRow>(row), VendorUnits{0, 0}, number, latest);
+      convert_vendor_row(std::get<VendorRow>(row), VendorUnits{units.volume_power, 0}, number, latest);
     if (auto* problem = std::get_if<RowProblem>(&converted)) {
       file.problems.push_back(std::move(*problem));
     } else {

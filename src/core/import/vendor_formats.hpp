@@ -3,6 +3,7 @@
 // so that the factor can be derived from the pre_close chain.
 #pragma once
 
+#include "core/domain/kind.hpp"
 #include "core/error.hpp"
 #include "core/import/parsed_file.hpp"
 #include "core/import/vendor_csv.hpp"
@@ -46,25 +47,48 @@ Result<ParsedFile> parse_baostock_k(std::istream& in, bool adjusted_input, RowSi
 // One record of a TDX `.day` file as stored.
 struct TdxRecord {
   std::uint32_t date = 0; // YYYYMMDD
-  std::uint32_t open_cents = 0, high_cents = 0, low_cents = 0, close_cents = 0;
+  std::uint32_t open = 0, high = 0, low = 0, close = 0; // in ticks: 0.01 CNY, a fund's 0.001
   float amount = 0;         // CNY
-  std::uint32_t volume = 0; // shares
+  std::uint32_t volume = 0; // shares, an index's lots
 };
 
 // Decode the 32 little-endian bytes at `bytes`.
 TdxRecord decode_tdx_record(const unsigned char* bytes);
 
-// Return `record` as a vendor row of `symbol` (prices: cents / 100 exactly; amount: the float's
-// exact value from 2^24 on, where floats are whole, else its shortest decimal text), or the
-// problem of record `number` when its date is not a valid YYYYMMDD or its amount not finite.
-std::variant<VendorRow, RowProblem>
-tdx_vendor_row(const TdxRecord& record, const std::string& symbol, std::int64_t number);
+// A `.day` file's units, which depend on the kind of its symbol (D20).
+struct TdxDayUnits {
+  int price_exponent = -2; // price = ticks * 10^price_exponent
+  int volume_power = 0;    // shares = volume * 10^volume_power
+};
+
+// Return the units of a `.day` file of `kind`: a stock's prices in 0.01 and volume in shares, an
+// index's volume in lots, a fund's prices in 0.001 (D20).
+TdxDayUnits tdx_day_units(domain::Kind kind);
+
+// Return `record` as a vendor row of `symbol` (prices: ticks scaled by `units` exactly; amount:
+// the float's exact value from 2^24 on, where floats are whole, else its shortest decimal text;
+// the volume left in the file's unit), or the problem of record `number` when its date is not a
+// valid YYYYMMDD or its amount not finite.
+std::variant<VendorRow, RowProblem> tdx_vendor_row(const TdxRecord& record,
+                                                   const std::string& symbol,
+                                                   std::int64_t number,
+                                                   TdxDayUnits units = {});
 
 // Parse a TDX (通达信) `.day` file for `symbol`: 32-byte little-endian records of date YYYYMMDD,
-// open, high, low, close in cents, amount as float32 CNY, volume in shares and a reserved word.
-// Problems name the record number (1-based) as their line.
+// open, high, low, close in ticks, amount as float32 CNY, volume, and a word that an index's
+// records fill with u16 up_count, u16 down_count (not stored). The units follow the symbol's kind
+// by its code (tdx_day_units); a code D20 keeps out refuses the file. Problems name the record
+// number (1-based) as their line.
 Result<ParsedFile> parse_tdx_day(std::istream& in,
                                  const std::string& symbol,
                                  RowSink sink = {});
+
+// Parse a TDX (通达信) text export (数据导出, D20) for `symbol`: a title line naming code, name and
+// adjustment ("510300 沪深300ETF 日线 不复权"), the header 日期 开盘 最高 最低 收盘 成交量 成交额 (tab
+// and space padded), rows YYYY/MM/DD,open,high,low,close,volume,amount and a last line
+// 数据来源:通达信; GBK (or UTF-8), CRLF or LF. Volume in shares, an index's in lots; amount CNY.
+// A title saying 前复权 or 后复权, or naming another code than `symbol`'s, refuses the file, as does
+// a code D20 keeps out.
+Result<ParsedFile> parse_tdx_text(std::istream& in, const std::string& symbol, RowSink sink = {});
 
 } // namespace ashare::import

@@ -2,6 +2,7 @@
 
 #include "core/fnv1a.hpp"
 #include "core/qlib/export_state.hpp"
+#include "core/qlib/index_instruments.hpp"
 #include "core/qlib/layout.hpp"
 #include "core/query/series.hpp"
 
@@ -10,6 +11,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <set>
 #include <stdexcept>
 
@@ -284,7 +286,28 @@ void write_text(const fs::path& path, const std::string& text) {
   fs::rename(temporary, path);
 }
 
-// Write calendars/day.txt and instruments/all.txt as dump_bin does.
+// Return those of `plans` that are stocks: D20's instruments/all.txt lists no index and no fund
+// (their series are under features/ all the same, for a workflow's benchmark).
+std::vector<const SymbolPlan*> stock_plans(store::BarStore& store,
+                                           const std::vector<const SymbolPlan*>& plans) {
+  std::map<std::string, std::optional<domain::Kind>> kinds;
+  for (const auto& info : store.load_symbols()) {
+    kinds.emplace(info.symbol, info.kind);
+  }
+  std::vector<const SymbolPlan*> out;
+  for (const auto* plan : plans) {
+    const auto found = kinds.find(plan->symbol.str());
+    // D19: a new code whose bars are all under the old one has no summary of its own.
+    const auto kind =
+      found != kinds.end() ? found->second : store.market().load_kind(plan->symbol.str());
+    if (kind == domain::Kind::stock) {
+      out.push_back(plan);
+    }
+  }
+  return out;
+}
+
+// Write calendars/day.txt and instruments/all.txt as dump_bin does, all.txt listing `plans`.
 void write_calendar_and_instruments(const fs::path& root,
                                     const Calendar& calendar,
                                     std::vector<const SymbolPlan*> plans) {
@@ -508,7 +531,11 @@ Result<ExportReport> export_qlib(store::BarStore& store,
   if (!fresh) {
     remove_dropped(request.dir, *state, next, report);
   }
-  write_calendar_and_instruments(request.dir, calendar, exported);
+  write_calendar_and_instruments(request.dir, calendar, stock_plans(store, exported));
+  if (!calendar.days().empty()) {
+    report.index_files =
+      write_index_instruments(store.market(), request.dir, calendar.days().back());
+  }
   next.complete = true;
   save_export_state(state_path, next);
   steps.finish();

@@ -40,6 +40,7 @@ struct ExportReport {
   std::vector<std::string> rewritten; // written whole again: their stored history changed
   std::vector<std::string> appended;  // later days appended
   std::vector<std::string> removed;   // in the earlier export, no longer exported
+  std::vector<std::string> index_files; // D20: instruments/NAME.txt of each index with members
 };
 
 // Called with the symbols done and the total, as the export goes.

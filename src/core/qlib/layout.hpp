@@ -1,7 +1,8 @@
 // qlib's file-based data layout, as microsoft/qlib's scripts/dump_bin.py (DumpDataAll) writes
 // it and docs/component/data.rst describes it:
 //   calendars/day.txt          one trading date a line, YYYY-MM-DD, ascending
-//   instruments/all.txt        "SH600519<TAB>first date<TAB>last date" a line
+//   instruments/all.txt        "SH600519<TAB>first date<TAB>last date" a line, stocks only (D20:
+//                              indices and funds have features, for a workflow's benchmark)
 //   features/sh600519/F.day.bin  little-endian float32: the symbol's first date as an index into
 //                              the calendar, then one value per calendar day from its first date
 //                              to its last, NaN where it has no bar

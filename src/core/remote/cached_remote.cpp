@@ -37,7 +37,10 @@ public:
     return std::visit(
       Overloaded{[&](const api::HealthRequest&) -> api::CatalogRead { return catalog_of(*as_of); },
                  [&](const api::BarsRequest& bars) { return fill_window(bars, *as_of); },
-                 [&](const api::IndicatorRequest& values) { return fill_history(values, *as_of); }},
+                 [&](const api::IndicatorRequest& values) { return fill_history(values, *as_of); },
+                 [&](const api::MembersRequest&) -> api::CatalogRead {
+                   return forward("keeps no index membership"); // D20: the remote answers
+                 }},
       request);
   }
 
@@ -56,6 +59,10 @@ public:
       series.push_back(m_cache.load_price_series(m_settings.base_url, info.symbol, field));
     }
     return query::values_from_series(info.symbol, series, query, info.latest_factor);
+  }
+
+  api::Read<api::IndexMembers> members(const api::MembersRequest&) override {
+    return api::Unanswered::forward; // never reached: catalog() forwards a members request
   }
 
 private:

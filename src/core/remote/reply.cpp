@@ -39,7 +39,8 @@ api::Answer answer_of_reply(const api::TypedRequest& request, const http::Reply&
       [&](const api::BarsRequest&) { return parsed_or_throw(api::bars_from_json(reply.body)); },
       [&](const api::IndicatorRequest&) {
         return parsed_or_throw(api::indicators_from_json(reply.body));
-      }},
+      },
+      [&](const api::MembersRequest&) { return parsed_or_throw(api::members_from_json(reply.body)); }},
     request);
 }
 

@@ -32,6 +32,9 @@ struct SymbolInfo {
   std::string source;        // format of the last import ("" before schema 2)
   std::string factor_origin; // file, adj_factor, pre_close_chain or none ("" when unknown)
   bool adjusted = false;     // the prices were imported already adjusted (--adjusted-input)
+  // D20: its listing's kind when a provider's list names it, else its code's; nullopt for a code
+  // D20 keeps out (stored before D20). The view symbols_v says the same.
+  std::optional<domain::Kind> kind = domain::Kind::stock;
 };
 
 // Where a symbol's bars came from: recorded per symbol by every import.

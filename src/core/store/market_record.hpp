@@ -5,11 +5,12 @@
 // and its ledger row commit together. One implementation for both backends
 // (store/market_record.cpp), over the small SqlSession each provides (store/sql_session.hpp).
 //
-// The kinds of symbol and index membership (issue 44), and the gap counts kept per data generation
-// that the status route reads (issue 45), are more of the same record: they belong here.
+// D20's kinds of symbol and index membership are more of the same record; the gap counts kept
+// per data generation that the status route reads (issue 45) belong here too.
 #pragma once
 
 #include "core/domain/date.hpp"
+#include "core/domain/kind.hpp"
 #include "core/store/sql_session.hpp"
 
 #include <cstdint>
@@ -21,13 +22,15 @@
 
 namespace ashare::store {
 
-// D19: a symbol's listing, as Tushare `stock_basic` gives it (`list_status` L, D or P).
+// D19: a symbol's listing, as Tushare `stock_basic` gives it (`list_status` L, D or P), and D20:
+// `index_basic` and `fund_basic` (list and delist or expiry dates), each list saying its kind.
 struct Listing {
   std::string symbol; // canonical
   std::string name;
   std::optional<domain::Date> list_date;
   std::optional<domain::Date> delist_date;
   char status = 'L'; // L listed, D delisted, P paused
+  domain::Kind kind = domain::Kind::stock; // the list it came from; rows stored before D20: stock
 };
 
 // D19: a code that became another (the Beijing exchange's 43/83/87xxxx -> 920xxx): either answers
@@ -41,11 +44,36 @@ struct CodeAlias {
 
 // D18: what a fetch stored: `provider`'s bars of `trade_date` for the whole market (`symbol`
 // empty) or for one named symbol.
+// D20: the ledger is per kind: a day is whole for a kind once that kind's rows are stored (rows
+// stored before D20 are the stocks').
 struct LedgerDay {
   std::string provider; // "tushare-pro" or "tdx"
   domain::Date trade_date;
   std::string symbol;    // "" for the whole market
   std::int64_t rows = 0; // bars the source gave for that day (and symbol)
+  domain::Kind kind = domain::Kind::stock;
+};
+
+// D20: one row of an index's membership snapshot as Tushare `index_weight` gives it (filed
+// under `index_symbol` as ashare names it: 000300.SH, whatever code it was asked by).
+struct MemberWeight {
+  std::string symbol;    // canonical, the member
+  double weight = 0;     // percent, as given
+};
+
+// D20: the source of a membership span.
+enum class MemberSource { tushare, import };
+
+// D20: `symbol` was a member of `index_symbol` from `first_date` through `last_date` (both open
+// days, inclusive; nullopt while a member).
+struct MemberSpan {
+  std::string index_symbol; // canonical
+  std::string symbol;
+  domain::Date first_date;
+  std::optional<domain::Date> last_date;
+  MemberSource source = MemberSource::tushare;
+
+  bool operator==(const MemberSpan&) const = default;
 };
 
 // D19: a day without a bar of `symbol` that `provider` was asked for again and does not have.
@@ -113,13 +141,16 @@ public:
   // Return the ledger rows of `provider` ("" for every provider), ascending by date then symbol.
   std::vector<LedgerDay> load_ledger(const std::string& provider);
 
-  // Insert or replace the ledger row of (`day.provider`, `day.trade_date`, `day.symbol`). The
-  // store's finish_change() reads the ledger for as_of: write it before.
+  // Insert or replace the ledger row of (`day.provider`, `day.trade_date`, `day.kind`,
+  // `day.symbol`). The store's finish_change() reads the stock rows for as_of: write it before.
   void save_ledger_day(const LedgerDay& day);
 
-  // Delete the ledger rows of `provider` on `date` that name a symbol: a provider that stages per
-  // symbol (TDX) replaces them by the whole-market row once every symbol is stored through `date`.
-  void forget_symbol_ledger_days(const std::string& provider, domain::Date date);
+  // Delete the ledger rows of `provider` on `date` of `kind` that name a symbol: a provider that
+  // stages per symbol (TDX) replaces them by the kind's whole-market row once every symbol of the
+  // kind is stored through `date`.
+  void forget_symbol_ledger_days(const std::string& provider,
+                                 domain::Date date,
+                                 domain::Kind kind = domain::Kind::stock);
 
   // ---- D19: code aliases ----
 
@@ -133,6 +164,48 @@ public:
   // Record that `alias.old_symbol` became `alias.new_symbol`, replacing any alias of either. Call
   // inside a change (finish_change bumps the generation: what either code answers changed).
   void save_alias(const CodeAlias& alias);
+
+  // ---- D20: kinds and index membership ----
+
+  // Return the kind of canonical `symbol`: its listing's when it has one, else by its code
+  // (domain::kind_of_code), nullopt for a code D20 keeps out.
+  std::optional<domain::Kind> load_kind(const std::string& symbol);
+
+  // Return the days of `index_symbol`'s snapshots, ascending.
+  std::vector<domain::Date> load_snapshot_days(const std::string& index_symbol);
+
+  // Return `index_symbol`'s snapshot of `day` (empty when there is none), by symbol.
+  std::vector<MemberWeight> load_snapshot(const std::string& index_symbol, domain::Date day);
+
+  // Replace `index_symbol`'s snapshot of `day` by `members` (their weights keep every digit of
+  // the text they were read from, D12). The spans derived from the snapshots are
+  // members::refresh_tushare_spans()'s to write.
+  void save_snapshot(const std::string& index_symbol,
+                     domain::Date day,
+                     const std::vector<MemberWeight>& members);
+
+  // Return the spans of `index_symbol` from `source`, by symbol then first day; every index's
+  // (by index first) when `index_symbol` is "".
+  std::vector<MemberSpan> load_member_spans(const std::string& index_symbol, MemberSource source);
+
+  // Return the spans of `index_symbol` from `source` in force on `day` (both ends inclusive, an
+  // open span from its first day on), by symbol then first day.
+  std::vector<MemberSpan> load_member_spans_on(const std::string& index_symbol,
+                                               MemberSource source,
+                                               domain::Date day);
+
+  // Return whether `index_symbol` has any span from `source`.
+  bool has_member_spans(const std::string& index_symbol, MemberSource source);
+
+  // Replace `index_symbol`'s spans from `source` by `spans` (each of that index and source).
+  // Call inside a change (finish_change bumps the generation: what the members route answers
+  // changed).
+  void save_member_spans(const std::string& index_symbol,
+                         MemberSource source,
+                         const std::vector<MemberSpan>& spans);
+
+  // Return the indices that have snapshots or spans from any source, ascending.
+  std::vector<std::string> load_member_indices();
 
 private:
   struct Statements;

@@ -3,9 +3,11 @@
 #include "core/domain/shipped_bj_codes.hpp"
 #include "core/store/calendar_days.hpp"
 #include "core/store/private_files.hpp"
+#include "core/store/stored_kind.hpp"
 #include "core/store/stored_number.hpp"
 
 #include <SQLiteCpp/Transaction.h>
+#include <algorithm>
 #include <chrono>
 #include <sqlite3.h>
 #include <thread>
@@ -109,6 +111,45 @@ void create_reading_views(SQLite::Database& db) {
   db.exec("CREATE VIEW ledger_v AS SELECT provider, CAST(" + iso_date_sql("trade_date")
           + " AS TEXT) AS trade_date, CAST(NULLIF(symbol, '') AS TEXT) AS symbol, "
             "CAST(rows AS INTEGER) AS rows FROM fetch_ledger");
+}
+
+// D20 (issue 44): give every symbol's summary its kind, its listing's when a provider's list
+// names it, else its code's (domain::classify_code: the code table stays in C++), and the
+// reading views their kind columns (as create_reading_views() made them, with `kind` last).
+void add_kinds(SQLite::Database& db) {
+  SQLite::Statement select(db, "SELECT symbol FROM symbols");
+  SQLite::Statement update(db, "UPDATE symbols SET kind = coalesce((SELECT kind FROM listings l "
+                               "WHERE l.symbol = ?1), ?2) WHERE symbol = ?1");
+  while (select.executeStep()) {
+    const auto symbol = select.getColumn(0).getString();
+    update.reset();
+    update.bind(1, symbol);
+    if (const auto kind = code_kind_text(symbol)) {
+      update.bind(2, *kind);
+    } else {
+      update.bind(2);
+    }
+    update.exec();
+  }
+  db.exec("CREATE VIEW symbols_v AS SELECT symbol, CAST(" + iso_date_sql("first_date")
+          + " AS TEXT) AS first_date, CAST(" + iso_date_sql("last_date")
+          + " AS TEXT) AS last_date, CAST(bar_count AS INTEGER) AS bar_count, "
+            "CAST(latest_factor AS REAL) AS latest_factor, CAST(kind AS TEXT) AS kind "
+            "FROM symbols");
+  db.exec("CREATE VIEW listings_v AS SELECT symbol, name, CAST(" + iso_date_sql("list_date")
+          + " AS TEXT) AS list_date, CAST(" + iso_date_sql("delist_date")
+          + " AS TEXT) AS delist_date, status, CAST(kind AS TEXT) AS kind FROM listings");
+  db.exec("CREATE VIEW ledger_v AS SELECT provider, CAST(" + iso_date_sql("trade_date")
+          + " AS TEXT) AS trade_date, CAST(NULLIF(symbol, '') AS TEXT) AS symbol, "
+            "CAST(rows AS INTEGER) AS rows, CAST(kind AS TEXT) AS kind FROM fetch_ledger");
+}
+
+// D20 (issue 44): the reading view of index membership spans (docs/store.md), as
+// create_reading_views() writes the others.
+void create_members_view(SQLite::Database& db) {
+  db.exec("CREATE VIEW members_v AS SELECT index_symbol, symbol, CAST(" + iso_date_sql("first_date")
+          + " AS TEXT) AS first_date, CAST(" + iso_date_sql("last_date")
+          + " AS TEXT) AS last_date, source FROM member_spans");
 }
 
 // Migration i (1-based) brings a store from user_version i-1 to i. Append, never edit.
@@ -224,6 +265,61 @@ constexpr Migration k_data_migrations[] = {
   )sql", seed_shipped_aliases},
   // Issue 34: the reading views (create_reading_views).
   {"", create_reading_views},
+  // D20 (issue 44): kinds. A listing says its list's kind (the rows before were stock_basic's);
+  // the ledger is per kind (its rows before were the stocks'); a symbol's summary holds its kind
+  // so that SQL reads what `ashare symbols` shows: the store writes it with the summary, a
+  // listing saved with another kind updates it (the triggers), add_kinds() fills it in and
+  // makes the views again with their kind columns. The views go first: SQLite checks every view
+  // when a table is renamed.
+  {R"sql(
+    DROP VIEW symbols_v;
+    DROP VIEW listings_v;
+    DROP VIEW ledger_v;
+    ALTER TABLE listings ADD COLUMN
+      kind TEXT NOT NULL DEFAULT 'stock' CHECK (kind IN ('stock', 'index', 'fund'));
+    ALTER TABLE symbols ADD COLUMN
+      kind TEXT CHECK (kind IN ('stock', 'index', 'fund'));  -- NULL: a code D20 keeps out
+    -- The key's columns first and in its order: SQLite 3.40's integrity_check reports NULLs in a
+    -- WITHOUT ROWID table whose other columns come before one of its key's.
+    CREATE TABLE fetch_ledger_d20(
+      provider   TEXT NOT NULL,        -- "tushare-pro" or "tdx"
+      trade_date INTEGER NOT NULL,     -- YYYYMMDD
+      kind       TEXT NOT NULL DEFAULT 'stock' CHECK (kind IN ('stock', 'index', 'fund')),
+      symbol     TEXT NOT NULL,        -- '' for the whole market (of that kind)
+      rows       INTEGER NOT NULL,     -- bars the source gave
+      PRIMARY KEY(provider, trade_date, kind, symbol)
+    ) WITHOUT ROWID;
+    INSERT INTO fetch_ledger_d20(provider, trade_date, symbol, rows, kind)
+      SELECT provider, trade_date, symbol, rows, 'stock' FROM fetch_ledger;
+    DROP TABLE fetch_ledger;
+    ALTER TABLE fetch_ledger_d20 RENAME TO fetch_ledger;
+    CREATE TRIGGER listings_kind_inserted AFTER INSERT ON listings BEGIN
+      UPDATE symbols SET kind = NEW.kind WHERE symbol = NEW.symbol AND kind IS NOT NEW.kind;
+    END;
+    CREATE TRIGGER listings_kind_changed AFTER UPDATE OF kind ON listings BEGIN
+      UPDATE symbols SET kind = NEW.kind WHERE symbol = NEW.symbol AND kind IS NOT NEW.kind;
+    END;
+  )sql", add_kinds},
+  // D20 (issue 44): index membership. Tushare's snapshots as fetched (the weight as given: no
+  // declared type, so the text written is the text read back, every digit, D12), and the spans
+  // of each source (derived from the snapshots, or imported from announcements); members_v.
+  {R"sql(
+    CREATE TABLE member_snapshots(
+      index_symbol TEXT NOT NULL,      -- canonical, as ashare names it (000300.SH)
+      trade_date   INTEGER NOT NULL,   -- YYYYMMDD, the snapshot's day
+      symbol       TEXT NOT NULL,      -- canonical, the member
+      weight       NOT NULL,           -- percent, as given
+      PRIMARY KEY(index_symbol, trade_date, symbol)
+    ) WITHOUT ROWID;
+    CREATE TABLE member_spans(
+      index_symbol TEXT NOT NULL,
+      source       TEXT NOT NULL CHECK (source IN ('tushare', 'import')),
+      symbol       TEXT NOT NULL,
+      first_date   INTEGER NOT NULL,   -- YYYYMMDD, the first open day a member
+      last_date    INTEGER,            -- YYYYMMDD, the last; NULL while a member
+      PRIMARY KEY(index_symbol, source, symbol, first_date)
+    ) WITHOUT ROWID;
+  )sql", create_members_view},
 };
 
 constexpr Migration k_keys_migrations[] = {
@@ -346,19 +442,24 @@ int user_version(SQLite::Database& db) {
   return db.execAndGet("PRAGMA user_version").getInt();
 }
 
-void migrate(SQLite::Database& db, StoreKind kind, const std::filesystem::path& path) {
+void migrate(SQLite::Database& db,
+             StoreKind kind,
+             const std::filesystem::path& path,
+             int target) {
   const auto steps = migrations(kind);
-  const int target = static_cast<int>(steps.size());
   if (user_version(db) == target) {
     return;
   }
   // IMMEDIATE: two processes opening a new store at once must not both apply step 1.
   SQLite::Transaction transaction(db, SQLite::TransactionBehavior::IMMEDIATE);
   const int version = user_version(db);
-  if (version > target) {
+  if (version > static_cast<int>(steps.size())) {
     throw std::runtime_error("store " + path.string() + " has schema version "
                              + std::to_string(version) + ", newer than this ashare supports ("
-                             + std::to_string(target) + ")");
+                             + std::to_string(steps.size()) + ")");
+  }
+  if (version >= target) {
+    return; // another connection migrated it meanwhile (or a test asked for an older schema)
   }
   for (int step = version; step < target; ++step) {
     const auto& migration = steps[static_cast<std::size_t>(step)];
@@ -393,6 +494,10 @@ int current_schema_version(StoreKind kind) {
   return static_cast<int>(migrations(kind).size());
 }
 
+void migrate_to(SQLite::Database& db, StoreKind kind, int version) {
+  migrate(db, kind, db.getFilename(), std::min(version, current_schema_version(kind)));
+}
+
 void announce_change(SQLite::Database& db, std::unique_ptr<ChangeCounter>& counter) {
   if (!counter) {
     const char* file = sqlite3_db_filename(db.getHandle(), "main");
@@ -417,7 +522,7 @@ SQLite::Database open_database(const std::filesystem::path& path, StoreKind kind
   exec_when_unlocked(db, "PRAGMA journal_mode = WAL", k_busy_timeout_ms);
   // NORMAL in WAL mode: commits survive a process crash; only an OS crash can lose the last ones.
   db.exec("PRAGMA synchronous = NORMAL");
-  migrate(db, kind, path);
+  migrate(db, kind, path, current_schema_version(kind));
   return db;
 }
 

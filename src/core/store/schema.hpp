@@ -24,6 +24,10 @@ int current_schema_version(StoreKind kind);
 // Throws SQLite::Exception on I/O failure and std::runtime_error for a store newer than this build.
 SQLite::Database open_database(const std::filesystem::path& path, StoreKind kind);
 
+// Bring the store `db` to schema `version` (at most the current one), as open_database() brings
+// it to the current one: how a test makes a store as an older ashare left it.
+void migrate_to(SQLite::Database& db, StoreKind kind, int version);
+
 // Bump the change counter of the store `db` after a commit that servers must see, opening it into
 // `counter` on first use. An in-memory store has no counter (and no other process to tell).
 void announce_change(SQLite::Database& db, std::unique_ptr<ChangeCounter>& counter);

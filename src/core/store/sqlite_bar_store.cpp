@@ -2,6 +2,7 @@
 
 #include "core/store/schema.hpp"
 #include "core/store/stored_date.hpp"
+#include "core/store/stored_kind.hpp"
 #include "core/store/stored_number.hpp"
 
 #include <array>
@@ -22,7 +23,10 @@ SymbolInfo read_symbol(SQLite::Statement& statement) {
                     statement.getColumn(4).getDouble(),
                     statement.getColumn(5).getString(),
                     statement.getColumn(6).getString(),
-                    statement.getColumn(7).getInt() != 0};
+                    statement.getColumn(7).getInt() != 0,
+                    stored_kind(statement.getColumn(8).isNull()
+                                  ? std::nullopt
+                                  : std::optional(statement.getColumn(8).getString()))};
 }
 
 // Read a row of (trade_date, open, high, low, close, volume, turnover, change_pct, factor).
@@ -38,6 +42,18 @@ domain::Bar read_bar(SQLite::Statement& statement) {
                      read_number(statement.getColumn(8))};
 }
 
+// D20: bind the kind of `symbol` by its code as `index`, a summary's kind when no listing names it.
+void bind_code_kind(SQLite::Statement& statement, int index, const std::string& symbol) {
+  if (const auto kind = code_kind_text(symbol)) {
+    statement.bind(index, *kind);
+  } else {
+    statement.bind(index);
+  }
+}
+
+// D20: a symbol's kind as its summary holds it: its listing's, else its code's (bound as ?2).
+#define ASHARE_SQLITE_SUMMARY_KIND "coalesce((SELECT kind FROM listings WHERE symbol = ?1), ?2)"
+
 // The bars table keys rows by symbol id (schema 3); statements name the symbol as ?1.
 #define ASHARE_SYMBOL_ID "(SELECT id FROM symbol_ids WHERE symbol = ?1)"
 constexpr const char* k_bar_columns =
@@ -45,7 +61,7 @@ constexpr const char* k_bar_columns =
 
 constexpr const char* k_symbol_columns =
   "SELECT s.symbol, s.first_date, s.last_date, s.bar_count, s.latest_factor, "
-  "coalesce(o.source, ''), coalesce(o.factor_origin, ''), coalesce(o.adjusted, 0) "
+  "coalesce(o.source, ''), coalesce(o.factor_origin, ''), coalesce(o.adjusted, 0), s.kind "
   "FROM symbols s LEFT JOIN symbol_sources o ON o.symbol = s.symbol ";
 
 std::string series_sql(const char* column) {
@@ -446,11 +462,12 @@ void SqliteBarStore::refresh_symbol(const std::string& symbol) {
   ReusedStatement remove(m_statements->reused, m_db, "DELETE FROM symbols WHERE symbol = ?1");
   remove->bind(1, symbol);
   remove->exec();
-  ReusedStatement insert(m_statements->reused, m_db, "INSERT INTO symbols(symbol, first_date, last_date, bar_count, latest_factor) "
+  ReusedStatement insert(m_statements->reused, m_db, "INSERT INTO symbols(symbol, first_date, last_date, bar_count, latest_factor, kind) "
     "SELECT ?1, min(trade_date), max(trade_date), count(*), (SELECT " + decoded_sql("factor")
-      + " FROM bars WHERE symbol_id = " ASHARE_SYMBOL_ID " ORDER BY trade_date DESC LIMIT 1) "
-        "FROM bars WHERE symbol_id = " ASHARE_SYMBOL_ID " HAVING count(*) > 0");
+      + " FROM bars WHERE symbol_id = " ASHARE_SYMBOL_ID " ORDER BY trade_date DESC LIMIT 1), "
+        ASHARE_SQLITE_SUMMARY_KIND " FROM bars WHERE symbol_id = " ASHARE_SYMBOL_ID " HAVING count(*) > 0");
   insert->bind(1, symbol);
+  bind_code_kind(*insert, 2, symbol);
   if (insert->exec() == 0) {
     ReusedStatement forget(m_statements->reused, m_db, "DELETE FROM symbol_sources WHERE symbol = ?1");
     forget->bind(1, symbol);
@@ -464,12 +481,13 @@ void SqliteBarStore::save_symbol_summary(const std::string& symbol,
                                    std::int64_t count,
                                    double latest_factor) {
   ReusedStatement insert(m_statements->reused, m_db, "INSERT OR REPLACE INTO symbols(symbol, first_date, last_date, bar_count, "
-                           "latest_factor) VALUES (?1, ?2, ?3, ?4, ?5)");
+                           "latest_factor, kind) VALUES (?1, ?3, ?4, ?5, ?6, " ASHARE_SQLITE_SUMMARY_KIND ")");
   insert->bind(1, symbol);
-  insert->bind(2, static_cast<std::int64_t>(first.yyyymmdd()));
-  insert->bind(3, static_cast<std::int64_t>(last.yyyymmdd()));
-  insert->bind(4, count);
-  insert->bind(5, latest_factor);
+  bind_code_kind(*insert, 2, symbol);
+  insert->bind(3, static_cast<std::int64_t>(first.yyyymmdd()));
+  insert->bind(4, static_cast<std::int64_t>(last.yyyymmdd()));
+  insert->bind(5, count);
+  insert->bind(6, latest_factor);
   insert->exec();
 }
 
@@ -481,10 +499,11 @@ void SqliteBarStore::finish_change(const std::string& source) {
     statement.bind(1, source);
     statement.exec();
   }
-  // D18: as_of is the latest whole-market ledger day when there is one, else D8's latest bar.
+  // D18: as_of is the latest whole-market ledger day when there is one, else D8's latest bar;
+  // D20: the stocks' ledger day.
   m_db.exec("DELETE FROM meta WHERE key = 'as_of'");
   m_db.exec("INSERT INTO meta(key, value) SELECT 'as_of', CAST(day AS TEXT) FROM (SELECT coalesce("
-            "(SELECT max(trade_date) FROM fetch_ledger WHERE symbol = ''), "
+            "(SELECT max(trade_date) FROM fetch_ledger WHERE symbol = '' AND kind = 'stock'), "
             "(SELECT max(last_date) FROM symbols)) AS day) WHERE day IS NOT NULL");
   m_db.exec("UPDATE meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) "
             "WHERE key = 'generation'");

@@ -4,7 +4,9 @@
 Run: python3 tests/data/tushare_standin/make_standin_data.py ../shared/data/real
 Writes, next to this script: trade_cal.csv (from akshare_calendar/calendar.json), adj_factor.csv
 (derived from the pre_close chain of daily/*.csv) and daily_synthetic.csv (bars of the synthetic
-delisted symbol). stock_basic.csv and suspend_d.csv are written by hand (see README.md).
+delisted symbol); D20's index_daily.csv (real), fund_daily.csv (derived from TDX's raw export)
+and fund_adj.csv (made up). stock_basic.csv, suspend_d.csv, fund_basic.csv and index_basic.csv are
+written by hand (see README.md).
 """
 import csv
 import datetime
@@ -85,11 +87,68 @@ def write_adj_factor() -> None:
         writer.writerows(rows)
 
 
+def write_index_daily(real: pathlib.Path) -> None:
+    # D20: Tushare index_daily as recorded: 000300.SH over 2019-2022 and 000001.SH over 2018, the
+    # cells unchanged but the date written YYYYMMDD (the 000300.SH file writes YYYY-MM-DD).
+    turn4 = real / "indices_etfs_turn4"
+    rows = []
+    for name, keep in [("tushare_index_daily_000300.SH_2005-2022_nymath.csv", ("2019", "2020", "2021", "2022")),
+                       ("tushare_index_daily_000001.SH_2018_borenwu.csv", ("2018",))]:
+        with open(turn4 / name, newline="") as f:
+            for row in csv.DictReader(f):
+                row["trade_date"] = row["trade_date"].replace("-", "")
+                if row["trade_date"][:4] in keep:
+                    rows.append([row[c] for c in DAILY_HEADER])
+    with open(HERE / "index_daily.csv", "w", newline="") as out:
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(DAILY_HEADER)
+        writer.writerows(rows)
+
+
+# 510300.SH's cash dividends per unit by ex-date, as TDX's 后复权 export steps by them
+# (indices_etfs_turn4/PROVENANCE.md).
+DIVIDENDS = {"20121218": "0.033", "20140121": "0.048", "20150120": "0.035", "20160120": "0.051",
+             "20170123": "0.055", "20180123": "0.046", "20190116": "0.059", "20191211": "0.062",
+             "20210118": "0.072", "20220119": "0.075", "20230116": "0.064", "20240118": "0.069"}
+
+
+def write_fund_daily(real: pathlib.Path) -> None:
+    # D20: Tushare fund_daily of 510300.SH derived from TDX's raw export: vol = shares / 100 (lots),
+    # amount = CNY / 1000, pre_close the previous close less the recorded dividend on its ex-dates.
+    text = (real / "indices_etfs_turn4" / "tdx_export_510300.SH_raw_zsh-a.txt").read_bytes().decode("gbk")
+    bars = [line.split(",") for line in text.splitlines()[2:] if line[:1].isdigit()]
+    daily, adj = [], []
+    close_before = None
+    factor = Decimal("1.5")  # the made-up fund_adj's scale
+    for day, open_, high, low, close, shares, cny in bars:
+        day = day.replace("/", "")
+        close_d = Decimal(close)
+        pre_close = close_d if close_before is None else close_before - Decimal(DIVIDENDS.get(day, "0"))
+        if close_before is not None:
+            factor = factor * close_before / pre_close
+        change = close_d - pre_close
+        daily.append(["510300.SH", day, open_, high, low, close, tushare_number(pre_close, 3),
+                      tushare_number(change, 3), tushare_number(change / pre_close * 100, 4),
+                      tushare_number(Decimal(shares) / 100, 2), tushare_number(Decimal(cny) / 1000, 3)])
+        adj.append(["510300.SH", day, tushare_number(factor, 4), "made up"])
+        close_before = close_d
+    with open(HERE / "fund_daily.csv", "w", newline="") as out:
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(DAILY_HEADER)
+        writer.writerows(daily)
+    with open(HERE / "fund_adj.csv", "w", newline="") as out:
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["ts_code", "trade_date", "adj_factor", "note"])
+        writer.writerows(adj)
+
+
 def main() -> None:
     real = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "../shared/data/real")
     open_days = write_trade_cal(real)
     write_synthetic_delisted(open_days)
     write_adj_factor()
+    write_index_daily(real)
+    write_fund_daily(real)
 
 
 if __name__ == "__main__":

@@ -49,3 +49,26 @@ for symbol in ["600519.SH", "600036.SH", "002594.SZ"]:
     factors = [b"ts_code,trade_date,adj_factor"]
     factors += [b",".join(r[index[c]] for c in ["ts_code", "trade_date", "adj_factor"]) for r in rows]
     (out / f"adj_factor_{symbol}.csv").write_bytes(b"\n".join(factors) + b"\n")
+
+# D20: indices and funds (shared/data/real/indices_etfs_turn4/PROVENANCE.md).
+turn4 = real / "indices_etfs_turn4"
+# TDX .day of the SSE Composite (an index: volume in lots): the first 40 records, every record of
+# 2018 (the days of the Tushare index_daily file below) and the last 40.
+day = (real / "tdx_day_hikyuu/sh000001.day").read_bytes()
+records = [day[i : i + 32] for i in range(0, len(day), 32)]
+in_2018 = [r for r in records if 20180101 <= int.from_bytes(r[:4], "little") <= 20181231]
+(out / "sh000001.day").write_bytes(b"".join(records[:40] + in_2018 + records[-40:]))
+# Tushare index_daily of 000001.SH over 2018 (YYYYMMDD dates), whole.
+(out / "tushare_index_daily_000001.SH_2018.csv").write_bytes(
+    (turn4 / "tushare_index_daily_000001.SH_2018_borenwu.csv").read_bytes())
+# Tushare index_daily of 000300.SH (YYYY-MM-DD dates, close before open): the rows of 2005 (3
+# decimals, fractional lots), 2015 (4 decimals from mid-year), 2019 (1-decimal amounts) and 2022.
+keep(turn4 / "tushare_index_daily_000300.SH_2005-2022_nymath.csv",
+     "tushare_index_daily_000300.SH.csv",
+     lambda l: l.split(b",")[1][:4] in (b"2005", b"2015", b"2019", b"2022"))
+# TDX text exports of 510300.SH (GBK, CRLF): the raw one whole; of the 后复权 one, the first 12
+# lines and the last (its title is what refuses it).
+(out / "tdx_text_510300.SH_raw.txt").write_bytes(
+    (turn4 / "tdx_export_510300.SH_raw_zsh-a.txt").read_bytes())
+hfq = (turn4 / "tdx_export_510300.SH_hfq_zsh-a.txt").read_bytes().split(b"\r\n")
+(out / "tdx_text_510300.SH_hfq.txt").write_bytes(b"\r\n".join(hfq[:12] + hfq[-2:]))

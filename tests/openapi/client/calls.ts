@@ -144,6 +144,22 @@ for (const path of ["/v1/indicators/ema", "/v1/indicators/rsi", "/v1/indicators/
   expect(head.response.status === 200, `HEAD ${path}`);
 }
 
+// D20: an index's members on a day, and every span.
+{
+  const members = "/v1/indices/{symbol}/members" as const;
+  const { data, response } = await client.GET(members, {
+    params: { path: { symbol: "000300.SH" }, query: { date: "2023-06-30", source: "import" } },
+  });
+  expect(response.status === 200 && data?.resultsCount === 300, `members: ${response.status}`);
+  expect(data?.results[0]?.weight === null && data?.results[0]?.source === "import", "members: imported");
+  const history = await client.GET(members, {
+    params: { path: { symbol: "000300.SH" }, query: { history: true } },
+  });
+  expect(history.data?.date === null && (history.data?.resultsCount ?? 0) > 300, "members: history");
+  const head = await client.HEAD(members, { params: { path: { symbol: "000300.SH" } } });
+  expect(head.response.status === 200, "HEAD members");
+}
+
 // The service operations.
 {
   const { data, response } = await client.GET("/healthz");

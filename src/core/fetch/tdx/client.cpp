@@ -102,7 +102,7 @@ Result<T> Client::call(Method method,
 }
 
 Result<std::vector<RawBar>> Client::daily_bars(Market market, const std::string& code,
-                                               std::optional<domain::Date> from) {
+                                               std::optional<domain::Date> from, BarLayout layout) {
   std::vector<RawBar> bars; // oldest first
   for (std::uint16_t start = 0;; start = static_cast<std::uint16_t>(start + k_max_bars_per_call)) {
     auto page = call<std::vector<RawBar>>(
@@ -111,7 +111,7 @@ Result<std::vector<RawBar>> Client::daily_bars(Market market, const std::string&
           return security_bars_request(sequence, market, code, k_daily_in_shares, start,
                                        k_max_bars_per_call);
         },
-        [](std::span<const std::uint8_t> body) { return parse_security_bars(body); });
+        [layout](std::span<const std::uint8_t> body) { return parse_security_bars(body, layout); });
     if (!page) {
       return page.error();
     }

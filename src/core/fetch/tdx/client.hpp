@@ -58,11 +58,13 @@ class Client {
 public:
   Client(Connector& connector, ClientSettings settings);
 
-  // Return the daily bars (category 4: volume in shares) of `code` of `market`, oldest first,
-  // from `from` on (all there are when nullopt): pages of k_max_bars_per_call asked back from the
-  // newest until one is short or reaches before `from`.
+  // Return the daily bars (category 4: volume in shares, an index's in lots) of `code` of
+  // `market`, read as `layout` (an index's or another's: D20), oldest first, from `from` on (all
+  // there are when nullopt): pages of k_max_bars_per_call asked back from the newest until one is
+  // short or reaches before `from`.
   Result<std::vector<RawBar>> daily_bars(Market market, const std::string& code,
-                                         std::optional<domain::Date> from);
+                                         std::optional<domain::Date> from,
+                                         BarLayout layout = BarLayout::security);
 
   // Return the ex-rights events of `code` of `market` (every category; oldest first as sent).
   Result<std::vector<XdxrEvent>> ex_rights(Market market, const std::string& code);

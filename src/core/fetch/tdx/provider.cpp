@@ -69,8 +69,8 @@ References TdxProvider::calendar(domain::Date today, std::optional<domain::Date>
   return out;
 }
 
-std::variant<std::vector<std::string>, Stop> TdxProvider::universe(const std::vector<std::string>& named) {
-  auto listed = universe_of(m_client, named);
+std::variant<std::vector<std::string>, Stop> TdxProvider::universe(const UniverseAsk& ask) {
+  auto listed = universe_of(m_client, ask);
   if (!listed) {
     return stop_of(listed.error(), "");
   }
@@ -88,20 +88,27 @@ Asked TdxProvider::fetch(const Unit& unit, const Waiting&) {
   if (!market) {
     return Stop{FetchEnd::refused, "tdx: " + symbol + ": TDX answers SZ, SH and BJ codes only"};
   }
+  const auto kind = domain::kind_of_code(symbol);
+  if (!kind) {
+    return Stop{FetchEnd::refused, "tdx: " + kind.error().message};
+  }
   const auto code = symbol.substr(0, symbol.rfind('.'));
   const auto first = unit.days.front();
   const auto last = unit.days.back();
-  auto bars = m_client.daily_bars(*market, code, first.plus_days(-k_lookback_days));
+  const bool index = *kind == domain::Kind::index;
+  auto bars = m_client.daily_bars(*market, code, first.plus_days(-k_lookback_days),
+                                  index ? BarLayout::index : BarLayout::security);
   if (!bars) {
     return stop_of(bars.error(), symbol + ": ");
   }
-  const auto events = m_client.ex_rights(*market, code);
+  // D20: an index has no ex-rights events (its factor is 1): not asked.
+  const auto events = index ? Result<std::vector<XdxrEvent>>(std::vector<XdxrEvent>{}) : m_client.ex_rights(*market, code);
   if (!events) {
     return stop_of(events.error(), symbol + ": ");
   }
   // Bars past the span are left: today's before 15:30 UTC+8 is not final (D18).
   std::erase_if(*bars, [&](const RawBar& bar) { return last < bar.day; });
-  auto file = rows_of_bars(symbol, *bars, *events, std::nullopt, last);
+  auto file = rows_of_bars(symbol, *kind, *bars, *events, std::nullopt, last);
   Fetched out;
   out.where = "tdx (" + m_client.host() + ")";
   out.float32_sizes = true;

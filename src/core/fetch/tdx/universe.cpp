@@ -1,8 +1,58 @@
 #include "core/fetch/tdx/universe.hpp"
 
+#include "core/domain/kind.hpp"
+
 #include <algorithm>
 
 namespace ashare::fetch::tdx {
+namespace {
+
+using domain::Kind;
+
+bool takes(const std::vector<Kind>& kinds, Kind kind) {
+  return kinds.empty() || std::find(kinds.begin(), kinds.end(), kind) != kinds.end();
+}
+
+// Return `symbol` (canonical) as a TDX code, or why TDX cannot be asked for it.
+Result<ListedSymbol> listed_symbol(const std::string& symbol) {
+  const auto market = market_of(symbol);
+  if (!market) {
+    return make_error(ErrorCode::invalid_input, symbol + ": TDX answers SZ, SH and BJ codes only");
+  }
+  if (auto kind = domain::kind_of_code(symbol); !kind) {
+    return kind.error();
+  }
+  return ListedSymbol{symbol, *market, symbol.substr(0, symbol.rfind('.'))};
+}
+
+// Whether the listed `code` of `market` is taken for `kinds`: an A-share stock as D18 took them,
+// or a fund (D20); an index only when asked by name, a code D20 keeps out never.
+bool taken_from_list(Market market, const std::string& code, const std::vector<Kind>& kinds) {
+  const auto kind = domain::classify_code(symbol_of(market, code)).kind;
+  if (!kind || !takes(kinds, *kind)) {
+    return false;
+  }
+  return *kind == Kind::fund || (*kind == Kind::stock && is_a_share(market, code));
+}
+
+// Add the codes the three markets list that `kinds` takes to `out`.
+Status add_listed(Client& client, const std::vector<Kind>& kinds, std::vector<ListedSymbol>& out) {
+  for (const auto market : {Market::sz, Market::sh, Market::bj}) {
+    auto codes = client.listed_codes(market);
+    if (!codes) {
+      return make_error(codes.error().code, "listing the codes of market " + std::to_string(static_cast<int>(market))
+                                                + ": " + codes.error().message);
+    }
+    for (const auto& listed : *codes) {
+      if (taken_from_list(market, listed.code, kinds)) {
+        out.push_back({symbol_of(market, listed.code), market, listed.code});
+      }
+    }
+  }
+  return Ok{};
+}
+
+} // namespace
 
 std::string symbol_of(Market market, const std::string& code) {
   switch (market) {
@@ -31,27 +81,20 @@ std::optional<Market> market_of(const std::string& symbol) {
   return std::nullopt;
 }
 
-Result<std::vector<ListedSymbol>> universe_of(Client& client, const std::vector<std::string>& symbols) {
+Result<std::vector<ListedSymbol>> universe_of(Client& client, const UniverseAsk& ask) {
   std::vector<ListedSymbol> out;
-  for (const auto& symbol : symbols) {
-    const auto market = market_of(symbol);
-    if (!market) {
-      return make_error(ErrorCode::invalid_input, symbol + ": TDX answers SZ, SH and BJ codes only");
+  const bool named = !ask.named.empty();
+  const auto& asked = named ? ask.named : takes(ask.kinds, Kind::index) ? ask.indices : std::vector<std::string>{};
+  for (const auto& symbol : asked) {
+    auto listed = listed_symbol(symbol);
+    if (!listed) {
+      return listed.error();
     }
-    out.push_back({symbol, *market, symbol.substr(0, symbol.rfind('.'))});
+    out.push_back(std::move(*listed));
   }
-  if (symbols.empty()) {
-    for (const auto market : {Market::sz, Market::sh, Market::bj}) {
-      auto codes = client.listed_codes(market);
-      if (!codes) {
-        return make_error(codes.error().code, "listing the codes of market " + std::to_string(static_cast<int>(market))
-                                                  + ": " + codes.error().message);
-      }
-      for (const auto& listed : *codes) {
-        if (is_a_share(market, listed.code)) {
-          out.push_back({symbol_of(market, listed.code), market, listed.code});
-        }
-      }
+  if (!named && (takes(ask.kinds, Kind::stock) || takes(ask.kinds, Kind::fund))) {
+    if (auto added = add_listed(client, ask.kinds, out); !added) {
+      return added.error();
     }
   }
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.symbol < b.symbol; });

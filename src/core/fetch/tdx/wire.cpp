@@ -278,7 +278,7 @@ bool is_a_share(Market market, std::string_view code) {
   return false;
 }
 
-Result<std::vector<RawBar>> parse_security_bars(std::span<const std::uint8_t> body) {
+Result<std::vector<RawBar>> parse_security_bars(std::span<const std::uint8_t> body, BarLayout layout) {
   Reader in(body);
   const auto count = in.u16();
   if (!count) {
@@ -296,7 +296,9 @@ Result<std::vector<RawBar>> parse_security_bars(std::span<const std::uint8_t> bo
     const auto low = in.price();
     const auto volume = in.f32();
     const auto amount = in.f32();
-    if (!amount) {
+    const auto up = layout == BarLayout::index ? in.u16() : std::optional<std::uint16_t>(0);
+    const auto down = layout == BarLayout::index ? in.u16() : std::optional<std::uint16_t>(0);
+    if (!amount || !down) {
       return bad_reply("bar " + std::to_string(i + 1) + " of " + std::to_string(*count)
                        + " runs past the body's " + std::to_string(body.size()) + " bytes (at byte "
                        + std::to_string(at) + ")");
@@ -316,6 +318,8 @@ Result<std::vector<RawBar>> parse_security_bars(std::span<const std::uint8_t> bo
     bar.low_mils = bar.open_mils + *low;
     bar.volume = *volume;
     bar.amount = *amount;
+    bar.up_count = *up;
+    bar.down_count = *down;
     base = bar.close_mils;
     bars.push_back(bar);
   }

@@ -97,26 +97,46 @@ Result<std::vector<ListedCode>> parse_security_list(std::span<const std::uint8_t
 // Beijing 43, 83, 87, 920.
 bool is_a_share(Market market, std::string_view code);
 
-// A daily bar as a reply gives it: prices in whole 1/1000 CNY, volume and amount as float32.
+// A daily bar as a reply gives it: prices in whole 1/1000 CNY whatever the kind (D20: the
+// security list's decimal point is never applied again), volume and amount as float32.
 struct RawBar {
   domain::Date day;
   std::int64_t open_mils = 0;
   std::int64_t high_mils = 0;
   std::int64_t low_mils = 0;
   std::int64_t close_mils = 0;
-  float volume = 0; // shares in category 4, lots in 9
+  float volume = 0; // a stock's or fund's in shares in category 4 (lots in 9); an index's in lots
   float amount = 0; // CNY
+  std::uint16_t up_count = 0;   // an index's: its members up that day (not stored)
+  std::uint16_t down_count = 0; // an index's: its members down
 
   bool operator==(const RawBar&) const = default;
 };
 
-// Parse a get_security_bars body of a daily category (u16 count, then per bar a u32 YYYYMMDD,
-// four price varints, volume and amount), oldest first as sent. A count or varint that runs past
-// the body, trailing bytes, or a date that is not one is an INVALID_INPUT error.
-Result<std::vector<RawBar>> parse_security_bars(std::span<const std::uint8_t> body);
+// How a get_security_bars reply lays its bars out. An index's bars are asked exactly as a
+// stock's (0x052d, category 4), but each carries 4 more bytes (D20; pytdx get_index_bars): a
+// stock's reader misaligns every bar after an index's first, so the asker must say which.
+enum class BarLayout {
+  security, // a stock's or a fund's: date, four prices, volume, amount
+  index,    // the same, then u16 up_count and u16 down_count
+};
+
+// Parse a get_security_bars body of a daily category laid out as `layout` (u16 count, then per
+// bar a u32 YYYYMMDD, four price varints, volume and amount, and an index's two counts), oldest
+// first as sent. A count or varint that runs past the body, trailing bytes, or a date that is not
+// one is an INVALID_INPUT error.
+Result<std::vector<RawBar>> parse_security_bars(std::span<const std::uint8_t> body,
+                                                BarLayout layout = BarLayout::security);
+
+// The ex-rights categories ashare reads (D18, D20); the others (share counts, warrants) change
+// no price.
+inline constexpr std::uint8_t k_dividends_and_rights = 1; // 除权除息
+inline constexpr std::uint8_t k_unit_split = 11;          // 扩缩股: a fund's units split or merged
 
 // An ex-rights event (get_xdxr_info); for category 1 (dividends and rights) the four numbers are,
-// per 10 shares: cash dividend (CNY), rights issue price (CNY), bonus shares, rights shares.
+// per 10 shares: cash dividend (CNY), rights issue price (CNY), bonus shares, rights shares. For
+// category 11 the third (`bonus`'s place) is the new units per old unit (pytdx's `suogu`; no
+// such record was recorded: pytdx's reading, D20), the others unused.
 struct XdxrEvent {
   Market market = Market::sz;
   std::string code;
@@ -126,6 +146,9 @@ struct XdxrEvent {
   float rights_price = 0;
   float bonus = 0;
   float rights = 0;
+
+  // Return the new units per old unit of a category-11 event.
+  float split_ratio() const { return bonus; }
 };
 
 // Parse one 29-byte get_xdxr_info record (u8 market, 6-byte code, a byte, u32 YYYYMMDD, u8

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <future>
+#include <iterator>
 #include <string_view>
 #include <unordered_set>
 #include <utility>
@@ -17,6 +18,9 @@ using nlohmann::json;
 
 // Codes a `daily` call names at most (its ts_code list).
 constexpr std::size_t k_codes_per_call = 100;
+
+// Rows an `index_daily` call answers at most (D20: one call per index per 8,000 rows).
+constexpr std::size_t k_index_rows_per_call = 8000;
 
 std::string yyyymmdd(domain::Date day) {
   return std::to_string(day.yyyymmdd());
@@ -41,6 +45,54 @@ std::vector<json> day_calls(domain::Date day, const std::vector<std::string>& sy
 
 Stop stop_of(const CallFailure& failure) {
   return Stop{end_of(failure), failure.message};
+}
+
+// Return the kind of `symbol` by its code (D20), nullopt for a code D20 keeps out.
+std::optional<domain::Kind> code_kind(const std::string& symbol) {
+  return domain::classify_code(symbol).kind;
+}
+
+// Return those of `symbols` of `kind` by their code.
+std::vector<std::string> of_kind(const std::vector<std::string>& symbols, domain::Kind kind) {
+  std::vector<std::string> out;
+  std::copy_if(symbols.begin(), symbols.end(), std::back_inserter(out),
+               [kind](const std::string& symbol) { return code_kind(symbol) == kind; });
+  return out;
+}
+
+// The APIs that answer a kind's bars and factors (D20): an index has no factors (its factor is 1).
+struct KindApis {
+  const char* bars;
+  const char* adj; // nullptr: none
+};
+
+KindApis apis_of(domain::Kind kind) {
+  switch (kind) {
+  case domain::Kind::fund:
+    return {"fund_daily", "fund_adj"};
+  case domain::Kind::index:
+    return {"index_daily", nullptr};
+  default:
+    return {"daily", "adj_factor"};
+  }
+}
+
+// Return `why` (a refusal quoting the source) followed by `then`: the source's final full stop
+// ("。" or ".") dropped, so that "; " does not follow it.
+std::string then_said(std::string why, std::string_view then) {
+  for (const std::string_view stop : {"\u3002", "."}) {
+    if (why.ends_with(stop)) {
+      why.erase(why.size() - stop.size());
+      break;
+    }
+  }
+  return why + "; " + std::string(then);
+}
+
+// Return the words a refused kind is left out with.
+std::string left_out(const std::string& why, domain::Kind kind) {
+  return then_said(why, std::string("the ") + (kind == domain::Kind::fund ? "funds" : "indices")
+                            + " are left out of this run (D20)");
 }
 
 // Tells `waiting` what the client does, while it lives: how long it waited out the source's rate
@@ -82,6 +134,11 @@ void take_second_bars(Fetched& out, domain::Date day) {
     out.problems.push_back({row.line, row.symbol, day, "ts_code", "a second bar of " + row.symbol, true});
     return true;
   });
+}
+
+// Drop the rows of codes D20 keeps out (a REIT in `fund_daily`'s answer, a B share): no kind.
+void drop_kept_out(Fetched& out) {
+  std::erase_if(out.rows, [](const import::ParsedRow& row) { return !code_kind(row.symbol); });
 }
 
 // Add the rows and problems of a day's `daily` answers (`read`, one per call) to `out`, their
@@ -225,20 +282,78 @@ void TushareProvider::ask_aliases(References& out) {
   out.aliases = std::move(*read);
 }
 
-References TushareProvider::references(const Waiting& waiting) {
+void TushareProvider::ask_kind_listings(const UniverseAsk& ask, References& out) {
+  // D20: the funds listed on the exchanges (market E), and each index asked by its code.
+  std::vector<store::Listing> listings;
+  const auto add = [&](const std::optional<Table>& table, auto read, std::string_view what) {
+    if (!table) {
+      return;
+    }
+    auto read_rows = read(*table);
+    if (!read_rows) {
+      not_refreshed(what, read_rows.error().message, out.warnings);
+      return;
+    }
+    listings.insert(listings.end(), read_rows->begin(), read_rows->end());
+  };
+  const bool funds = ask.kinds.empty() || std::find(ask.kinds.begin(), ask.kinds.end(), domain::Kind::fund) != ask.kinds.end();
+  if (funds) {
+    add(call_reference("fund_basic", json{{"market", "E"}}, "", "the funds' listings", out.warnings, out.stop),
+        read_fund_listings, "the funds' listings");
+  }
+  for (const auto& index : ask.indices) {
+    if (out.stop) {
+      return;
+    }
+    add(call_reference("index_basic", json{{"ts_code", index}}, "", "the indices' listings", out.warnings, out.stop),
+        read_index_listings, "the indices' listings");
+  }
+  if (!listings.empty()) {
+    if (!out.listings) {
+      out.listings.emplace();
+    }
+    out.listings->insert(out.listings->end(), listings.begin(), listings.end());
+  }
+}
+
+References TushareProvider::references(const UniverseAsk& ask, const Waiting& waiting) {
   const Listening listening(m_client, waiting);
   References out;
   out.aliases_from = "Tushare `bse_mapping`";
-  ask_listings(out);
-  if (!out.stop) {
+  const bool stocks = !ask.named.empty() || ask.kinds.empty()
+                      || std::find(ask.kinds.begin(), ask.kinds.end(), domain::Kind::stock) != ask.kinds.end();
+  if (stocks) {
+    ask_listings(out);
+  }
+  if (stocks && !out.stop) {
     ask_aliases(out);
+  }
+  if (ask.named.empty() && !out.stop) {
+    ask_kind_listings(ask, out);
   }
   return out;
 }
 
-bool TushareProvider::ask_day_adj(const std::vector<json>& calls, Fetched& out, std::optional<Stop>& stop) {
+std::int64_t TushareProvider::estimate(const PlanSize& size) const {
+  // A day of stocks: daily, adj_factor, suspend_d; of funds: fund_daily, fund_adj; each index one
+  // index_daily per 8,000 rows (D20: about 13 calls a day with the default eight). The calendar,
+  // stock_basic (three statuses) and bse_mapping, fund_basic, an index_basic per index first;
+  // an index_weight per index whose membership is asked (a window's snapshots, one page or more).
+  const auto pages = (size.index_days + k_index_rows_per_call - 1) / k_index_rows_per_call;
+  const bool stocks = size.stock_days > 0 || size.named;
+  return static_cast<std::int64_t>(size.stock_days * 3 + size.fund_days * 2 + size.indices * pages)
+         + 1 + (stocks ? 4 : 0) + (size.fund_days > 0 ? 1 : 0)
+         + static_cast<std::int64_t>(size.index_days > 0 ? size.indices : 0)
+         + static_cast<std::int64_t>(size.members);
+}
+
+bool TushareProvider::ask_day_adj(const char* api_name,
+                                  bool& permitted,
+                                  const std::vector<json>& calls,
+                                  Fetched& out,
+                                  std::optional<Stop>& stop) {
   for (const auto& params : calls) {
-    auto table = call_permitted("adj_factor", params, m_adj_permitted, out.warnings, stop);
+    auto table = call_permitted(api_name, params, permitted, out.warnings, stop);
     if (!table) {
       return !stop; // refused: the factors follow the pre_close chain
     }
@@ -269,15 +384,79 @@ bool TushareProvider::ask_day_suspensions(const std::vector<json>& calls, Fetche
   return true;
 }
 
+bool& TushareProvider::bars_permitted(domain::Kind kind) {
+  return kind == domain::Kind::fund ? m_fund_daily_permitted : kind == domain::Kind::index ? m_index_daily_permitted : m_daily_permitted;
+}
+
+bool& TushareProvider::adj_permitted(domain::Kind kind) {
+  return kind == domain::Kind::fund ? m_fund_adj_permitted : m_adj_permitted;
+}
+
+std::optional<Stop> TushareProvider::call_bars(domain::Kind kind,
+                                               const json& params,
+                                               std::vector<Table>& tables,
+                                               Fetched& out) {
+  // D20: a kind whose bars API the token may not call is left out (a stock's `daily` stops the run).
+  bool& permitted = bars_permitted(kind);
+  if (!permitted) {
+    out.kind_refused = true;
+    return std::nullopt;
+  }
+  auto answer = m_client.call(apis_of(kind).bars, params, "");
+  if (const auto* failure = std::get_if<CallFailure>(&answer)) {
+    if (failure->kind != CallFailure::Kind::permission || kind == domain::Kind::stock) {
+      return stop_of(*failure);
+    }
+    permitted = false;
+    out.kind_refused = true;
+    out.warnings.push_back(left_out(failure->message, kind));
+    return std::nullopt;
+  }
+  out.answered += std::get<Table>(answer).items.size();
+  tables.push_back(std::move(std::get<Table>(answer)));
+  return std::nullopt;
+}
+
+std::optional<Stop> TushareProvider::ask_named_kinds(const Unit& unit, std::vector<Table>& tables, Fetched& out) {
+  // A run naming funds and indices asks them on the day by code: funds as a day's ts_code list,
+  // each index by its code (index_daily answers one code a call).
+  const auto day = yyyymmdd(unit.days.front());
+  std::vector<json> calls;
+  for (const auto& params : day_calls(unit.days.front(), of_kind(unit.symbols, domain::Kind::fund))) {
+    calls.push_back(params);
+  }
+  const bool funds = !of_kind(unit.symbols, domain::Kind::fund).empty();
+  for (std::size_t i = 0; funds && i < calls.size(); ++i) {
+    if (auto stop = call_bars(domain::Kind::fund, calls[i], tables, out)) {
+      return stop;
+    }
+  }
+  for (const auto& index : of_kind(unit.symbols, domain::Kind::index)) {
+    if (auto stop = call_bars(domain::Kind::index, json{{"ts_code", index}, {"start_date", day}, {"end_date", day}},
+                              tables, out)) {
+      return stop;
+    }
+  }
+  out.kind_refused = false; // named: a kind refused is a warning, the others are written
+  std::optional<Stop> stop;
+  if (funds && out.answered > 0) {
+    (void)ask_day_adj("fund_adj", m_fund_adj_permitted, calls, out, stop);
+  }
+  return stop;
+}
+
 Asked TushareProvider::fetch_day(const Unit& unit) {
   const auto day = unit.days.front();
-  const auto calls = day_calls(day, unit.symbols);
+  const bool named = !unit.symbols.empty();
+  const auto kind = named ? domain::Kind::stock : unit.kind;
+  const auto stocks = of_kind(unit.symbols, domain::Kind::stock);
+  const auto calls = named && stocks.empty() ? std::vector<json>{} : day_calls(day, named ? stocks : unit.symbols);
   Fetched out;
   out.where = k_provider;
   std::optional<Stop> stop;
-  if (unit.factors_before) {
+  if (unit.factors_before && !calls.empty()) {
     const json params{{"trade_date", yyyymmdd(*unit.factors_before)}};
-    if (auto table = call_permitted("adj_factor", params, m_adj_permitted, out.warnings, stop)) {
+    if (auto table = call_permitted(apis_of(kind).adj, params, adj_permitted(kind), out.warnings, stop)) {
       if (auto read = read_adj_factors(*table)) {
         out.adj_before = std::move(*read);
       }
@@ -287,12 +466,18 @@ Asked TushareProvider::fetch_day(const Unit& unit) {
   }
   std::vector<Table> tables;
   for (const auto& params : calls) {
-    auto daily = m_client.call("daily", params, "");
-    if (const auto* failure = std::get_if<CallFailure>(&daily)) {
-      return stop_of(*failure);
+    if (auto why = call_bars(kind, params, tables, out)) {
+      return *why;
     }
-    out.answered += std::get<Table>(daily).items.size();
-    tables.push_back(std::move(std::get<Table>(daily)));
+    if (out.kind_refused) {
+      return out;
+    }
+  }
+  const auto stock_rows = out.answered;
+  if (named) {
+    if (auto why = ask_named_kinds(unit, tables, out)) {
+      return *why;
+    }
   }
   // Read while the day's other calls are under way: reading is most of this thread's work.
   auto reading = std::async(out.answered > 0 ? std::launch::async : std::launch::deferred,
@@ -303,33 +488,39 @@ Asked TushareProvider::fetch_day(const Unit& unit) {
                               }
                               return read;
                             });
-  if (out.answered > 0
-      && (!ask_day_adj(calls, out, stop) || (unit.with_suspensions && !ask_day_suspensions(calls, out, stop)))) {
+  const bool suspensions = unit.with_suspensions && kind == domain::Kind::stock;
+  if (stock_rows > 0
+      && (!ask_day_adj(apis_of(kind).adj, adj_permitted(kind), calls, out, stop)
+          || (suspensions && !ask_day_suspensions(calls, out, stop)))) {
     return *stop;
   }
   auto read = reading.get();
   if (auto why = add_day_rows(read, day, out)) {
     return *why;
   }
+  drop_kept_out(out);
   return out;
 }
 
 Asked TushareProvider::fetch_span(const Unit& unit) {
   const auto& symbol = unit.symbols.front();
+  const auto kind = code_kind(symbol).value_or(domain::Kind::stock);
   const json params{{"ts_code", symbol},
                     {"start_date", yyyymmdd(unit.days.front())},
                     {"end_date", yyyymmdd(unit.days.back())}};
-  auto daily = m_client.call("daily", params, "");
-  if (const auto* failure = std::get_if<CallFailure>(&daily)) {
-    return stop_of(*failure);
+  Fetched out;
+  out.where = k_provider;
+  std::vector<Table> tables;
+  if (auto why = call_bars(kind, params, tables, out)) {
+    return *why;
   }
-  auto rows = read_daily(std::move(std::get<Table>(daily)));
+  if (out.kind_refused) {
+    return out;
+  }
+  auto rows = read_daily(std::move(tables.front()));
   if (!rows) {
     return Stop{FetchEnd::refused, std::string(k_provider) + ": " + rows.error().message};
   }
-  Fetched out;
-  out.where = k_provider;
-  out.answered = rows->row_codes.size();
   for (const auto& problem : rows->file.problems) {
     out.problems.push_back({problem.line, rows->code_on_line(problem.line),
                             rows->day_on_line(problem.line).value_or(unit.days.front()), problem.column,
@@ -338,7 +529,8 @@ Asked TushareProvider::fetch_span(const Unit& unit) {
   import::sort_by_symbol_and_date(rows->file);
   out.rows = std::move(rows->file.rows);
   std::optional<Stop> stop;
-  if (auto table = call_permitted("adj_factor", params, m_adj_permitted, out.warnings, stop)) {
+  const char* adj = apis_of(kind).adj;
+  if (auto table = adj == nullptr ? std::nullopt : call_permitted(adj, params, adj_permitted(kind), out.warnings, stop)) {
     if (const auto factors = read_adj_factor_rows(*table)) {
       for (const auto& factor : *factors) {
         out.span_adj[factor.date.yyyymmdd()] = factor.value;
@@ -348,6 +540,35 @@ Asked TushareProvider::fetch_span(const Unit& unit) {
   if (stop) {
     return *stop;
   }
+  return out;
+}
+
+std::variant<Snapshots, Stop> TushareProvider::members(const std::string& index,
+                                                       domain::Date first,
+                                                       domain::Date last,
+                                                       const Waiting& waiting) {
+  const Listening listening(m_client, waiting);
+  // D20: 000300.SH answered nothing for years (waditu/tushare #801 #1175 #1224); its weights are
+  // filed under 399300.SZ.
+  const std::string asked = index == "000300.SH" ? "399300.SZ" : index;
+  Snapshots out;
+  std::optional<Stop> stop;
+  const json params{{"index_code", asked}, {"start_date", yyyymmdd(first)}, {"end_date", yyyymmdd(last)}};
+  auto table = call_permitted("index_weight", params, m_index_weight_permitted, out.warnings, stop);
+  if (stop) {
+    return *stop;
+  }
+  if (!table) { // refused for the token's points: said once, the run goes on
+    for (auto& warning : out.warnings) {
+      warning = then_said(warning, "the indices' membership is left out of this run (D20)");
+    }
+    return out;
+  }
+  auto read = read_index_weight(*table);
+  if (!read) {
+    return Stop{FetchEnd::refused, std::string(k_provider) + ": " + read.error().message};
+  }
+  out.by_day = std::move(*read);
   return out;
 }
 

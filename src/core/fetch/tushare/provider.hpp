@@ -7,6 +7,14 @@
 // suspensions too) that cannot be had for any reason but the quota or the token is a warning, said
 // once, and the run goes on with what the store holds (D18). Calls go through a Client
 // (tushare/client.hpp): the pace, the pages, the retries and the refusals are its.
+//
+// D20: a market's day of funds is `fund_daily` by trade_date with its `fund_adj` (else the pre_close
+// chain, said once); an index is a span, `index_daily` by ts_code (no factors: an index's is 1);
+// the listings add `fund_basic` (market E) and `index_basic` by each index's ts_code. A symbol is
+// asked through its code's kind's API, and a code D20 keeps out is dropped from every answer. A
+// token that may not call `fund_daily` or `index_daily` leaves that kind out of the run, said once.
+// An index's membership is `index_weight` by index_code over a window (Tushare files CSI 300's
+// under 399300.SZ: asked so for 000300.SH), its snapshots filed under the index asked for.
 #pragma once
 
 #include "core/fetch/provider.hpp"
@@ -32,17 +40,22 @@ public:
   std::string name() const override { return k_provider; }
   std::string display_name() const override { return "Tushare"; }
   UnitShape market_shape() const override { return UnitShape::market_day; }
+  std::vector<domain::Kind> kinds() const override { return {domain::k_kinds.begin(), domain::k_kinds.end()}; }
+  bool indices_lag() const override { return true; }
   References calendar(domain::Date today, std::optional<domain::Date> from, const Waiting& waiting) override;
-  References references(const Waiting& waiting) override;
-  // daily, adj_factor and suspend_d a day; the calendar, three listings and the aliases first.
-  std::int64_t estimate(std::size_t days, std::size_t, bool) const override {
-    return static_cast<std::int64_t>(days) * 3 + 5;
-  }
-  // A market's day answers every symbol: the symbols named, as they are.
-  std::variant<std::vector<std::string>, Stop> universe(const std::vector<std::string>& named) override {
-    return named;
+  References references(const UniverseAsk& ask, const Waiting& waiting) override;
+  // daily, adj_factor and suspend_d a stocks' day, fund_daily and fund_adj a funds' day, an
+  // index_daily per index per 8,000 rows; the calendar, the listings and the aliases first.
+  std::int64_t estimate(const PlanSize& size) const override;
+  // A market's day answers every stock and fund; the indices are asked a span each (D20).
+  std::variant<std::vector<std::string>, Stop> universe(const UniverseAsk& ask) override {
+    return ask.named.empty() ? ask.indices : ask.named;
   }
   Asked fetch(const Unit& unit, const Waiting& waiting) override;
+  // D20: `index_weight` by index_code over [first, last], paged; 000300.SH asked as 399300.SZ.
+  bool answers_members() const override { return true; }
+  std::variant<Snapshots, Stop> members(const std::string& index, domain::Date first, domain::Date last,
+                                        const Waiting& waiting) override;
   std::int64_t requests() const override { return m_client.requests(); }
 
 private:
@@ -67,13 +80,29 @@ private:
   void not_refreshed(std::string_view table, const std::string& why, std::vector<std::string>& warnings);
   Asked fetch_day(const Unit& unit);
   Asked fetch_span(const Unit& unit);
-  bool ask_day_adj(const std::vector<nlohmann::json>& calls, Fetched& out, std::optional<Stop>& stop);
+  void ask_kind_listings(const UniverseAsk& ask, References& out);
+  bool ask_day_adj(const char* api_name,
+                   bool& permitted,
+                   const std::vector<nlohmann::json>& calls,
+                   Fetched& out,
+                   std::optional<Stop>& stop);
+  bool& bars_permitted(domain::Kind kind);
+  bool& adj_permitted(domain::Kind kind);
+  // Call `kind`'s bars API with `params`, its table added to `tables`; or the kind refused (`out`
+  // says so), or a stop.
+  std::optional<Stop> call_bars(domain::Kind kind, const nlohmann::json& params, std::vector<Table>& tables, Fetched& out);
+  std::optional<Stop> ask_named_kinds(const Unit& unit, std::vector<Table>& tables, Fetched& out);
   bool ask_day_suspensions(const std::vector<nlohmann::json>& calls, Fetched& out, std::optional<Stop>& stop);
   void ask_listings(References& out);
   void ask_aliases(References& out);
 
   Client& m_client;
   bool m_adj_permitted = true; // until the token is refused `adj_factor`
+  bool m_daily_permitted = true;      // never cleared: a refused `daily` stops the run
+  bool m_fund_adj_permitted = true;   // until refused `fund_adj`: the pre_close chain then
+  bool m_fund_daily_permitted = true; // until refused `fund_daily`: the funds are left out (D20)
+  bool m_index_daily_permitted = true; // until refused `index_daily`: the indices are left out
+  bool m_index_weight_permitted = true; // until refused `index_weight`: no membership this run
   bool m_suspend_asked = true; // until `suspend_d` fails: the same answer every day costs a call a day
   std::set<std::string, std::less<>> m_not_refreshed; // the reference tables warned of
 };

@@ -1,5 +1,7 @@
 #include "core/fetch/tushare/tables.hpp"
 
+#include "core/domain/kind.hpp"
+#include "core/domain/number.hpp"
 #include "core/domain/symbol.hpp"
 #include "core/import/vendor_csv.hpp"
 #include "core/import/vendor_formats.hpp"
@@ -141,6 +143,28 @@ Result<std::vector<std::pair<std::string, domain::Date>>> read_suspensions(const
   return days;
 }
 
+Result<std::map<domain::Date, std::vector<store::MemberWeight>>> read_index_weight(const Table& table) {
+  const char* const names[] = {"con_code", "trade_date", "weight"};
+  const auto index = columns_of(table, names, "index_weight");
+  if (!index) {
+    return index.error();
+  }
+  std::map<domain::Date, std::vector<store::MemberWeight>> snapshots;
+  for (const auto& item : table.items) {
+    const auto symbol = domain::parse_symbol(cell(item, (*index)[0]));
+    const auto date = date_cell(item, (*index)[1]);
+    const auto weight = domain::parse_double(cell(item, (*index)[2]));
+    if (symbol && date && weight && domain::classify_code(symbol->str()).kind) {
+      snapshots[*date].push_back({symbol->str(), *weight});
+    }
+  }
+  for (auto& [day, members] : snapshots) {
+    std::sort(members.begin(), members.end(),
+              [](const store::MemberWeight& a, const store::MemberWeight& b) { return a.symbol < b.symbol; });
+  }
+  return snapshots;
+}
+
 Result<std::vector<store::Listing>> read_listings(const Table& table) {
   const char* const names[] = {"ts_code", "name", "list_date", "list_status"};
   const auto index = columns_of(table, names, "stock_basic");
@@ -161,6 +185,49 @@ Result<std::vector<store::Listing>> read_listings(const Table& table) {
     listing.list_date = date_cell(item, (*index)[2]);
     listing.delist_date = delist ? date_cell(item, *delist) : std::nullopt;
     listing.status = status[0];
+    listings.push_back(std::move(listing));
+  }
+  return listings;
+}
+
+Result<std::vector<store::Listing>> read_fund_listings(const Table& table) {
+  const char* const names[] = {"ts_code", "name", "list_date"};
+  const auto index = columns_of(table, names, "fund_basic");
+  if (!index) {
+    return index.error();
+  }
+  const auto delist = table.column("delist_date");
+  const auto status = table.column("status");
+  std::vector<store::Listing> listings;
+  for (const auto& item : table.items) {
+    const auto symbol = domain::parse_symbol(cell(item, (*index)[0]));
+    const auto& state = status ? cell(item, *status) : std::string("L");
+    if (!symbol || domain::classify_code(symbol->str()).kind != domain::Kind::fund || (state != "L" && state != "D")) {
+      continue;
+    }
+    store::Listing listing{symbol->str(), cell(item, (*index)[1]), date_cell(item, (*index)[2]),
+                           delist ? date_cell(item, *delist) : std::nullopt, state[0], domain::Kind::fund};
+    listings.push_back(std::move(listing));
+  }
+  return listings;
+}
+
+Result<std::vector<store::Listing>> read_index_listings(const Table& table) {
+  const char* const names[] = {"ts_code", "name", "list_date"};
+  const auto index = columns_of(table, names, "index_basic");
+  if (!index) {
+    return index.error();
+  }
+  const auto expiry = table.column("exp_date");
+  std::vector<store::Listing> listings;
+  for (const auto& item : table.items) {
+    const auto symbol = domain::parse_symbol(cell(item, (*index)[0]));
+    if (!symbol || domain::classify_code(symbol->str()).kind != domain::Kind::index) {
+      continue;
+    }
+    const auto expired = expiry ? date_cell(item, *expiry) : std::nullopt;
+    store::Listing listing{symbol->str(), cell(item, (*index)[1]), date_cell(item, (*index)[2]), expired,
+                           expired ? 'D' : 'L', domain::Kind::index};
     listings.push_back(std::move(listing));
   }
   return listings;

@@ -53,6 +53,22 @@ Result<std::vector<std::pair<std::string, domain::Date>>> read_suspensions(const
 // Read a `stock_basic` table (ts_code, name, list_date, delist_date, list_status).
 Result<std::vector<store::Listing>> read_listings(const Table& table);
 
+// D20: read a `fund_basic` table (ts_code, name, list_date, delist_date, status L, D or I) into
+// listings of kind fund; a fund still being issued (I), or a code D20 keeps out (a REIT), is left
+// out.
+Result<std::vector<store::Listing>> read_fund_listings(const Table& table);
+
+// D20: read an `index_basic` table (ts_code, name, list_date, exp_date) into listings of kind
+// index (status L, or D once exp_date is set); a code that is no D1 symbol (Tushare's `.CSI`) is
+// left out.
+Result<std::vector<store::Listing>> read_index_listings(const Table& table);
+
+// D20: an `index_weight` table (index_code, con_code, trade_date, weight in percent) read into
+// snapshots by day, each member canonical and by symbol; a row whose code is no D1 symbol, or
+// one D20 keeps out, or whose day or weight does not read, is left out. The snapshots are filed
+// by the caller under the index it asked for (000300.SH, asked as 399300.SZ).
+Result<std::map<domain::Date, std::vector<store::MemberWeight>>> read_index_weight(const Table& table);
+
 // Read a `bse_mapping` table (o_code, n_code: the Beijing exchange's old and new codes, D19) into
 // aliases; a row whose codes are no Beijing symbols, or whose new code is no 920xxx, is an
 // INVALID_INPUT error.

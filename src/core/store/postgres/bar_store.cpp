@@ -2,6 +2,7 @@
 
 #include "core/store/postgres/schema.hpp"
 #include "core/store/stored_date.hpp"
+#include "core/store/stored_kind.hpp"
 
 #include <array>
 #include <charconv>
@@ -12,12 +13,15 @@ namespace {
 
 using domain::Date;
 
+// D20: a symbol's kind as its summary holds it: its listing's, else its code's (bound as $2).
+#define ASHARE_PG_SUMMARY_KIND "coalesce((SELECT kind FROM listings WHERE symbol = $1), $2::text)"
+
 constexpr const char* k_bar_columns =
   "SELECT trade_date, open, high, low, close, volume, turnover, change_pct, factor FROM bars ";
 
 constexpr const char* k_symbol_columns =
   "SELECT s.symbol, s.first_date, s.last_date, s.bar_count, s.latest_factor, "
-  "coalesce(o.source, ''), coalesce(o.factor_origin, ''), coalesce(o.adjusted, false) "
+  "coalesce(o.source, ''), coalesce(o.factor_origin, ''), coalesce(o.adjusted, false), s.kind "
   "FROM bar_symbols s LEFT JOIN bar_symbol_sources o ON o.symbol = s.symbol ";
 
 // The advisory lock every write transaction holds until it ends: writers one at a time, as
@@ -89,7 +93,8 @@ SymbolInfo read_symbol(const Result& result, int row) {
                     result.float64(row, 4),
                     std::string(result.text(row, 5)),
                     std::string(result.text(row, 6)),
-                    result.text(row, 7) == "t"};
+                    result.text(row, 7) == "t",
+                    stored_kind(result.optional_text(row, 8))};
 }
 
 // Read a row of (trade_date, open, high, low, close, volume, turnover, change_pct, factor).
@@ -477,11 +482,11 @@ void PostgresBarStore::refresh_symbol(const std::string& symbol) {
   m_connection.run("symbol_forget", "DELETE FROM bar_symbols WHERE symbol = $1", {symbol});
   const auto inserted = m_connection.run(
     "symbol_refresh",
-    "INSERT INTO bar_symbols(symbol, first_date, last_date, bar_count, latest_factor) "
+    "INSERT INTO bar_symbols(symbol, first_date, last_date, bar_count, latest_factor, kind) "
     "SELECT $1::text, min(trade_date), max(trade_date), count(*), "
-    "(SELECT factor FROM bars WHERE symbol = $1 ORDER BY trade_date DESC LIMIT 1) "
-    "FROM bars WHERE symbol = $1 HAVING count(*) > 0",
-    {symbol});
+    "(SELECT factor FROM bars WHERE symbol = $1 ORDER BY trade_date DESC LIMIT 1), " ASHARE_PG_SUMMARY_KIND
+    " FROM bars WHERE symbol = $1 HAVING count(*) > 0",
+    {symbol, code_kind_text(symbol)});
   if (inserted.changed() == 0) {
     m_connection.run("symbol_source_forget", "DELETE FROM bar_symbol_sources WHERE symbol = $1",
                      {symbol});
@@ -496,11 +501,12 @@ void PostgresBarStore::save_symbol_summary(const std::string& symbol,
   flush();
   m_connection.run(
     "symbol_summary",
-    "INSERT INTO bar_symbols(symbol, first_date, last_date, bar_count, latest_factor) "
-    "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (symbol) DO UPDATE SET first_date = excluded.first_date, "
-    "last_date = excluded.last_date, bar_count = excluded.bar_count, "
-    "latest_factor = excluded.latest_factor",
-    {symbol, date_param(first), date_param(last), count, number_text(latest_factor)});
+    "INSERT INTO bar_symbols(symbol, first_date, last_date, bar_count, latest_factor, kind) "
+    "VALUES ($1, $3, $4, $5, $6, " ASHARE_PG_SUMMARY_KIND ") ON CONFLICT (symbol) DO UPDATE SET "
+    "first_date = excluded.first_date, last_date = excluded.last_date, "
+    "bar_count = excluded.bar_count, latest_factor = excluded.latest_factor, kind = excluded.kind",
+    {symbol, code_kind_text(symbol), date_param(first), date_param(last), count,
+     number_text(latest_factor)});
 }
 
 void PostgresBarStore::save_symbol_source(const std::string& symbol, const SymbolSource& source) {
@@ -522,11 +528,11 @@ void PostgresBarStore::finish_change(const std::string& source) {
                      {source});
   }
   // as_of recomputed (D18: the latest whole-market ledger day when there is one, else D8's
-  // latest bar), the generation bumped, and every listening replica told at commit.
+  // latest bar; D20: the stocks' ledger day), the generation bumped, and every listening replica told at commit.
   m_connection.exec(
     "DELETE FROM bars_meta WHERE key = 'as_of';"
     "INSERT INTO bars_meta(key, value) SELECT 'as_of', day::text FROM (SELECT coalesce("
-    "(SELECT max(trade_date) FROM fetch_ledger WHERE symbol = ''), "
+    "(SELECT max(trade_date) FROM fetch_ledger WHERE symbol = '' AND kind = 'stock'), "
     "(SELECT max(last_date) FROM bar_symbols)) AS day) AS latest WHERE day IS NOT NULL;"
     "UPDATE bars_meta SET value = (value::bigint + 1)::text WHERE key = 'generation';"
     "SELECT pg_notify('ashare_bars', '')");

@@ -2,7 +2,9 @@
 
 #include "core/domain/shipped_bj_codes.hpp"
 #include "core/store/calendar_days.hpp"
+#include "core/store/stored_kind.hpp"
 
+#include <algorithm>
 #include <span>
 #include <string>
 
@@ -43,6 +45,25 @@ void seed_shipped_aliases(Connection& connection) {
                   "SELECT * FROM unnest($1::text[], $2::text[]) "
                   "WHERE NOT EXISTS (SELECT 1 FROM code_aliases)",
                   {olds + "}", news + "}"});
+}
+
+// D20 (issue 44): give every symbol's summary its kind, its listing's when a provider's list
+// names it, else its code's (domain::classify_code: the code table stays in C++), in one
+// statement.
+void fill_symbol_kinds(Connection& connection) {
+  const auto symbols = connection.exec("SELECT symbol FROM bar_symbols");
+  std::string names = "{";
+  std::string kinds = "{";
+  for (int row = 0; row < symbols.rows(); ++row) {
+    const std::string symbol(symbols.text(row, 0));
+    names += (row > 0 ? "," : "") + symbol;
+    kinds += (row > 0 ? "," : "") + code_kind_text(symbol).value_or("NULL");
+  }
+  connection.exec("UPDATE bar_symbols s SET kind = coalesce("
+                  "(SELECT l.kind FROM listings l WHERE l.symbol = s.symbol), c.kind) "
+                  "FROM unnest($1::text[], $2::text[]) AS c(symbol, kind) "
+                  "WHERE s.symbol = c.symbol",
+                  {names + "}", kinds + "}"});
 }
 
 // Migration i (1-based) brings a store from version i-1 to i. Append, never edit.
@@ -280,6 +301,63 @@ constexpr Migration k_data_migrations[] = {
              rows
         FROM fetch_ledger;
   )sql"},
+  // D20 (issue 44): kinds, as the SQLite store's schema 8 (store/schema.cpp): listings and the
+  // ledger say their kind (the rows before: stocks), a symbol's summary holds its kind (written
+  // with the summary, updated by the trigger when a listing is saved with another kind, filled
+  // in by fill_symbol_kinds()), and the views gain their kind columns, last.
+  {R"sql(
+    ALTER TABLE listings ADD COLUMN
+      kind text NOT NULL DEFAULT 'stock' CHECK (kind IN ('stock', 'index', 'fund'));
+    ALTER TABLE bar_symbols ADD COLUMN kind text CHECK (kind IN ('stock', 'index', 'fund'));
+    ALTER TABLE fetch_ledger ADD COLUMN
+      kind text NOT NULL DEFAULT 'stock' CHECK (kind IN ('stock', 'index', 'fund'));
+    ALTER TABLE fetch_ledger DROP CONSTRAINT fetch_ledger_pkey,
+      ADD PRIMARY KEY (provider, trade_date, kind, symbol);
+    CREATE FUNCTION listings_kind_to_symbols() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      UPDATE bar_symbols SET kind = NEW.kind
+       WHERE symbol = NEW.symbol AND kind IS DISTINCT FROM NEW.kind;
+      RETURN NULL;
+    END
+    $$;
+    CREATE TRIGGER listings_kind AFTER INSERT OR UPDATE OF kind ON listings
+      FOR EACH ROW EXECUTE FUNCTION listings_kind_to_symbols();
+    CREATE OR REPLACE VIEW symbols_v AS
+      SELECT symbol, ashare_iso_date(first_date) AS first_date,
+             ashare_iso_date(last_date) AS last_date, bar_count, latest_factor, kind
+        FROM bar_symbols;
+    CREATE OR REPLACE VIEW listings_v AS
+      SELECT symbol, name, ashare_iso_date(list_date) AS list_date,
+             ashare_iso_date(delist_date) AS delist_date, status::text AS status, kind
+        FROM listings;
+    CREATE OR REPLACE VIEW ledger_v AS
+      SELECT provider, ashare_iso_date(trade_date) AS trade_date, NULLIF(symbol, '') AS symbol,
+             rows, kind
+        FROM fetch_ledger;
+  )sql", fill_symbol_kinds},
+  // D20 (issue 44): index membership, as the SQLite store's (store/schema.cpp): snapshots (the
+  // weight a double, every digit of what Tushare gives), spans of each source, members_v.
+  {R"sql(
+    CREATE TABLE member_snapshots(
+      index_symbol text NOT NULL,
+      trade_date   integer NOT NULL,
+      symbol       text NOT NULL,
+      weight       double precision NOT NULL,
+      PRIMARY KEY(index_symbol, trade_date, symbol)
+    );
+    CREATE TABLE member_spans(
+      index_symbol text NOT NULL,
+      source       text NOT NULL CHECK (source IN ('tushare', 'import')),
+      symbol       text NOT NULL,
+      first_date   integer NOT NULL,
+      last_date    integer,
+      PRIMARY KEY(index_symbol, source, symbol, first_date)
+    );
+    CREATE VIEW members_v AS
+      SELECT index_symbol, symbol, ashare_iso_date(first_date) AS first_date,
+             ashare_iso_date(last_date) AS last_date, source
+        FROM member_spans;
+  )sql"},
 };
 
 std::span<const Migration> migrations(SchemaKind kind) {
@@ -310,7 +388,11 @@ constexpr const char* k_lock = "SELECT pg_advisory_xact_lock(7305190012190001)";
 int current_schema_version(SchemaKind kind) { return static_cast<int>(migrations(kind).size()); }
 
 void migrate(Connection& connection, SchemaKind kind) {
-  const int target = current_schema_version(kind);
+  migrate(connection, kind, current_schema_version(kind));
+}
+
+void migrate(Connection& connection, SchemaKind kind, int target) {
+  target = std::min(target, current_schema_version(kind));
   const char* select = "SELECT version FROM ashare_schema WHERE store = $1";
   try {
     const auto found = connection.exec(select, {name_of(kind)});
@@ -328,14 +410,18 @@ void migrate(Connection& connection, SchemaKind kind) {
                   "store text PRIMARY KEY, version integer NOT NULL)");
   const auto found = connection.exec(select, {name_of(kind)});
   const auto version = found.rows() == 1 ? found.int64(0, 0) : 0;
-  if (version > target) {
+  if (version > current_schema_version(kind)) {
     throw std::runtime_error("store " + connection.where() + " has " + name_of(kind)
                              + " schema version " + std::to_string(version)
                              + ", newer than this ashare supports ("
-                             + std::to_string(target) + "): upgrade ashare");
+                             + std::to_string(current_schema_version(kind)) + "): upgrade ashare");
+  }
+  if (version >= target) {
+    return; // another replica migrated it meanwhile (or a test asked for an older schema)
   }
   const auto steps = migrations(kind);
-  for (auto step = static_cast<std::size_t>(version); step < steps.size(); ++step) {
+  for (auto step = static_cast<std::size_t>(version); step < static_cast<std::size_t>(target);
+       ++step) {
     connection.exec(steps[step].sql);
     if (steps[step].then != nullptr) {
       steps[step].then(connection);

@@ -17,4 +17,8 @@ int current_schema_version(SchemaKind kind);
 // for a database whose schema is newer than this build's.
 void migrate(Connection& connection, SchemaKind kind);
 
+// Bring it to schema `version` (at most the current one): how a test makes a store as an older
+// ashare left it.
+void migrate(Connection& connection, SchemaKind kind, int version);
+
 } // namespace ashare::store::postgres
