@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The test suite. With no argument: one build (Debug, warnings as errors) and every test in it:
 # unit, black-box on SQLite and on a throwaway PostgreSQL, crash cycles, docs and completions,
-# about 11 minutes on 2 cores cold, less warm (what .ci/run runs). With --all: that, then the ASan+UBSan build
+# about 12 minutes on 2 cores cold, less warm (what .ci/run runs). With --all: that, then the ASan+UBSan build
 # running the unit and black-box tests again, then the libFuzzer harnesses built with clang
 # replaying every committed input once (no exploration: that is scripts/fuzz.sh).
 set -euo pipefail
