@@ -156,6 +156,15 @@ TEST_CASE("fetch tushare: each kind plans from its own ledger rows (D20)") {
   CHECK(bars_of(store, "510300.SH", true).size() == 250);
   CHECK(bars_of(store, "000300.SH", true).size() == 250);
   CHECK(bars_of(store, "600519.SH", true).size() == 22);
+  // Each kind judged by gaps from its own first ledger day (D20): the stocks from 2022-12-01, not
+  // from the funds' and the index's first, 2021-12-22. What is missing is the stand-in's synthetic
+  // 600001.SH's December alone (listed until 2023-06-30, its bars in 2023).
+  const auto gaps = nlohmann::json::parse(store.cli({"gaps", "--format", "json"}).out);
+  CHECK(gaps["summary"]["from"] == "2021-12-22");
+  CHECK(gaps["summary"]["missing"] == 22);
+  for (const auto& gap : gaps["gaps"]) {
+    CHECK(gap["symbol"] == "600001.SH");
+  }
   standin.control({{"reset", true}});
   const auto again = fetch_kinds(store, standin, {"--indices", "000300.SH"});
   CHECK_MESSAGE(again.status == 0, again.err);
@@ -187,6 +196,11 @@ TEST_CASE("fetch tushare: a token refused index_daily warns once and stores the 
   CHECK(bars_of(store, "600519.SH", true).size() == 22);
   CHECK(bars_of(store, "510300.SH", true).size() == 22);
   CHECK(store.cli({"bars", "000300.SH", "2022-12-01", "2022-12-30"}).status != 0);
+  // No run took the indices: 000300.SH, listed by index_basic, is judged as a symbol without a
+  // listing (between its stored bars: none), not missing on every day (D20).
+  const auto gaps = store.cli({"gaps", "000300.SH", "--format", "json"});
+  CHECK(gaps.status == 0);
+  CHECK(nlohmann::json::parse(gaps.out)["summary"]["symbols"] == 0);
 }
 
 TEST_CASE("fetch tushare: an index without a bar on the last completed day is asked again next run, exit 0") {

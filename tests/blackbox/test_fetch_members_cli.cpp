@@ -2,8 +2,8 @@
 // `index_weight`'s monthly snapshots (the stand-in's made from CSI 300's announcement spans, filed
 // under 399300.SZ) stored as fetched, and the spans derived from them: the members on a
 // snapshot's day are that snapshot's, between two snapshots the earlier one's, and a member
-// dropped ends the open day before the snapshot that drops it. --dry-run counts the calls; TDX
-// has no membership.
+// dropped ends the open day before the snapshot that drops it. An index named once the bars are
+// up to date is asked at once. --dry-run counts the calls; TDX has no membership.
 #include "fixtures.hpp"
 #include "process.hpp"
 #include "tushare_standin.hpp"
@@ -172,6 +172,44 @@ TEST_CASE("fetch tushare --members: the next run asks from the day after the las
   CHECK(calls[0]["params"]["start_date"] == "20221231");
   CHECK(calls[0]["params"]["end_date"] == "20230131");
   CHECK(members_on(store, "2023-01-31") == announced_on("2023-01-31"));
+}
+
+TEST_CASE("fetch tushare --members: an index named on an up-to-date store is asked at once, then not again") {
+  TushareStandIn standin;
+  TestStore store;
+  const std::vector<std::string> bars{"--kind", "index", "--indices", "000300.SH"};
+  auto args = bars;
+  args.insert(args.end(), {"--members", "", "--from", "2022-11-01"});
+  const auto first = fetch_members(store, standin, args);
+  REQUIRE_MESSAGE(first.status == 0, first.err);
+  REQUIRE(weight_calls(standin.log()).empty());
+
+  // The bars up to date, 000300.SH's membership named: asked over the window a run with days
+  // would use, a month before the first ledger day through the last completed day.
+  standin.control({{"reset", true}});
+  args = bars;
+  args.insert(args.end(), {"--members", "000300.SH"});
+  const auto named = fetch_members(store, standin, args);
+  REQUIRE_MESSAGE(named.status == 0, named.err);
+  CHECK(named.out.find("up to date, 3 membership snapshots, ") == 0);
+  const auto calls = weight_calls(standin.log());
+  REQUIRE(calls.size() == 1);
+  CHECK(calls[0]["params"]["index_code"] == "399300.SZ");
+  CHECK(calls[0]["params"]["start_date"] == "20221001");
+  CHECK(calls[0]["params"]["end_date"] == "20221230");
+  std::set<std::string> members; // `ashare members 000300.SH`: on as_of, the last completed day
+  for (const auto& row : member_rows(store, {})) {
+    members.insert(row.at(1));
+  }
+  CHECK(members.size() == 300);
+  CHECK(members == announced_on("2022-12-30"));
+
+  // Its snapshots stored, a run with no day asks nothing more.
+  standin.control({{"reset", true}});
+  const auto again = fetch_members(store, standin, args);
+  REQUIRE_MESSAGE(again.status == 0, again.err);
+  CHECK(again.out.find("up to date;") == 0);
+  CHECK(weight_calls(standin.log()).empty());
 }
 
 TEST_CASE("fetch tushare --dry-run counts one index_weight call per index and window") {

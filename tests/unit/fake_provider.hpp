@@ -1,6 +1,7 @@
 // A provider for the run's tests (fetch/run_fetch.hpp): a market of closes by symbol and day,
 // answered in either shape (a market's day, a symbol's span), with failures, bad bars, warnings and
-// waits on demand, and a record of every unit asked. Its bars are plain (open = high = low =
+// waits on demand, a record of every unit asked, and index membership snapshots when a case
+// sets `membership` (D20). Its bars are plain (open = high = low =
 // close, pre_close the close before unless a case sets one), so a case reads its factors at sight.
 #pragma once
 
@@ -12,6 +13,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -36,6 +38,11 @@ public:
   int calendars_asked = 0;
   int references_asked = 0;
   std::vector<domain::Kind> taken_kinds{domain::Kind::stock}; // what kinds() says
+  // D20: whether it answers membership, its snapshots (index -> day -> members), and each
+  // membership asked (index, first day, last day), in order.
+  bool membership = false;
+  std::map<std::string, std::map<domain::Date, std::vector<store::MemberWeight>>> snapshots;
+  std::vector<std::tuple<std::string, domain::Date, domain::Date>> members_asked;
 
   std::string name() const override { return "fake"; }
   std::string display_name() const override { return "Fake"; }
@@ -55,7 +62,20 @@ public:
   }
   std::int64_t estimate(const fetch::PlanSize& size) const override {
     const auto symbols = size.stocks + size.funds + size.indices;
-    return static_cast<std::int64_t>(size.stock_days * 100 + symbols) * (size.named ? -1 : 1);
+    return static_cast<std::int64_t>(size.members * 1000 + size.stock_days * 100 + symbols) * (size.named ? -1 : 1);
+  }
+  bool answers_members() const override { return membership; }
+  std::variant<fetch::Snapshots, fetch::Stop> members(const std::string& index, domain::Date first, domain::Date last,
+                                                      const fetch::Waiting&) override {
+    members_asked.emplace_back(index, first, last);
+    ++m_requests;
+    fetch::Snapshots out;
+    for (const auto& [day, members] : snapshots[index]) {
+      if (first <= day && day <= last) {
+        out.by_day[day] = members;
+      }
+    }
+    return out;
   }
   std::variant<std::vector<std::string>, fetch::Stop> universe(const fetch::UniverseAsk& ask) override {
     if (!ask.named.empty()) {

@@ -88,3 +88,46 @@ TEST_CASE("gaps: each missing bar on an open day has exactly one reason (D19)") 
     CHECK(whole->to == date("2024-02-20"));
   }
 }
+
+TEST_CASE("gaps: D20's default window is each kind's own, from its first ledger day") {
+  test::TempDir dir;
+  store::SqliteBarStore store(dir / "gaps.db");
+  // Open days 2024-02-05 .. 2024-02-08, 2024-02-19, 2024-02-20: the stocks fetched from the
+  // first, the funds from 2024-02-19 (a store fetched before D20, then upgraded), no index.
+  store_days(store, "600519.SH", {"2024-02-05", "2024-02-06", "2024-02-07", "2024-02-19", "2024-02-20"});
+  store_days(store, "510300.SH", {"2024-02-19", "2024-02-20"});
+  store_days(store, "000001.SH", {"2024-02-05", "2024-02-07"}); // imported: no listing, no ledger row
+  {
+    store::WriteTransaction transaction(store);
+    const auto listed = date("2001-08-27");
+    store.market().save_listing({"600519.SH", "贵州茅台", listed, std::nullopt, 'L', domain::Kind::stock});
+    store.market().save_listing({"510300.SH", "沪深300ETF", listed, std::nullopt, 'L', domain::Kind::fund});
+    store.market().save_listing({"159001.SZ", "一只基金", listed, std::nullopt, 'L', domain::Kind::fund});
+    store.market().save_listing({"000300.SH", "沪深300", listed, std::nullopt, 'L', domain::Kind::index});
+    for (const auto* day : {"2024-02-05", "2024-02-06", "2024-02-07", "2024-02-08", "2024-02-19", "2024-02-20"}) {
+      store.market().save_ledger_day({"tushare-pro", date(day), "", 1, domain::Kind::stock});
+    }
+    for (const auto* day : {"2024-02-19", "2024-02-20"}) {
+      store.market().save_ledger_day({"tushare-pro", date(day), "", 1, domain::Kind::fund});
+    }
+    transaction.commit();
+  }
+  const auto report = find_gaps(store, {{}, std::nullopt, date("2024-02-20")});
+  REQUIRE(report);
+  CHECK(described(*report) == std::vector<std::string>{
+                                 "000001.SH 2024-02-06 missing", // no index ledger day: between its bars
+                                 // 000300.SH: listed, never fetched (no index ledger day): not judged
+                                 "159001.SZ 2024-02-19 missing", // a fund taken from 2024-02-19
+                                 "159001.SZ 2024-02-20 missing",
+                                 // 510300.SH: judged from 2024-02-19, when the funds were first taken
+                                 "600519.SH 2024-02-08 missing",
+                             });
+  CHECK(report->symbols == 4);
+  CHECK(report->from == date("2024-02-05"));
+
+  SUBCASE("a named --from applies to every kind") {
+    const auto named = find_gaps(store, {{"510300.SH", "000300.SH"}, date("2024-02-05"), date("2024-02-20")});
+    REQUIRE(named);
+    CHECK(named->count(GapReason::missing) == 4 + 6);
+  }
+}

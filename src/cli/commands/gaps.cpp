@@ -137,7 +137,7 @@ int run_gaps(const GapsArgs& args, const Config& config) {
 Action setup_gaps(CLI::App& command, GlobalFlags& flags) {
   auto args = std::make_shared<GapsArgs>();
   command.add_option("SYMBOL", args->symbols, "Only these symbols (default: every stored or listed one)");
-  command.add_option("--from", args->from, "First day (default: the first ledger day, else the first stored bar)")
+  command.add_option("--from", args->from, "First day (default: the first ledger day of each symbol's kind, else the first stored bar)")
       ->type_name("DATE");
   command.add_option("--to", args->to, "Last day (default: the store's as_of)")->type_name("DATE");
   add_output_options(command, flags, args->output);

@@ -36,10 +36,22 @@ void print_plan(const FetchReport& report, std::string_view source) {
   }
 }
 
+std::string calls_of(const FetchReport& report) {
+  return std::to_string(report.requests) + (report.requests == 1 ? " call" : " calls");
+}
+
+std::string snapshots_of(const FetchReport& report) {
+  const auto count = report.snapshots_stored;
+  return std::to_string(count) + (count == 1 ? " membership snapshot, " : " membership snapshots, ");
+}
+
 std::string summary_line(const FetchReport& report) {
   std::ostringstream line;
   if (report.end == FetchEnd::up_to_date) {
     line << "up to date";
+    if (report.snapshots_stored > 0) { // D20: an index newly named for its membership
+      line << ", " << snapshots_of(report) << calls_of(report);
+    }
   } else {
     line << "fetched " << report.days_stored << (report.days_stored == 1 ? " day" : " days");
     if (report.days_stored > 0 && report.plan) {
@@ -55,7 +67,10 @@ std::string summary_line(const FetchReport& report) {
     if (report.symbols_stored > 0) {
       line << report.symbols_stored << (report.symbols_stored == 1 ? " symbol, " : " symbols, ");
     }
-    line << report.requests << (report.requests == 1 ? " call" : " calls");
+    if (report.snapshots_stored > 0) {
+      line << snapshots_of(report);
+    }
+    line << calls_of(report);
   }
   line << "; ledger through " << (report.ledger_end ? report.ledger_end->iso() : "none");
   if (report.days_behind > 0) {

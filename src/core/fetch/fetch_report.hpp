@@ -83,6 +83,7 @@ struct FetchReport {
   std::optional<Plan> plan;
   std::size_t days_stored = 0;
   std::size_t symbols_stored = 0;   // TDX: symbols staged through the plan's days
+  std::size_t snapshots_stored = 0; // D20: index membership snapshots (an index's day each)
   std::int64_t rows = 0;
   std::int64_t requests = 0;
   std::int64_t absent_marked = 0;      // --repair: bars the source lacks too (absent_at_source)

@@ -1,5 +1,7 @@
 #include "core/fetch/gaps.hpp"
 
+#include "core/domain/kind.hpp"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -12,15 +14,29 @@ struct Window {
   domain::Date to;
 };
 
-// Return the default window: from the first ledger day (else the first stored bar) to as_of.
-std::optional<Window> default_window(store::BarStore& store,
-                                     const std::vector<store::SymbolInfo>& symbols,
-                                     const GapRequest& request) {
+// The window every symbol is judged within, and (D20) where each kind's default one starts.
+struct Windows {
+  Window all;
+  // The first ledger day of each kind that has one; none when one window is every kind's (--from,
+  // or a store without a ledger).
+  std::optional<std::map<domain::Kind, domain::Date>> kind_starts;
+};
+
+// Return the default windows: from the first ledger day (else the first stored bar) to as_of, each
+// kind's from its own first ledger day.
+std::optional<Windows> default_windows(store::BarStore& store,
+                                       const std::vector<store::SymbolInfo>& symbols,
+                                       const GapRequest& request) {
   std::optional<domain::Date> from = request.from;
+  std::optional<std::map<domain::Kind, domain::Date>> kind_starts;
   if (!from) {
     const auto ledger = store.market().load_ledger("");
     if (!ledger.empty()) {
       from = ledger.front().trade_date;
+      kind_starts.emplace();
+      for (const auto& row : ledger) {
+        kind_starts->emplace(row.kind, row.trade_date); // ascending: each kind's first stays
+      }
     }
     for (const auto& symbol : symbols) {
       if (!from || (ledger.empty() && symbol.first_date < *from)) {
@@ -32,15 +48,40 @@ std::optional<Window> default_window(store::BarStore& store,
   if (!from || !to) {
     return std::nullopt;
   }
-  return Window{*from, *to};
+  return Windows{{*from, *to}, std::move(kind_starts)};
 }
 
-// The days `symbol` is judged on: its listing's span, else its stored bars' span, within `window`.
+// Return the kind `listing` or `stored` gives a symbol; a code D20 keeps out, stored before D20,
+// is judged with the stocks (whose ledger rows fetched it).
+domain::Kind judged_kind(const std::optional<store::Listing>& listing,
+                         const std::optional<store::SymbolInfo>& stored) {
+  if (listing) {
+    return listing->kind;
+  }
+  return stored && stored->kind ? *stored->kind : domain::Kind::stock;
+}
+
+// The days a symbol of `kind` is judged on: its kind's window (D20: from the kind's first ledger
+// day), all of it with a listing (days outside the listing are not_listed gaps), else its stored
+// bars' span within it. A kind no run took (the listed funds of a store whose token may not call
+// `fund_daily`) is judged as a symbol without a listing is, within the whole window: a fund never
+// fetched, not at all.
 std::optional<Window> judged_span(const std::optional<store::Listing>& listing,
                                   const std::optional<store::SymbolInfo>& stored,
-                                  const Window& window) {
-  if (listing) {
-    return window; // days outside the listing are not_listed gaps
+                                  domain::Kind kind,
+                                  const Windows& windows) {
+  auto window = windows.all;
+  bool listed = listing.has_value();
+  if (windows.kind_starts) {
+    const auto start = windows.kind_starts->find(kind);
+    if (start == windows.kind_starts->end()) {
+      listed = false;
+    } else {
+      window.from = start->second;
+    }
+  }
+  if (listed) {
+    return window;
   }
   if (!stored) {
     return std::nullopt;
@@ -140,17 +181,17 @@ Result<GapReport> find_gaps(store::BarStore& store, const GapRequest& request) {
     }
   }
   GapReport report;
-  const auto window = default_window(store, stored, request);
-  if (!window) {
+  const auto windows = default_windows(store, stored, request);
+  if (!windows) {
     return report; // an empty store: nothing is missing
   }
-  report.from = window->from;
-  report.to = window->to;
-  const auto open_days = store.market().load_open_days(window->from, window->to);
+  report.from = windows->all.from;
+  report.to = windows->all.to;
+  const auto open_days = store.market().load_open_days(windows->all.from, windows->all.to);
   for (const auto& name : names) {
     const auto listing = listings.count(name) != 0 ? std::optional(listings.at(name)) : std::nullopt;
     const auto info = by_symbol.count(name) != 0 ? std::optional(by_symbol.at(name)) : std::nullopt;
-    if (const auto span = judged_span(listing, info, *window)) {
+    if (const auto span = judged_span(listing, info, judged_kind(listing, info), *windows)) {
       judge_symbol(store, name, listing, open_days, *span, report);
     }
   }

@@ -2,7 +2,9 @@
 // exactly one of not_listed (before its list date or after its delist date), suspended (the
 // source's suspension list), absent_at_source (asked again, and the source has none either) or
 // missing (a gap a fetch can fill: `fetch --repair`). Closed days are never gaps. A symbol
-// without a listing is judged only between its first and last stored bars.
+// without a listing is judged only between its first and last stored bars. D20: by default a
+// symbol is judged from the first ledger day of its kind, and a kind without one (no fetch took
+// it) as a symbol without a listing is.
 #pragma once
 
 #include "core/domain/date.hpp"
@@ -44,7 +46,7 @@ struct GapReport {
 
 struct GapRequest {
   std::vector<std::string> symbols; // empty: every stored or listed symbol
-  std::optional<domain::Date> from; // default: the first ledger day, else the first stored bar
+  std::optional<domain::Date> from; // default: the first ledger day (each kind's), else the first stored bar
   std::optional<domain::Date> to;   // default: the store's as_of
 };
 

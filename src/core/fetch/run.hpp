@@ -60,6 +60,7 @@ private:
 
   // run_members.cpp
   bool takes_members() const;
+  std::vector<std::string> members_asked(const Plan& plan); // the indices whose snapshots are asked
   std::pair<domain::Date, domain::Date> members_window(const std::string& index, const Plan& plan);
   bool fetch_members(const Plan& plan);
 

@@ -73,11 +73,12 @@ void Run::run_plan(const Plan& plan) {
     (void)repair();
   } else if (m_options.dry_run) {
     auto size = plan_size();
-    size.members = takes_members() && !plan.days.empty() ? m_options.members.size() : 0;
+    size.members = members_asked(plan).size();
     m_report.estimated_requests = m_provider.estimate(size);
     m_report.end = FetchEnd::planned;
   } else if (plan.days.empty()) {
     m_report.end = FetchEnd::up_to_date;
+    (void)fetch_members(plan); // D20: an index newly named for its membership
   } else {
     const bool fetched = fetch_plan(plan);
     if (m_options.symbols.empty()) {

@@ -2,7 +2,8 @@
 // (ASHARE_MEMBERS, `members`, D20's three) is asked for its snapshots over one window, from a
 // provider that answers membership (Tushare's `index_weight`, one call per index and window,
 // paged), stored as fetched, and its spans derived again from every snapshot stored
-// (members/snapshot_spans.hpp). A run that fetches no day asks none: membership changes monthly.
+// (members/snapshot_spans.hpp). A run that fetches no day asks only the indices with no snapshot
+// stored yet: membership changes monthly, but one named later is had at once.
 #include "core/fetch/run.hpp"
 #include "core/members/snapshot_spans.hpp"
 
@@ -27,11 +28,27 @@ std::pair<domain::Date, domain::Date> Run::members_window(const std::string& ind
   return {days.back().plus_days(1), plan.end};
 }
 
-bool Run::fetch_members(const Plan& plan) {
-  if (!takes_members() || plan.days.empty()) {
-    return true;
+std::vector<std::string> Run::members_asked(const Plan& plan) {
+  if (!takes_members()) {
+    return {};
   }
+  if (!plan.days.empty()) {
+    return m_options.members;
+  }
+  // D20: an up-to-date run asks an index newly named (--members, ASHARE_MEMBERS, `members`) over
+  // the window a run with days would; one already stored waits for a run with days, whose
+  // window starts after its last snapshot and so takes those Tushare files 11-21 days late.
+  std::vector<std::string> asked;
   for (const auto& index : m_options.members) {
+    if (m_store.market().load_snapshot_days(index).empty()) {
+      asked.push_back(index);
+    }
+  }
+  return asked;
+}
+
+bool Run::fetch_members(const Plan& plan) {
+  for (const auto& index : members_asked(plan)) {
     const auto [first, last] = members_window(index, plan);
     if (last < first) {
       continue;
@@ -49,6 +66,7 @@ bool Run::fetch_members(const Plan& plan) {
     for (const auto& [day, members] : snapshots.by_day) {
       m_store.market().save_snapshot(index, day, members);
     }
+    m_report.snapshots_stored += snapshots.by_day.size();
     members::refresh_tushare_spans(m_store.market(), index);
     m_store.finish_change(""); // D17: what the members route answers changed
     transaction.commit();
