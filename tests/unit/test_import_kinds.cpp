@@ -266,7 +266,7 @@ TEST_CASE("D20: AkShare and baostock index files are read with stock units, stor
                                       "1.75,-0.34,-16.8,0.55\n");
   REQUIRE(akshare.ok());
   REQUIRE(akshare->committed);
-  const auto& index_bar = kinds_bars(f.store, "000300.SH").front();
+  const auto index_bar = kinds_bars(f.store, "000300.SH").front();
   CHECK(index_bar.volume == 11529974400); // lots x 100, as a stock's
   CHECK(index_bar.turnover == 265227690000.0);
   CHECK(index_bar.factor == 1.0);
@@ -277,7 +277,7 @@ TEST_CASE("D20: AkShare and baostock index files are read with stock units, stor
                "508808810000.0000,3,,1,-0.204482,0\n");
   REQUIRE(baostock.ok());
   REQUIRE(baostock->committed);
-  const auto& sse_bar = kinds_bars(f.store, "000001.SH").front();
+  const auto sse_bar = kinds_bars(f.store, "000001.SH").front();
   CHECK(sse_bar.volume == 40594968600); // shares, as a stock's
   CHECK(sse_bar.close == 3632.3327);
   CHECK(sse_bar.factor == 1.0);
